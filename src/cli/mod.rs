@@ -1,0 +1,134 @@
+//! The command line: clap types and subcommands. The only place that prints.
+
+mod expand;
+
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use chessalg::expand::{Problems, Rules};
+use chessalg::report::{self, Style};
+use chessalg::source::Source;
+use chessalg::syntax::SyntaxError;
+
+/// chessalg: write board games as algebra, then check, expand and play them.
+#[derive(Parser, Debug)]
+#[command(name = "chessalg", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check rule files: exit 0 if all are valid, else print every error.
+    Check {
+        /// Rule files (`.alg`).
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Print the expanded core form of definitions, or of one expression.
+    Expand(expand::ExpandArgs),
+}
+
+/// A failure that ends the command: already printed or to print as one line.
+pub enum Failure {
+    /// Diagnostics were printed; exit non-zero.
+    Reported,
+    /// One line to print as `error: ...`.
+    Message(String),
+}
+
+/// Runs the command line and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { files } => check(&files),
+        Command::Expand(args) => expand::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Reported) => ExitCode::from(1),
+        Err(Failure::Message(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// How diagnostics are drawn on this terminal.
+fn style() -> Style {
+    let terminal = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    Style {
+        colour: terminal,
+        ..Style::PLAIN
+    }
+}
+
+/// Prints problems (errors and warnings) to stderr.
+fn print_problems(problems: &Problems) {
+    if !problems.list.is_empty() {
+        eprint!("{}", report::render(problems, style()));
+    }
+}
+
+/// Reads a source file (`-` for stdin); text that is not UTF-8 becomes a diagnostic.
+pub fn read_source(path: &str) -> Result<Source, Failure> {
+    let mut bytes = Vec::new();
+    let name = if path == "-" { "<stdin>" } else { path };
+    let read = if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(path).map(|b| bytes = b)
+    };
+    read.map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source::new(name, text)),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let source = Source::new(name, lossy);
+            let mut problems = Problems::default();
+            problems
+                .list
+                .push((source, SyntaxError::NotUtf8 { offset }.into()));
+            print_problems(&problems);
+            Err(Failure::Reported)
+        }
+    }
+}
+
+/// Loads a rule file, printing its warnings, or all its problems on failure.
+pub fn load_rules(path: &str) -> Result<Rules, Failure> {
+    let source = read_source(path)?;
+    match Rules::load(&source) {
+        Ok((rules, warnings)) => {
+            print_problems(&warnings);
+            Ok(rules)
+        }
+        Err(problems) => {
+            print_problems(&problems);
+            Err(Failure::Reported)
+        }
+    }
+}
+
+fn check(files: &[String]) -> Result<(), Failure> {
+    let mut failed = 0;
+    for f in files {
+        match load_rules(f) {
+            Ok(rules) => println!("{f}: ok ({} definitions)", rules.definitions().len()),
+            Err(Failure::Reported) => failed += 1,
+            Err(Failure::Message(m)) => {
+                eprintln!("error: {m}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} file(s) failed the check", files.len());
+        return Err(Failure::Reported);
+    }
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! The core IR compiled to a matcher program.

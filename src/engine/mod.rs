@@ -1,0 +1,1 @@
+//! Positions and the backtracking search over them.

@@ -1,0 +1,266 @@
+//! Errors of the expand layer: text that parses but does not mean anything.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::source::Span;
+
+/// Something that parses but cannot be given a meaning.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum ExpandError {
+    /// A name that is neither defined, a parameter, a movement nor a piece.
+    #[error("`{name}` is not defined")]
+    #[diagnostic(code(chessalg::expand::undefined_name), help("{help}"))]
+    UndefinedName {
+        /// Where it is used.
+        #[label("not defined")]
+        span: Span,
+        /// The name.
+        name: String,
+        /// A suggestion.
+        help: String,
+    },
+
+    /// A call to a function that does not exist.
+    #[error("there is no function `{name}`")]
+    #[diagnostic(code(chessalg::expand::undefined_function), help("{help}"))]
+    UndefinedFunction {
+        /// Where it is called.
+        #[label("no such function")]
+        span: Span,
+        /// The name.
+        name: String,
+        /// A suggestion.
+        help: String,
+    },
+
+    /// A function called with the wrong number of arguments.
+    #[error("`{name}` takes {expected} argument(s) but is given {found}")]
+    #[diagnostic(code(chessalg::expand::arity), help("{help}"))]
+    WrongArity {
+        /// The call.
+        #[label("{found} argument(s) here")]
+        span: Span,
+        /// The function.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many it got.
+        found: usize,
+        /// How to call it.
+        help: String,
+    },
+
+    /// A definition that uses itself, directly or through others.
+    #[error("`{name}` is defined in terms of itself: {chain}")]
+    #[diagnostic(
+        code(chessalg::expand::recursive),
+        help(
+            "definitions are expanded in place, so they cannot refer to themselves; use `*` or `+` to repeat a move"
+        )
+    )]
+    Recursive {
+        /// The use that closes the cycle.
+        #[label("`{name}` used here, inside its own definition")]
+        span: Span,
+        /// The name.
+        name: String,
+        /// The cycle, e.g. `a -> b -> a`.
+        chain: String,
+    },
+
+    /// A name defined twice.
+    #[error("`{name}` is defined twice")]
+    #[diagnostic(
+        code(chessalg::expand::duplicate),
+        help("rename one of the two definitions or delete one")
+    )]
+    Duplicate {
+        /// The second definition.
+        #[label("defined again here")]
+        span: Span,
+        /// The first definition.
+        #[label("first defined here")]
+        first: Span,
+        /// The name.
+        name: String,
+    },
+
+    /// A name that the language reserves.
+    #[error("`{name}` cannot be defined: {why}")]
+    #[diagnostic(code(chessalg::expand::reserved), help("choose another name"))]
+    Reserved {
+        /// The definition's name.
+        #[label("reserved")]
+        span: Span,
+        /// The name.
+        name: String,
+        /// Why it is reserved.
+        why: String,
+    },
+
+    /// Two squares glued onto one spot.
+    #[error("two squares are glued onto one spot ({spot})")]
+    #[diagnostic(
+        code(chessalg::expand::overlap),
+        help("each square of a fragment may appear once; move one part with a movement such as `u` or `r`")
+    )]
+    Overlap {
+        /// The gluing.
+        #[label("this `+` puts two squares at {spot}")]
+        span: Span,
+        /// The spot, as a movement from the centre (`1` for the centre).
+        spot: String,
+    },
+
+    /// A repetition applied to something that is not a move.
+    #[error("a repetition applies to a move, not to {found}")]
+    #[diagnostic(code(chessalg::expand::repeat_not_move), help("{help}"))]
+    RepeatNotMove {
+        /// The repetition.
+        #[label("this is {found}")]
+        span: Span,
+        /// What it was applied to.
+        found: &'static str,
+        /// How to fix it.
+        help: String,
+    },
+
+    /// A power applied to something that is not a movement.
+    #[error("a power applies to a movement, not to {found}")]
+    #[diagnostic(
+        code(chessalg::expand::power_not_movement),
+        help("powers such as `u³` or `R^-1` raise movements; repeat a move with `M{{n}}`")
+    )]
+    PowerNotMovement {
+        /// The power.
+        #[label("this is {found}")]
+        span: Span,
+        /// What it was applied to.
+        found: &'static str,
+    },
+
+    /// A movement that goes further than the interpreter supports.
+    #[error("this movement goes too far")]
+    #[diagnostic(
+        code(chessalg::expand::movement_too_far),
+        help("movements may shift at most about a million squares")
+    )]
+    MovementTooFar {
+        /// The movement.
+        #[label("too far")]
+        span: Span,
+    },
+
+    /// A symbol used as a piece that no `piece` line declares.
+    #[error("`{symbol}` is not a declared piece")]
+    #[diagnostic(code(chessalg::expand::undeclared_piece), help("{help}"))]
+    UndeclaredPiece {
+        /// Where it is used.
+        #[label("not a piece of this file")]
+        span: Span,
+        /// The symbol.
+        symbol: char,
+        /// How to declare it.
+        help: String,
+    },
+
+    /// A `piece` declaration that cannot stand.
+    #[error("bad piece declaration: {reason}")]
+    #[diagnostic(
+        code(chessalg::expand::bad_piece),
+        help(
+            "declare each symbol once, as `piece A` or as a colour pair `piece A B`; `u d l r R` are movements"
+        )
+    )]
+    BadPiece {
+        /// The symbol.
+        #[label("here")]
+        span: Span,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// The thing after `%` in `%p:` is not a piece.
+    #[error("`%p:` needs a piece (or a choice of pieces) after `%`, found {found}")]
+    #[diagnostic(
+        code(chessalg::expand::poi_piece),
+        help("write e.g. `%♖: M` or `%(♖ | ♕): M`")
+    )]
+    PoiPiece {
+        /// What follows `%`.
+        #[label("not a piece")]
+        span: Span,
+        /// What it is.
+        found: String,
+    },
+
+    /// An operator given the wrong kind of operand.
+    #[error("{operator} {expects}, but this is {found}")]
+    #[diagnostic(code(chessalg::expand::kind), help("{help}"))]
+    Kind {
+        /// The offending operand.
+        #[label("{found}")]
+        span: Span,
+        /// The operator, e.g. "`+`".
+        operator: String,
+        /// What it expects, e.g. "glues fragments".
+        expects: String,
+        /// What it got.
+        found: &'static str,
+        /// How to fix it.
+        help: String,
+    },
+
+    /// Definitions or calls nested beyond the expander's limit.
+    #[error("expansion nests more than {limit} levels deep")]
+    #[diagnostic(
+        code(chessalg::expand::too_deep),
+        help("this usually means a very long chain of definitions; simplify it")
+    )]
+    TooDeep {
+        /// Where the limit was reached.
+        #[label("limit reached here")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// An expansion that grew beyond the size limit.
+    #[error("the expansion is too large (more than {limit} nodes)")]
+    #[diagnostic(
+        code(chessalg::expand::too_large),
+        help(
+            "definitions that repeat each other several times grow exponentially; use `{{n}}` or `*` instead"
+        )
+    )]
+    TooLarge {
+        /// What grew too large.
+        #[label("this expands too far")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// A definition whose name is also a movement (a warning).
+    #[error("`{name}` is also a movement; here it means this definition")]
+    #[diagnostic(
+        code(chessalg::expand::name_is_movement),
+        severity(Warning),
+        help("a word made of `u d l r R` is a movement unless defined; rename it to avoid confusion")
+    )]
+    NameIsMovement {
+        /// The definition's name.
+        #[label("shadows the movement `{name}`")]
+        span: Span,
+        /// The name.
+        name: String,
+    },
+}
+
+impl ExpandError {
+    /// Whether this is only a warning (the rules still load).
+    pub fn is_warning(&self) -> bool {
+        matches!(self, ExpandError::NameIsMovement { .. })
+    }
+}

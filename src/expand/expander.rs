@@ -1,0 +1,697 @@
+//! The AST to the core IR: one recursive walk with a bounded depth.
+
+use std::collections::HashMap;
+
+use super::error::ExpandError;
+use super::ir::{Cell, CellSet, Move, Pattern, Term, Value};
+use super::movement::{Movement, Offset};
+use super::pieces::PieceTable;
+use crate::source::Span;
+use crate::syntax::ast::{Definition, Expr, ExprKind, Ident};
+
+/// How deep definitions, calls and expressions may nest during expansion.
+pub const MAX_DEPTH: usize = 256;
+
+/// The largest expanded value, in IR nodes.
+pub const MAX_SIZE: usize = 200_000;
+
+/// The builtin functions, each of one argument.
+pub const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
+
+/// Which source a definition or expression came from (an index the caller assigns).
+pub type SourceId = usize;
+
+/// An error tagged with the source its span points into. `None` marks an
+/// error already reported elsewhere (a use of a broken definition).
+pub type Tagged = Option<(SourceId, ExpandError)>;
+
+/// A definition the expander can look up.
+#[derive(Clone, Copy)]
+pub struct Def<'a> {
+    /// The definition as written.
+    pub ast: &'a Definition,
+    /// Where it was written.
+    pub source: SourceId,
+}
+
+/// Parameter bindings of the function call being expanded.
+type Scope = Vec<(String, Value)>;
+
+/// The expander's state: definitions by name, memoised values, the stack of
+/// names being expanded (to catch recursion) and the current depth.
+pub struct Expander<'a> {
+    pieces: &'a PieceTable,
+    defs: HashMap<&'a str, Def<'a>>,
+    memo: HashMap<&'a str, Result<Value, ()>>,
+    stack: Vec<&'a str>,
+    depth: usize,
+}
+
+fn is_movement_word(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| "udlrR".contains(c))
+}
+
+fn movement_of_word(w: &str) -> Movement {
+    w.chars().rev().fold(Movement::IDENTITY, |acc, c| {
+        Movement::from_letter(c)
+            .expect("movement letter")
+            .compose(acc)
+            .unwrap_or(acc)
+    })
+}
+
+/// Counts IR nodes, stopping early once past `MAX_SIZE`.
+fn size(v: &Value) -> usize {
+    fn pat(p: &Pattern, budget: &mut usize) {
+        for t in p.terms() {
+            if *budget > MAX_SIZE {
+                return;
+            }
+            *budget += 1;
+            if let Term::Either(alts) = t {
+                alts.iter().for_each(|a| pat(a, budget));
+            }
+        }
+    }
+    fn mv(m: &Move, budget: &mut usize) {
+        if *budget > MAX_SIZE {
+            return;
+        }
+        *budget += 1;
+        match m {
+            Move::Nil => {}
+            Move::Rewrite(r) => {
+                pat(&r.lhs, budget);
+                pat(&r.rhs, budget);
+            }
+            Move::WithPoi { body, .. } | Move::Repeat { body, .. } | Move::Guard { body, .. } => {
+                mv(body, budget)
+            }
+            Move::Seq(ms) | Move::Union(ms) | Move::Ordered(ms) => ms.iter().for_each(|m| mv(m, budget)),
+        }
+    }
+    let mut n = 0;
+    match v {
+        Value::Movement(_) => n = 1,
+        Value::Pattern(p) => pat(p, &mut n),
+        Value::Move(m) => mv(m, &mut n),
+    }
+    n
+}
+
+/// The closest of `names` to `name`, if one is close enough to suggest.
+pub fn closest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                let sub = prev[j] + usize::from(ca != *cb);
+                cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    let limit = (name.chars().count() / 3).clamp(1, 3);
+    names
+        .map(|n| (distance(name, n), n))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, n)| n)
+}
+
+fn spot(at: Offset) -> String {
+    let m = Movement::translation(at.x, at.y);
+    if m.is_identity() {
+        "the centre `1`".to_string()
+    } else {
+        format!("`{m}` from the centre")
+    }
+}
+
+impl<'a> Expander<'a> {
+    /// An expander over `defs` (already checked for duplicates) and `pieces`.
+    pub fn new(pieces: &'a PieceTable, defs: HashMap<&'a str, Def<'a>>) -> Self {
+        Expander {
+            pieces,
+            defs,
+            memo: HashMap::new(),
+            stack: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// The value of a plain (argument-free) definition, expanded once.
+    pub fn definition(&mut self, name: &'a str) -> Result<Value, Tagged> {
+        let def = self.defs[name];
+        self.use_definition(name, def, def.ast.name.span, def.source)
+    }
+
+    /// The value of an expression written in `source`.
+    pub fn expression(&mut self, e: &'a Expr, source: SourceId) -> Result<Value, Tagged> {
+        self.expr(e, &Scope::new(), source)
+    }
+
+    /// Reports names in a function body that can never resolve (the body is
+    /// only expanded when called, with its arguments).
+    pub fn check_function_body(&self, def: Def<'a>) -> Vec<ExpandError> {
+        let params: Vec<&str> = def.ast.params.iter().map(|p| p.text.as_str()).collect();
+        let mut errors = Vec::new();
+        let mut todo = vec![&def.ast.body];
+        while let Some(e) = todo.pop() {
+            match &e.kind {
+                ExprKind::Word(w) => {
+                    if !params.contains(&w.as_str()) {
+                        if let Err(err) = self.word_is_known(w, e.span) {
+                            errors.push(err);
+                        }
+                    }
+                }
+                ExprKind::Call { name, args } => {
+                    let n = name.text.as_str();
+                    let known = self.defs.get(n).is_some_and(|d| d.ast.is_function)
+                        || BUILTINS.contains(&n)
+                        || (is_movement_word(n) && !self.defs.contains_key(n));
+                    if !known && !params.contains(&n) {
+                        errors.push(self.undefined_function(name));
+                    }
+                    todo.extend(args.iter());
+                }
+                _ => todo.extend(children(e)),
+            }
+        }
+        errors.sort_by_key(|e| format!("{e:?}"));
+        errors
+    }
+
+    fn word_is_known(&self, w: &str, span: Span) -> Result<(), ExpandError> {
+        if self.defs.contains_key(w) || is_movement_word(w) || self.letter_piece(w).is_some() {
+            Ok(())
+        } else {
+            Err(self.undefined_name(w, span))
+        }
+    }
+
+    fn letter_piece(&self, w: &str) -> Option<Cell> {
+        let mut cs = w.chars();
+        let c = cs.next()?;
+        if cs.next().is_some() {
+            return None;
+        }
+        self.pieces.lookup(c).map(Cell::Piece)
+    }
+
+    fn undefined_name(&self, name: &str, span: Span) -> ExpandError {
+        let help = match closest(name, self.defs.keys().copied().filter(|n| !self.defs[n].ast.is_function)) {
+            Some(s) => format!("did you mean `{s}`? (a word of only `u d l r R` is a movement)"),
+            None => "define it with `name = ...` at the start of a line (a word of only `u d l r R` is a movement)"
+                .to_string(),
+        };
+        ExpandError::UndefinedName {
+            span,
+            name: name.to_string(),
+            help,
+        }
+    }
+
+    fn undefined_function(&self, name: &Ident) -> ExpandError {
+        let functions = self
+            .defs
+            .keys()
+            .copied()
+            .filter(|n| self.defs[n].ast.is_function)
+            .chain(BUILTINS);
+        let help = match closest(&name.text, functions) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!(
+                "define it with `{}(M) = ...`; the builtins are `colour_swapped` and `flipped`",
+                name.text
+            ),
+        };
+        ExpandError::UndefinedFunction {
+            span: name.span,
+            name: name.text.clone(),
+            help,
+        }
+    }
+
+    fn use_definition(
+        &mut self,
+        name: &'a str,
+        def: Def<'a>,
+        at: Span,
+        from: SourceId,
+    ) -> Result<Value, Tagged> {
+        if let Some(done) = self.memo.get(name) {
+            return done.clone().map_err(|()| None);
+        }
+        if let Some(cycle) = self.cycle(name) {
+            return Err(Some((
+                from,
+                ExpandError::Recursive {
+                    span: at,
+                    name: name.to_string(),
+                    chain: cycle,
+                },
+            )));
+        }
+        self.stack.push(name);
+        let result = self.expr(&def.ast.body, &Scope::new(), def.source);
+        self.stack.pop();
+        let result = result.and_then(|v| self.within_size(v, def.ast.body.span, def.source));
+        // A definition that failed is reported once; its uses fail quietly.
+        self.memo.insert(name, result.clone().map_err(|_| ()));
+        result
+    }
+
+    fn within_size(&self, v: Value, span: Span, source: SourceId) -> Result<Value, Tagged> {
+        if size(&v) > MAX_SIZE {
+            return Err(Some((
+                source,
+                ExpandError::TooLarge {
+                    span,
+                    limit: MAX_SIZE,
+                },
+            )));
+        }
+        Ok(v)
+    }
+
+    fn cycle(&self, name: &str) -> Option<String> {
+        let start = self.stack.iter().position(|n| *n == name)?;
+        let mut chain: Vec<&str> = self.stack[start..].to_vec();
+        chain.push(name);
+        Some(chain.join(" -> "))
+    }
+
+    fn expr(&mut self, e: &'a Expr, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Some((
+                src,
+                ExpandError::TooDeep {
+                    span: e.span,
+                    limit: MAX_DEPTH,
+                },
+            )));
+        }
+        self.depth += 1;
+        let result = self.expr_inner(e, scope, src);
+        self.depth -= 1;
+        result
+    }
+
+    fn expr_inner(&mut self, e: &'a Expr, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        let err = |error: ExpandError| Err(Some((src, error)));
+        match &e.kind {
+            ExprKind::Nil => Ok(Value::Move(Move::Nil)),
+            ExprKind::Empty => Ok(Value::Pattern(Pattern::empty())),
+            ExprKind::Identity => Ok(Value::Movement(Movement::IDENTITY)),
+            ExprKind::Square => Ok(origin(Cell::Empty)),
+            ExprKind::Poi => Ok(origin(Cell::Poi)),
+            ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
+            ExprKind::Piece(c) => match self.pieces.lookup(*c) {
+                Some(id) => Ok(origin(Cell::Piece(id))),
+                None => err(ExpandError::UndeclaredPiece {
+                    span: e.span,
+                    symbol: *c,
+                    help: format!(
+                        "declare it with `piece {c}` (or `piece {c} X` for a colour pair); a file with its own `piece` lines does not see the prelude's chess pieces"
+                    ),
+                }),
+            },
+            ExprKind::Word(w) => self.word(w, e.span, scope, src),
+            ExprKind::Group(inner) => self.expr(inner, scope, src),
+            ExprKind::Call { name, args } => self.call(name, args, e.span, scope, src),
+            ExprKind::Juxtapose(items) => self.juxtapose(items, scope, src),
+            ExprKind::Glue(items) => {
+                let mut acc = Pattern::empty();
+                let mut whole = items[0].span;
+                for item in items {
+                    let p = self.pattern(item, scope, src, "`+`", "glues fragments", GLUE_HELP)?;
+                    whole = whole.join(item.span);
+                    acc = match acc.glue(&p) {
+                        Ok(g) => g,
+                        Err(o) => {
+                            return err(ExpandError::Overlap {
+                                span: whole,
+                                spot: spot(o.at),
+                            });
+                        }
+                    };
+                }
+                Ok(Value::Pattern(acc))
+            }
+            ExprKind::Union(items) => {
+                let values = items
+                    .iter()
+                    .map(|i| self.expr(i, scope, src))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if values.iter().all(|v| matches!(v, Value::Pattern(_))) {
+                    let ps = values
+                        .into_iter()
+                        .map(|v| match v {
+                            Value::Pattern(p) => p,
+                            _ => unreachable!("checked above"),
+                        })
+                        .collect();
+                    return Ok(Value::Pattern(Pattern::either(ps)));
+                }
+                let mut moves = Vec::new();
+                for (v, i) in values.into_iter().zip(items) {
+                    match v {
+                        Value::Move(m) => moves.push(m),
+                        other => {
+                            return err(ExpandError::Kind {
+                                span: i.span,
+                                operator: "`|`".into(),
+                                expects: "chooses between fragments or between moves".into(),
+                                found: other.kind(),
+                                help: "all alternatives of one `|` must be fragments, or all moves".into(),
+                            });
+                        }
+                    }
+                }
+                Ok(Value::Move(Move::union(moves)))
+            }
+            ExprKind::Arrow { lhs, rhs } => {
+                let l = self.pattern(lhs, scope, src, "`->`", "rewrites a fragment", ARROW_HELP)?;
+                let r = self.pattern(rhs, scope, src, "`->`", "rewrites into a fragment", ARROW_HELP)?;
+                Ok(Value::Move(Move::rewrite(l, r)))
+            }
+            ExprKind::Ordered(items) => {
+                let ms = items
+                    .iter()
+                    .map(|i| self.a_move(i, scope, src, "`/`", "chooses between moves"))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Value::Move(Move::ordered(ms)))
+            }
+            ExprKind::PoiBind { piece, body } => {
+                let pieces = match self.expr(piece, scope, src)? {
+                    Value::Pattern(p) => poi_pieces(&p),
+                    _ => None,
+                };
+                let Some(pieces) = pieces else {
+                    return err(ExpandError::PoiPiece {
+                        span: piece.span,
+                        found: "something else".into(),
+                    });
+                };
+                let m = self.a_move(body, scope, src, "`%p:`", "binds a piece for a move")?;
+                Ok(Value::Move(Move::with_poi(pieces, m)))
+            }
+            ExprKind::Guard { holds, body } => {
+                let m = self.a_move(body, scope, src, "a guard", "tests a move")?;
+                Ok(Value::Move(Move::guard(*holds, m)))
+            }
+            ExprKind::Repeat { body, min, max, .. } => match self.expr(body, scope, src)? {
+                Value::Move(m) => Ok(Value::Move(Move::repeat(m, *min, *max))),
+                other => {
+                    let help = match other {
+                        Value::Movement(_) => "to repeat a movement use a power, e.g. `u³` or `u^3`",
+                        _ => {
+                            "make it a move first, e.g. `(% + u. -> . + u%)+`; to glue fragments write ` + ` with spaces"
+                        }
+                    };
+                    err(ExpandError::RepeatNotMove {
+                        span: e.span,
+                        found: other.kind(),
+                        help: help.into(),
+                    })
+                }
+            },
+            ExprKind::Power { base, exponent } => match self.expr(base, scope, src)? {
+                Value::Movement(m) => match m.pow(*exponent) {
+                    Ok(p) => Ok(Value::Movement(p)),
+                    Err(_) => err(ExpandError::MovementTooFar { span: e.span }),
+                },
+                other => err(ExpandError::PowerNotMovement {
+                    span: e.span,
+                    found: other.kind(),
+                }),
+            },
+        }
+    }
+
+    fn word(&mut self, w: &'a str, span: Span, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        if let Some((_, v)) = scope.iter().rev().find(|(n, _)| n == w) {
+            return Ok(v.clone());
+        }
+        if let Some(def) = self.defs.get(w).copied() {
+            if def.ast.is_function {
+                let n = def.ast.params.len();
+                return Err(Some((
+                    src,
+                    ExpandError::WrongArity {
+                        span,
+                        name: w.to_string(),
+                        expected: n,
+                        found: 0,
+                        help: format!("`{w}` is a function; call it as `{w}(...)` with {n} argument(s)"),
+                    },
+                )));
+            }
+            return self.use_definition(w, def, span, src);
+        }
+        if let Some(cell) = self.letter_piece(w) {
+            return Ok(origin(cell));
+        }
+        if is_movement_word(w) {
+            return Ok(Value::Movement(movement_of_word(w)));
+        }
+        Err(Some((src, self.undefined_name(w, span))))
+    }
+
+    fn call(
+        &mut self,
+        name: &'a Ident,
+        args: &'a [Expr],
+        span: Span,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        let n = name.text.as_str();
+        let arity_error = |expected: usize, help: String| {
+            Err(Some((
+                src,
+                ExpandError::WrongArity {
+                    span,
+                    name: n.to_string(),
+                    expected,
+                    found: args.len(),
+                    help,
+                },
+            )))
+        };
+        if let Some(def) = self.defs.get(n).copied() {
+            if !def.ast.is_function {
+                return arity_error(
+                    0,
+                    format!("`{n}` is not a function; write `{n}` without parentheses"),
+                );
+            }
+            let params = &def.ast.params;
+            if params.len() != args.len() {
+                let names: Vec<&str> = params.iter().map(|p| p.text.as_str()).collect();
+                return arity_error(params.len(), format!("call it as `{n}({})`", names.join(", ")));
+            }
+            let mut values = Vec::with_capacity(args.len());
+            for a in args {
+                values.push(self.expr(a, scope, src)?);
+            }
+            if let Some(cycle) = self.cycle(n) {
+                return Err(Some((
+                    src,
+                    ExpandError::Recursive {
+                        span: name.span,
+                        name: n.to_string(),
+                        chain: cycle,
+                    },
+                )));
+            }
+            let inner: Scope = params.iter().map(|p| p.text.clone()).zip(values).collect();
+            self.stack.push(n);
+            let result = self.expr(&def.ast.body, &inner, def.source);
+            self.stack.pop();
+            return result.and_then(|v| self.within_size(v, span, src));
+        }
+        if BUILTINS.contains(&n) {
+            if args.len() != 1 {
+                return arity_error(1, format!("call it as `{n}(X)`"));
+            }
+            let v = self.expr(&args[0], scope, src)?;
+            let swapped = v.colour_swapped(self.pieces);
+            if n == "flipped" {
+                let turned = swapped.moved(Movement::TURN.pow(2).expect("R² is small"));
+                return turned.map_err(|_| Some((src, ExpandError::MovementTooFar { span })));
+            }
+            return Ok(swapped);
+        }
+        if is_movement_word(n) {
+            // `m(f + g)`: a movement applied to a bracketed operand.
+            if args.len() != 1 {
+                return arity_error(1, format!("a movement applies to one operand: `{n}(f)`"));
+            }
+            let v = self.expr(&args[0], scope, src)?;
+            return v
+                .moved(movement_of_word(n))
+                .map_err(|_| Some((src, ExpandError::MovementTooFar { span })));
+        }
+        Err(Some((src, self.undefined_function(name))))
+    }
+
+    /// `a b c`: runs of movements apply to the operand after them; the
+    /// operands that remain are moves in sequence (or one value alone).
+    fn juxtapose(&mut self, items: &'a [Expr], scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        let mut pending: Option<(Movement, Span)> = None;
+        let mut operands: Vec<(Value, Span)> = Vec::new();
+        for item in items {
+            let v = self.expr(item, scope, src)?;
+            match (v, pending) {
+                (Value::Movement(m), None) => pending = Some((m, item.span)),
+                (Value::Movement(m), Some((p, s))) => match p.compose(m) {
+                    Ok(c) => pending = Some((c, s.join(item.span))),
+                    Err(_) => {
+                        return Err(Some((
+                            src,
+                            ExpandError::MovementTooFar {
+                                span: s.join(item.span),
+                            },
+                        )));
+                    }
+                },
+                (v, None) => operands.push((v, item.span)),
+                (v, Some((p, s))) => {
+                    let span = s.join(item.span);
+                    let moved = v
+                        .moved(p)
+                        .map_err(|_| Some((src, ExpandError::MovementTooFar { span })))?;
+                    operands.push((moved, span));
+                    pending = None;
+                }
+            }
+        }
+        if let Some((m, s)) = pending {
+            if operands.is_empty() {
+                return Ok(Value::Movement(m));
+            }
+            return Err(Some((
+                src,
+                ExpandError::Kind {
+                    span: s,
+                    operator: "a movement".into(),
+                    expects: "must be followed by what it moves".into(),
+                    found: "a movement at the end",
+                    help: "write the fragment or move after it, e.g. `u.` or `R M`".into(),
+                },
+            )));
+        }
+        if operands.len() == 1 {
+            return Ok(operands.pop().expect("one operand").0);
+        }
+        let mut moves = Vec::with_capacity(operands.len());
+        for (v, span) in operands {
+            match v {
+                Value::Move(m) => moves.push(m),
+                other => {
+                    return Err(Some((
+                        src,
+                        ExpandError::Kind {
+                            span,
+                            operator: "writing things side by side".into(),
+                            expects: "sequences moves".into(),
+                            found: other.kind(),
+                            help: "glue fragments with ` + `; a movement goes before what it moves (`ur ♙`)"
+                                .into(),
+                        },
+                    )));
+                }
+            }
+        }
+        Ok(Value::Move(Move::seq(moves)))
+    }
+
+    fn pattern(
+        &mut self,
+        e: &'a Expr,
+        scope: &Scope,
+        src: SourceId,
+        operator: &str,
+        expects: &str,
+        help: &str,
+    ) -> Result<Pattern, Tagged> {
+        match self.expr(e, scope, src)? {
+            Value::Pattern(p) => Ok(p),
+            other => Err(Some((
+                src,
+                ExpandError::Kind {
+                    span: e.span,
+                    operator: operator.into(),
+                    expects: expects.into(),
+                    found: other.kind(),
+                    help: help.into(),
+                },
+            ))),
+        }
+    }
+
+    fn a_move(
+        &mut self,
+        e: &'a Expr,
+        scope: &Scope,
+        src: SourceId,
+        operator: &str,
+        expects: &str,
+    ) -> Result<Move, Tagged> {
+        match self.expr(e, scope, src)? {
+            Value::Move(m) => Ok(m),
+            other => Err(Some((
+                src,
+                ExpandError::Kind {
+                    span: e.span,
+                    operator: operator.into(),
+                    expects: expects.into(),
+                    found: other.kind(),
+                    help: "a fragment becomes a move with `->`, e.g. `% + u. -> . + u%`".into(),
+                },
+            ))),
+        }
+    }
+}
+
+const GLUE_HELP: &str = "to repeat a move one or more times write `+` right after it, e.g. `(M)+ N`";
+const ARROW_HELP: &str = "both sides of `->` are fragments (or patterns), e.g. `% + u. -> . + u%`";
+
+fn origin(cell: Cell) -> Value {
+    Value::Pattern(Pattern::square(Offset::new(0, 0), CellSet::one(cell)))
+}
+
+/// The pieces of a `%p:` binder: one square at the centre holding only pieces.
+fn poi_pieces(p: &Pattern) -> Option<CellSet> {
+    match p.terms() {
+        [Term::Square { at, contents }]
+            if *at == Offset::new(0, 0) && contents.cells().iter().all(|c| matches!(c, Cell::Piece(_))) =>
+        {
+            Some(contents.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The direct sub-expressions of an expression.
+pub fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::PoiBind { piece, body } => vec![piece, body],
+        ExprKind::Arrow { lhs, rhs } => vec![lhs, rhs],
+        ExprKind::Ordered(xs) | ExprKind::Union(xs) | ExprKind::Glue(xs) | ExprKind::Juxtapose(xs) => {
+            xs.iter().collect()
+        }
+        ExprKind::Call { args, .. } => args.iter().collect(),
+        ExprKind::Group(x)
+        | ExprKind::Guard { body: x, .. }
+        | ExprKind::Repeat { body: x, .. }
+        | ExprKind::Power { base: x, .. } => vec![x],
+        _ => vec![],
+    }
+}

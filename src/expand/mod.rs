@@ -1,0 +1,328 @@
+//! The expand layer: the AST to the core IR.
+//!
+//! [`Rules::load`] reads a rule file: its `piece` declarations (or, when it has
+//! none, those of the prelude `rules/prelude.alg`) and its definitions, each
+//! expanded once into a [`Value`] of the core IR ([`ir`]). [`Rules::expand`]
+//! expands one more expression against them. [`print`] writes the IR as
+//! canonical text.
+
+mod error;
+mod expander;
+pub mod ir;
+pub mod movement;
+pub mod pieces;
+pub mod print;
+
+use std::collections::HashMap;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+pub use error::ExpandError;
+pub use expander::{MAX_DEPTH, MAX_SIZE};
+pub use ir::Value;
+pub use pieces::{PieceId, PieceTable};
+
+use crate::source::{Source, Span};
+use crate::syntax::{self, SyntaxError, ast};
+use expander::{BUILTINS, Def, Expander, Tagged};
+
+/// The prelude: the twelve chess piece symbols and their colour pairs.
+pub const PRELUDE: &str = include_str!("../../rules/prelude.alg");
+
+/// One problem found in a source: a syntax or an expansion error, or a warning.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum Problem {
+    /// The text does not parse.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// The text parses but means nothing.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Expand(#[from] ExpandError),
+}
+
+impl Problem {
+    /// Whether this is only a warning.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Problem::Expand(e) if e.is_warning())
+    }
+}
+
+/// Problems with the source each belongs to.
+#[derive(Clone, Debug, Default)]
+pub struct Problems {
+    /// Each problem with the source it points into.
+    pub list: Vec<(Source, Problem)>,
+}
+
+impl Problems {
+    /// Whether any problem is an error (not only a warning).
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|(_, p)| !p.is_warning())
+    }
+
+    fn push(&mut self, source: &Source, p: impl Into<Problem>) {
+        self.list.push((source.clone(), p.into()));
+    }
+}
+
+/// What a definition expanded to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expanded {
+    /// A plain definition and its value.
+    Value(Value),
+    /// A function: expanded where it is called, with its parameter names.
+    Function(Vec<String>),
+}
+
+/// A loaded rule file: its pieces and its definitions, expanded.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    source: Source,
+    file: ast::File,
+    pieces: PieceTable,
+    expanded: Vec<(String, Expanded)>,
+}
+
+const FILE: usize = 0;
+const EXPRESSION: usize = 1;
+
+impl Rules {
+    /// The rules of the prelude alone: the chess pieces, no definitions.
+    pub fn prelude() -> Rules {
+        let source = Source::new("rules/prelude.alg", PRELUDE);
+        let (rules, _) = Rules::load(&source).expect("the embedded prelude is valid");
+        rules
+    }
+
+    /// Reads a rule file. On success, returns the rules with any warnings; on
+    /// failure, every error (and warning) of the file.
+    pub fn load(source: &Source) -> Result<(Rules, Problems), Problems> {
+        let mut problems = Problems::default();
+        let file = match syntax::parse_file(&source.text) {
+            Ok(f) => f,
+            Err(errs) => {
+                errs.into_iter().for_each(|e| problems.push(source, e));
+                return Err(problems);
+            }
+        };
+        let pieces = declare_pieces(&file, &mut problems, source);
+        let defs = collect_definitions(&file, &pieces, &mut problems, source);
+        let mut expanded = Vec::new();
+        {
+            let mut ex = Expander::new(&pieces, defs.clone());
+            for item in &file.items {
+                let ast::Item::Definition(d) = item else { continue };
+                let name = d.name.text.as_str();
+                if defs.get(name).is_none_or(|def| !std::ptr::eq(def.ast, d)) {
+                    continue; // a duplicate, already reported
+                }
+                if d.is_function {
+                    for e in ex.check_function_body(defs[name]) {
+                        problems.push(source, e);
+                    }
+                    let params = d.params.iter().map(|p| p.text.clone()).collect();
+                    expanded.push((name.to_string(), Expanded::Function(params)));
+                    continue;
+                }
+                match ex.definition(name) {
+                    Ok(v) => expanded.push((name.to_string(), Expanded::Value(v))),
+                    Err(tagged) => report(&mut problems, tagged, source, source),
+                }
+            }
+        }
+        if problems.has_errors() {
+            return Err(problems);
+        }
+        let rules = Rules {
+            source: source.clone(),
+            file,
+            pieces,
+            expanded,
+        };
+        Ok((rules, problems))
+    }
+
+    /// Expands one expression (written in `expr`) against these rules.
+    pub fn expand(&self, expr: &Source) -> Result<Value, Problems> {
+        let mut problems = Problems::default();
+        let ast = match syntax::parse_expression(&expr.text) {
+            Ok(a) => a,
+            Err(errs) => {
+                errs.into_iter().for_each(|e| problems.push(expr, e));
+                return Err(problems);
+            }
+        };
+        let defs = self.definition_table();
+        let mut ex = Expander::new(&self.pieces, defs);
+        match ex.expression(&ast, EXPRESSION) {
+            Ok(v) => Ok(v),
+            Err(tagged) => {
+                report(&mut problems, tagged, &self.source, expr);
+                Err(problems)
+            }
+        }
+    }
+
+    /// The declared pieces (the prelude's when the file declares none).
+    pub fn pieces(&self) -> &PieceTable {
+        &self.pieces
+    }
+
+    /// Every definition in file order with what it expanded to.
+    pub fn definitions(&self) -> &[(String, Expanded)] {
+        &self.expanded
+    }
+
+    /// The value of a plain definition.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.expanded.iter().find_map(|(n, e)| match e {
+            Expanded::Value(v) if n == name => Some(v),
+            _ => None,
+        })
+    }
+
+    /// The source the rules were read from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The parsed file.
+    pub fn ast(&self) -> &ast::File {
+        &self.file
+    }
+
+    fn definition_table(&self) -> HashMap<&str, Def<'_>> {
+        let mut defs = HashMap::new();
+        for item in &self.file.items {
+            if let ast::Item::Definition(d) = item {
+                defs.entry(d.name.text.as_str())
+                    .or_insert(Def { ast: d, source: FILE });
+            }
+        }
+        defs
+    }
+}
+
+fn report(problems: &mut Problems, tagged: Tagged, file: &Source, expr: &Source) {
+    if let Some((src, e)) = tagged {
+        problems.push(if src == FILE { file } else { expr }, e);
+    }
+}
+
+/// The file's own pieces, or the prelude's when it declares none.
+fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) -> PieceTable {
+    let decls: Vec<&ast::PieceDecl> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Piece(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    if decls.is_empty() {
+        if source.text == PRELUDE {
+            return PieceTable::new();
+        }
+        return Rules::prelude().pieces;
+    }
+    let mut table = PieceTable::new();
+    let mut seen: HashMap<char, Span> = HashMap::new();
+    for d in decls {
+        let mut ids = Vec::new();
+        for &(c, span) in &d.symbols {
+            let bad = |reason: String| ExpandError::BadPiece { span, reason };
+            if "udlrR".contains(c) {
+                problems.push(source, bad(format!("`{c}` is a movement")));
+            } else if seen.contains_key(&c) {
+                problems.push(source, bad(format!("`{c}` is declared twice")));
+            } else {
+                seen.insert(c, span);
+                ids.push(table.declare(c));
+            }
+        }
+        if let [a, b] = ids[..] {
+            if a == b {
+                continue;
+            }
+            table.pair(a, b);
+        }
+    }
+    table
+}
+
+/// Definitions by name, reporting duplicates, reserved names and clashes.
+fn collect_definitions<'a>(
+    file: &'a ast::File,
+    pieces: &PieceTable,
+    problems: &mut Problems,
+    source: &Source,
+) -> HashMap<&'a str, Def<'a>> {
+    let mut defs: HashMap<&str, Def<'_>> = HashMap::new();
+    for item in &file.items {
+        let ast::Item::Definition(d) = item else { continue };
+        let name = d.name.text.as_str();
+        let reserved = |why: &str| ExpandError::Reserved {
+            span: d.name.span,
+            name: name.to_string(),
+            why: why.to_string(),
+        };
+        if name == "nil" {
+            problems.push(source, reserved("`nil` is the move that does nothing"));
+            continue;
+        }
+        if BUILTINS.contains(&name) {
+            problems.push(source, reserved("it is a builtin function"));
+            continue;
+        }
+        let mut cs = name.chars();
+        if let (Some(c), None) = (cs.next(), cs.next())
+            && pieces.lookup(c).is_some()
+        {
+            problems.push(source, reserved("it is a declared piece"));
+            continue;
+        }
+        if let Some(first) = defs.get(name) {
+            problems.push(
+                source,
+                ExpandError::Duplicate {
+                    span: d.name.span,
+                    first: first.ast.name.span,
+                    name: name.to_string(),
+                },
+            );
+            continue;
+        }
+        if name.chars().all(|c| "udlrR".contains(c)) {
+            problems.push(
+                source,
+                ExpandError::NameIsMovement {
+                    span: d.name.span,
+                    name: name.to_string(),
+                },
+            );
+        }
+        let mut seen_params: Vec<&str> = Vec::new();
+        for p in &d.params {
+            if seen_params.contains(&p.text.as_str()) {
+                problems.push(
+                    source,
+                    ExpandError::Duplicate {
+                        span: p.span,
+                        first: d
+                            .params
+                            .iter()
+                            .find(|q| q.text == p.text)
+                            .map_or(p.span, |q| q.span),
+                        name: p.text.clone(),
+                    },
+                );
+            }
+            seen_params.push(&p.text);
+        }
+        defs.insert(name, Def { ast: d, source: FILE });
+    }
+    defs
+}

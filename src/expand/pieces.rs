@@ -1,0 +1,96 @@
+//! The piece symbols a rule file declares, and their colour partners.
+
+use std::fmt;
+
+/// A declared piece symbol, numbered in declaration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceId(pub u16);
+
+impl PieceId {
+    /// The id as an index into per-piece tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Every piece symbol in scope, with the partner `colour_swapped` maps it to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PieceTable {
+    symbols: Vec<char>,
+    partners: Vec<Option<PieceId>>,
+}
+
+impl PieceTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares `symbol` (if new) and returns its id.
+    pub fn declare(&mut self, symbol: char) -> PieceId {
+        if let Some(id) = self.lookup(symbol) {
+            return id;
+        }
+        self.symbols.push(symbol);
+        self.partners.push(None);
+        PieceId((self.symbols.len() - 1) as u16)
+    }
+
+    /// Makes `a` and `b` each other's colour partner.
+    pub fn pair(&mut self, a: PieceId, b: PieceId) {
+        self.partners[a.index()] = Some(b);
+        self.partners[b.index()] = Some(a);
+    }
+
+    /// The id of a declared symbol.
+    pub fn lookup(&self, symbol: char) -> Option<PieceId> {
+        self.symbols
+            .iter()
+            .position(|&s| s == symbol)
+            .map(|i| PieceId(i as u16))
+    }
+
+    /// The symbol of a piece.
+    pub fn symbol(&self, id: PieceId) -> char {
+        self.symbols[id.index()]
+    }
+
+    /// The colour partner of a piece, if it has one.
+    pub fn partner(&self, id: PieceId) -> Option<PieceId> {
+        self.partners[id.index()]
+    }
+
+    /// What `colour_swapped` makes of a piece: its partner, or itself.
+    pub fn colour_swapped(&self, id: PieceId) -> PieceId {
+        self.partner(id).unwrap_or(id)
+    }
+
+    /// How many pieces are declared.
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// Whether no piece is declared.
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// All declared pieces in declaration order.
+    pub fn ids(&self) -> impl Iterator<Item = PieceId> + '_ {
+        (0..self.symbols.len()).map(|i| PieceId(i as u16))
+    }
+}
+
+impl fmt::Display for PieceTable {
+    /// One `piece` declaration per pair or single symbol, as a rule file writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for id in self.ids() {
+            match self.partner(id) {
+                Some(p) if p < id => continue,
+                Some(p) if p != id => writeln!(f, "piece {} {}", self.symbol(id), self.symbol(p))?,
+                _ => writeln!(f, "piece {}", self.symbol(id))?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,153 @@
+//! The AST: what the user wrote, every node with its span.
+
+use crate::source::Span;
+
+/// A parsed rule file: its items in the order written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    /// Definitions and declarations.
+    pub items: Vec<Item>,
+}
+
+/// One top-level item of a rule file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// `name = expr` or `name(M, N) = expr`.
+    Definition(Definition),
+    /// `piece ♙ ♟`: piece symbols, optionally a colour pair.
+    Piece(PieceDecl),
+}
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `name = body` or a function `name(params) = body`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// The defined name.
+    pub name: Ident,
+    /// Parameter names; empty for a plain definition.
+    pub params: Vec<Ident>,
+    /// Whether the definition was written with parentheses (`f() = ...`).
+    pub is_function: bool,
+    /// The right-hand side.
+    pub body: Expr,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// `piece A` or `piece A B` (A and B colour partners).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceDecl {
+    /// The declared symbols with their spans.
+    pub symbols: Vec<(char, Span)>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What kind of expression.
+    pub kind: ExprKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// How a repetition was spelled, kept so the AST stays faithful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepeatSyntax {
+    /// `M*`
+    Star,
+    /// `M+`
+    Plus,
+    /// `M?`
+    Optional,
+    /// `M{n}`, `M{i, j}`, `M{i,}`
+    Braces,
+    /// `M<n>`
+    Angle,
+}
+
+/// The kinds of expression, one per construct of the algebra.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// `%p: body`.
+    PoiBind {
+        /// The piece (or pieces) that may become the POI.
+        piece: Box<Expr>,
+        /// The move made with it.
+        body: Box<Expr>,
+    },
+    /// `M / N / ...`.
+    Ordered(Vec<Expr>),
+    /// `f -> g`.
+    Arrow {
+        /// The pattern to find.
+        lhs: Box<Expr>,
+        /// What it becomes.
+        rhs: Box<Expr>,
+    },
+    /// `a | b | ...`.
+    Union(Vec<Expr>),
+    /// `f + g + ...`.
+    Glue(Vec<Expr>),
+    /// `a b ...`: movements applied, or moves in sequence.
+    Juxtapose(Vec<Expr>),
+    /// `( e )`.
+    Group(Box<Expr>),
+    /// `?{M}` (holds) or `!{M}`.
+    Guard {
+        /// `?` (true) or `!` (false).
+        holds: bool,
+        /// The tested move.
+        body: Box<Expr>,
+    },
+    /// `name(args)`.
+    Call {
+        /// The function's name.
+        name: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// A repetition suffix: `M*`, `M+`, `M?`, `M{i}`, `M{i, j}`, `M<n>`.
+    Repeat {
+        /// The repeated expression.
+        body: Box<Expr>,
+        /// Fewest repetitions.
+        min: u32,
+        /// Most repetitions (`None`: unbounded).
+        max: Option<u32>,
+        /// How it was spelled.
+        syntax: RepeatSyntax,
+    },
+    /// `m^i` or a superscript power `m²`, `m⁻¹`.
+    Power {
+        /// The movement raised to the power.
+        base: Box<Expr>,
+        /// The exponent.
+        exponent: i64,
+    },
+    /// `nil`.
+    Nil,
+    /// `0`: the empty fragment.
+    Empty,
+    /// `1`: the identity movement.
+    Identity,
+    /// `.`: an empty square.
+    Square,
+    /// `%`: the piece of interest.
+    Poi,
+    /// `#`: off the board.
+    OffBoard,
+    /// A word: a defined name, a parameter, a movement like `ur`, or a letter piece.
+    Word(String),
+    /// A piece symbol such as `♙`.
+    Piece(char),
+}

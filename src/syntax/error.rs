@@ -1,0 +1,91 @@
+//! Errors of the syntax layer: text that is not a rule file.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::source::Span;
+
+/// Something wrong with the text itself, before any meaning is looked at.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// The parser expected something else here.
+    #[error("expected {expected}")]
+    #[diagnostic(code(chessalg::syntax::expected), help("{help}"))]
+    Expected {
+        /// Where parsing stopped.
+        #[label("found {found} here")]
+        span: Span,
+        /// A readable list of what would have fit.
+        expected: String,
+        /// What was there instead.
+        found: String,
+        /// How to fix it.
+        help: String,
+    },
+
+    /// The text is not UTF-8.
+    #[error("the text is not valid UTF-8")]
+    #[diagnostic(
+        code(chessalg::syntax::not_utf8),
+        help("rule files are UTF-8 text; this byte starts an invalid sequence")
+    )]
+    NotUtf8 {
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
+
+    /// Brackets nest deeper than the parser allows.
+    #[error("brackets nest more than {limit} deep")]
+    #[diagnostic(
+        code(chessalg::syntax::too_deep),
+        help("split the expression into named definitions")
+    )]
+    TooDeep {
+        /// The bracket that went past the limit.
+        #[label("nesting limit reached here")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// A power that is not an integer, or out of range.
+    #[error("malformed power")]
+    #[diagnostic(
+        code(chessalg::syntax::malformed_power),
+        help("a power is an integer, e.g. `u^3`, `u^-1`, `R²` or `u⁻¹`, of at most a million in size")
+    )]
+    MalformedPower {
+        /// The power as written.
+        #[label("this power")]
+        span: Span,
+    },
+
+    /// Repetition bounds that are not counts, or out of order.
+    #[error("bad repetition bounds: {reason}")]
+    #[diagnostic(
+        code(chessalg::syntax::repetition_bounds),
+        help("write `M{{n}}`, `M{{i, j}}` with 0 <= i <= j <= {max_count}, `M{{i,}}` or `M<n>`")
+    )]
+    RepetitionBounds {
+        /// The bounds as written.
+        #[label("these bounds")]
+        span: Span,
+        /// What is wrong with them.
+        reason: String,
+        /// The largest count allowed.
+        max_count: u32,
+    },
+}
+
+impl SyntaxError {
+    /// Where the error is, when it has a place in the text.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            SyntaxError::Expected { span, .. }
+            | SyntaxError::TooDeep { span, .. }
+            | SyntaxError::MalformedPower { span }
+            | SyntaxError::RepetitionBounds { span, .. } => Some(*span),
+            SyntaxError::NotUtf8 { offset } => Some(Span::new(*offset, *offset + 1)),
+        }
+    }
+}

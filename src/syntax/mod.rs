@@ -1,0 +1,13 @@
+//! The syntax layer: rule-file text to a typed AST with spans.
+//!
+//! The grammar is `grammar/chessalg.pest`; [`parse_file`] and
+//! [`parse_expression`] are the entry points, [`print`] shows an AST as an
+//! S-expression (what the parse snapshots check).
+
+pub mod ast;
+mod error;
+mod parse;
+pub mod print;
+
+pub use error::SyntaxError;
+pub use parse::{MAX_COUNT, MAX_EXPONENT, MAX_NESTING, parse_expression, parse_file};
