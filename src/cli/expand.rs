@@ -13,7 +13,7 @@ pub struct ExpandArgs {
     /// The rule file whose definitions to print.
     #[arg(required_unless_present = "expr", conflicts_with = "expr")]
     file: Option<String>,
-    /// Only these definitions (default: all, in file order).
+    /// Only these definitions, in this order (default: all, in file order).
     #[arg(requires = "file")]
     names: Vec<String>,
     /// Expand this expression instead (`-` reads it from stdin).
@@ -50,10 +50,16 @@ pub fn run(args: &ExpandArgs) -> Result<(), Failure> {
             return Err(Failure::Message(format!("{file} has no definition `{wanted}`")));
         }
     }
-    for (name, expanded) in rules.definitions() {
-        if !args.names.is_empty() && !args.names.contains(name) {
-            continue;
-        }
+    let chosen: Vec<&(String, Expanded)> = if args.names.is_empty() {
+        rules.definitions().iter().collect()
+    } else {
+        // In the order asked for.
+        args.names
+            .iter()
+            .filter_map(|n| rules.definitions().iter().find(|(d, _)| d == n))
+            .collect()
+    };
+    for (name, expanded) in chosen {
         match expanded {
             Expanded::Value(v) => println!("{name} = {}", print::value(v, rules.pieces())),
             Expanded::Function(params) => println!(

@@ -47,17 +47,18 @@ pub struct Expander<'a> {
     depth: usize,
 }
 
-fn is_movement_word(w: &str) -> bool {
-    !w.is_empty() && w.chars().all(|c| "udlrR".contains(c))
+/// Whether a word is a movement: only `u d l r R` (and `1`, as in `m1 = m`).
+pub fn is_movement_word(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| "udlrR1".contains(c))
 }
 
 fn movement_of_word(w: &str) -> Movement {
-    w.chars().rev().fold(Movement::IDENTITY, |acc, c| {
-        Movement::from_letter(c)
-            .expect("movement letter")
-            .compose(acc)
-            .unwrap_or(acc)
-    })
+    w.chars()
+        .rev()
+        .fold(Movement::IDENTITY, |acc, c| match Movement::from_letter(c) {
+            Some(m) => m.compose(acc).unwrap_or(acc),
+            None => acc, // `1`
+        })
 }
 
 /// Counts IR nodes, stopping early once past `MAX_SIZE`.
@@ -163,10 +164,10 @@ impl<'a> Expander<'a> {
         while let Some(e) = todo.pop() {
             match &e.kind {
                 ExprKind::Word(w) => {
-                    if !params.contains(&w.as_str()) {
-                        if let Err(err) = self.word_is_known(w, e.span) {
-                            errors.push(err);
-                        }
+                    if !params.contains(&w.as_str())
+                        && let Err(err) = self.word_is_known(w, e.span)
+                    {
+                        errors.push(err);
                     }
                 }
                 ExprKind::Call { name, args } => {
@@ -297,7 +298,8 @@ impl<'a> Expander<'a> {
             )));
         }
         self.depth += 1;
-        let result = self.expr_inner(e, scope, src);
+        // Debug builds use large frames; grow the stack rather than overflow it.
+        let result = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.expr_inner(e, scope, src));
         self.depth -= 1;
         result
     }

@@ -23,7 +23,7 @@ pub use expander::{MAX_DEPTH, MAX_SIZE};
 pub use ir::Value;
 pub use pieces::{PieceId, PieceTable};
 
-use crate::source::{Source, Span};
+use crate::source::Source;
 use crate::syntax::{self, SyntaxError, ast};
 use expander::{BUILTINS, Def, Expander, Tagged};
 
@@ -229,17 +229,17 @@ fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) ->
         return Rules::prelude().pieces;
     }
     let mut table = PieceTable::new();
-    let mut seen: HashMap<char, Span> = HashMap::new();
+    let mut seen: Vec<char> = Vec::new();
     for d in decls {
         let mut ids = Vec::new();
         for &(c, span) in &d.symbols {
             let bad = |reason: String| ExpandError::BadPiece { span, reason };
             if "udlrR".contains(c) {
                 problems.push(source, bad(format!("`{c}` is a movement")));
-            } else if seen.contains_key(&c) {
+            } else if seen.contains(&c) {
                 problems.push(source, bad(format!("`{c}` is declared twice")));
             } else {
-                seen.insert(c, span);
+                seen.push(c);
                 ids.push(table.declare(c));
             }
         }
@@ -295,7 +295,7 @@ fn collect_definitions<'a>(
             );
             continue;
         }
-        if name.chars().all(|c| "udlrR".contains(c)) {
+        if expander::is_movement_word(name) {
             problems.push(
                 source,
                 ExpandError::NameIsMovement {

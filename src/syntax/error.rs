@@ -48,6 +48,53 @@ pub enum SyntaxError {
         limit: usize,
     },
 
+    /// A bracket that is opened and never closed.
+    #[error("this bracket is never closed")]
+    #[diagnostic(
+        code(chessalg::syntax::unclosed),
+        help("add `{expected}` where the bracketed part ends")
+    )]
+    Unclosed {
+        /// The opening bracket.
+        #[label("opened here")]
+        span: Span,
+        /// The closing bracket it needs.
+        expected: char,
+    },
+
+    /// A closing bracket with no opening one.
+    #[error("`{found}` closes a bracket that was never opened")]
+    #[diagnostic(
+        code(chessalg::syntax::unopened),
+        help("delete it, or open the bracket where it should start")
+    )]
+    Unopened {
+        /// The closing bracket.
+        #[label("nothing to close")]
+        span: Span,
+        /// The bracket.
+        found: char,
+    },
+
+    /// A closing bracket of the wrong kind.
+    #[error("expected `{expected}` but found `{found}`")]
+    #[diagnostic(
+        code(chessalg::syntax::mismatched),
+        help("brackets close in the order they were opened")
+    )]
+    Mismatched {
+        /// The closing bracket.
+        #[label("this closes the wrong bracket")]
+        span: Span,
+        /// The bracket it should close.
+        #[label("this is still open")]
+        open: Span,
+        /// The bracket expected.
+        expected: char,
+        /// The bracket found.
+        found: char,
+    },
+
     /// A power that is not an integer, or out of range.
     #[error("malformed power")]
     #[diagnostic(
@@ -83,6 +130,9 @@ impl SyntaxError {
         match self {
             SyntaxError::Expected { span, .. }
             | SyntaxError::TooDeep { span, .. }
+            | SyntaxError::Unclosed { span, .. }
+            | SyntaxError::Unopened { span, .. }
+            | SyntaxError::Mismatched { span, .. }
             | SyntaxError::MalformedPower { span }
             | SyntaxError::RepetitionBounds { span, .. } => Some(*span),
             SyntaxError::NotUtf8 { offset } => Some(Span::new(*offset, *offset + 1)),

@@ -45,7 +45,7 @@ pub fn parse_file(text: &str) -> Result<File, Vec<SyntaxError>> {
 /// Parses one expression (as given to `--expr`), which may wrap freely.
 pub fn parse_expression(text: &str) -> Result<Expr, Vec<SyntaxError>> {
     let flat = blank_comments_and_newlines(text);
-    check_nesting(&flat, 0).map_err(|e| vec![e])?;
+    check_brackets(&flat, 0).map_err(|e| vec![e])?;
     let mut pairs = Grammar::parse(Rule::expression, &flat).map_err(|e| vec![expected_error(e, &flat, 0)])?;
     let top = pairs.next().expect("the expression rule yields one pair");
     let b = Builder { offset: 0 };
@@ -88,37 +88,64 @@ fn is_blank(chunk: &str) -> bool {
 }
 
 fn parse_chunk(chunk: &str, offset: usize) -> Result<Item, SyntaxError> {
-    check_nesting(chunk, offset)?;
+    check_brackets(chunk, offset)?;
     let mut pairs = Grammar::parse(Rule::item_input, chunk).map_err(|e| expected_error(e, chunk, offset))?;
     let top = pairs.next().expect("item_input yields one pair");
     let item = top.into_inner().next().expect("item_input holds an item");
     Builder { offset }.item(item)
 }
 
-/// Refuses brackets nested deeper than [`MAX_NESTING`], before pest recurses.
-fn check_nesting(text: &str, offset: usize) -> Result<(), SyntaxError> {
-    let mut depth = 0usize;
+/// Checks brackets before pest runs: each `(` and `{` closed by its partner,
+/// and nesting no deeper than [`MAX_NESTING`] (so pest never recurses far).
+fn check_brackets(text: &str, offset: usize) -> Result<(), SyntaxError> {
+    let mut open: Vec<(u8, usize)> = Vec::new();
     let mut in_comment = false;
     let bytes = text.as_bytes();
+    let at = |i: usize| Span::new(offset + i, offset + i + 1);
     for (i, &b) in bytes.iter().enumerate() {
         match b {
             b'\n' => in_comment = false,
             _ if in_comment => {}
             b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
             b'(' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
+                open.push((b, i));
+                if open.len() > MAX_NESTING {
                     return Err(SyntaxError::TooDeep {
-                        span: Span::new(offset + i, offset + i + 1),
+                        span: at(i),
                         limit: MAX_NESTING,
                     });
                 }
             }
-            b')' | b'}' => depth = depth.saturating_sub(1),
+            b')' | b'}' => {
+                let partner = if b == b')' { b'(' } else { b'{' };
+                match open.pop() {
+                    Some((o, _)) if o == partner => {}
+                    Some((o, j)) => {
+                        return Err(SyntaxError::Mismatched {
+                            span: at(i),
+                            open: at(j),
+                            expected: if o == b'(' { ')' } else { '}' },
+                            found: b as char,
+                        });
+                    }
+                    None => {
+                        return Err(SyntaxError::Unopened {
+                            span: at(i),
+                            found: b as char,
+                        });
+                    }
+                }
+            }
             _ => {}
         }
     }
-    Ok(())
+    match open.pop() {
+        Some((o, j)) => Err(SyntaxError::Unclosed {
+            span: at(j),
+            expected: if o == b'(' { ')' } else { '}' },
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The text with comments and line breaks replaced by spaces, byte for byte,
@@ -164,13 +191,20 @@ fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> Syn
     if wanted.is_empty() {
         wanted.push("something else");
     }
-    let next = text[pos..].chars().next();
+    let rest = &text[pos..];
+    let next = rest.chars().next();
     let found = match next {
         None => "the end of the text".to_string(),
         Some('\n' | '\r') => "the end of the line".to_string(),
+        Some(_) if rest.starts_with("->") => "`->`".to_string(),
         Some(c) => format!("`{c}`"),
     };
-    let end = pos + next.map_or(0, char::len_utf8);
+    let end = pos
+        + if rest.starts_with("->") {
+            2
+        } else {
+            next.map_or(0, char::len_utf8)
+        };
     let help = match next {
         None | Some('\n' | '\r') => {
             "something is unfinished here: a bracket not closed, or an operator without its right-hand side"
@@ -242,9 +276,11 @@ struct Builder {
 type Result1<T> = Result<T, SyntaxError>;
 
 impl Builder {
+    /// The pair's span without the white space and comments pest skipped at its end.
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
         let s = p.as_span();
-        Span::new(self.offset + s.start(), self.offset + s.end())
+        let len = without_trailing_trivia(p.as_str()).len();
+        Span::new(self.offset + s.start(), self.offset + s.start() + len)
     }
 
     fn item(&self, p: Pair<'_, Rule>) -> Result1<Item> {
@@ -409,6 +445,19 @@ impl Builder {
             expr = Expr { kind, span: whole };
         }
         Ok(expr)
+    }
+}
+
+/// `text` without the white space and `//` comments at its end (`//` occurs
+/// nowhere else in the notation).
+fn without_trailing_trivia(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_end();
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        match trimmed[line_start..].find("//") {
+            Some(c) => text = &trimmed[..line_start + c],
+            None => return trimmed,
+        }
     }
 }
 

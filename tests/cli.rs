@@ -1,0 +1,145 @@
+//! The `chessalg` binary run as a user runs it: exit codes, stdout, stderr.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn chessalg(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run chessalg");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.unwrap_or_default()).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for chessalg")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn check_accepts_valid_files() {
+    let out = chessalg(
+        &["check", "rules/prelude.alg", "tests/data/seed/seed003.alg"],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("seed003.alg: ok"));
+}
+
+#[test]
+fn check_reports_every_error_of_every_file() {
+    let out = chessalg(
+        &[
+            "check",
+            "tests/data/errors/syntax_two_errors.alg",
+            "tests/data/seed/seed003.alg",
+            "tests/data/errors/overlap.alg",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("chessalg::syntax::expected").count(), 2, "{err}");
+    assert!(err.contains("chessalg::expand::overlap"), "{err}");
+    assert!(err.contains("2 of 3 file(s) failed"), "{err}");
+}
+
+#[test]
+fn check_refuses_text_that_is_not_utf8() {
+    let path = std::env::temp_dir().join("chessalg-not-utf8.alg");
+    std::fs::write(&path, b"x = \xff\xfe . -> \x80\n").unwrap();
+    let out = chessalg(&["check", path.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("chessalg::syntax::not_utf8"));
+}
+
+#[test]
+fn random_bytes_never_crash() {
+    let path = std::env::temp_dir().join("chessalg-random.alg");
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    std::fs::write(&path, &bytes).unwrap();
+    let out = chessalg(&["check", path.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+}
+
+#[test]
+fn check_names_a_missing_file_in_one_line() {
+    let out = chessalg(&["check", "no/such/file.alg"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("error: cannot read no/such/file.alg"), "{err}");
+}
+
+#[test]
+fn expand_prints_named_definitions() {
+    let out = chessalg(
+        &["expand", "tests/data/seed/seed003.alg", "rook_move", "ru_pawn"],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout), @r"
+    rook_move = %♖: (% + u. -> . + u%)+ | (l. + % -> l% + .)+ | (d. + % -> d% + .)+ | (% + r. -> . + r%)+
+    ru_pawn = l♟
+    ");
+}
+
+#[test]
+fn expand_refuses_an_unknown_name() {
+    let out = chessalg(&["expand", "tests/data/seed/seed003.alg", "bishop"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("has no definition `bishop`"));
+}
+
+#[test]
+fn expand_an_expression_with_definitions() {
+    let out = chessalg(
+        &[
+            "expand",
+            "--expr",
+            "%♖: in_any_direction(rook_move_u)",
+            "--with",
+            "tests/data/seed/seed003.alg",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "%♖: (% + u. -> . + u%)+ | (l. + % -> l% + .)+ | (d. + % -> d% + .)+ | (% + r. -> . + r%)+\n"
+    );
+}
+
+#[test]
+fn expand_an_expression_from_stdin() {
+    let out = chessalg(
+        &["expand", "--expr", "-"],
+        Some("flipped(♙ + u. -> . + u♙)\n".as_bytes()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "d. + ♟ -> d♟ + .\n");
+}
+
+#[test]
+fn expand_reports_errors_in_the_expression() {
+    let out = chessalg(&["expand", "--expr", "♙ + ♟"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("chessalg::expand::overlap") && err.contains("<expr>"),
+        "{err}"
+    );
+}

@@ -1,0 +1,48 @@
+//! Snapshots of the parse tree and of the expansion of every expression of
+//! seed 003 (copied into `tests/data/seed/seed003.alg`), and of every
+//! diagnostic in `tests/data/errors/`.
+
+use chessalg::expand::{Expanded, Rules, print};
+use chessalg::report::{self, Style};
+use chessalg::source::Source;
+use chessalg::syntax;
+
+fn seed() -> Source {
+    let text = std::fs::read_to_string("tests/data/seed/seed003.alg").expect("seed file");
+    Source::new("seed003.alg", text)
+}
+
+#[test]
+fn seed_parse_tree() {
+    let file = syntax::parse_file(&seed().text).expect("the seed parses");
+    insta::assert_snapshot!(syntax::print::file(&file));
+}
+
+#[test]
+fn seed_expansion() {
+    let (rules, warnings) = Rules::load(&seed()).expect("the seed expands");
+    assert!(warnings.list.is_empty());
+    let mut out = String::new();
+    for (name, e) in rules.definitions() {
+        match e {
+            Expanded::Value(v) => out.push_str(&format!("{name} = {}\n", print::value(v, rules.pieces()))),
+            Expanded::Function(ps) => out.push_str(&format!("{name}({}): function\n", ps.join(", "))),
+        }
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn diagnostics() {
+    insta::glob!("data/errors/*.alg", |path| {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(path).unwrap();
+        let source = Source::new(name, text);
+        let problems = match Rules::load(&source) {
+            Ok((_, warnings)) => warnings,
+            Err(problems) => problems,
+        };
+        assert!(!problems.list.is_empty(), "{} reports nothing", path.display());
+        insta::assert_snapshot!(report::render(&problems, Style::PLAIN));
+    });
+}
