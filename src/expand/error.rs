@@ -165,6 +165,115 @@ pub enum ExpandError {
         help: String,
     },
 
+    /// A mark symbol that no `mark` line declares.
+    #[error("`{symbol}` is not a declared mark")]
+    #[diagnostic(
+        code(chessalg::expand::undeclared_mark),
+        help("declare it with `mark {symbol}` at the start of a line")
+    )]
+    UndeclaredMark {
+        /// The marked expression.
+        #[label("marked here")]
+        span: Span,
+        /// The mark.
+        symbol: char,
+    },
+
+    /// Marks on something that is not a piece or `%`.
+    #[error("only pieces and `%` carry marks")]
+    #[diagnostic(
+        code(chessalg::expand::bad_marks),
+        help("write marks right after a piece or `%`, e.g. `♔°` or `%ᵉ`; empty squares and `#` have none")
+    )]
+    BadMarks {
+        /// The marked expression.
+        #[label("this cannot carry marks")]
+        span: Span,
+    },
+
+    /// `moves` for a player that `players` does not name.
+    #[error("`{name}` is not a player")]
+    #[diagnostic(code(chessalg::expand::unknown_player), help("the players are: {players}"))]
+    UnknownPlayer {
+        /// The player's name as written.
+        #[label("not declared by `players`")]
+        span: Span,
+        /// The name.
+        name: String,
+        /// The declared players.
+        players: String,
+    },
+
+    /// A player without a `moves` line.
+    #[error("player `{player}` has no moves")]
+    #[diagnostic(
+        code(chessalg::expand::missing_moves),
+        help("add a line `moves {player} = ...`")
+    )]
+    MissingMoves {
+        /// The `players` declaration.
+        #[label("declared here")]
+        span: Span,
+        /// The player.
+        player: String,
+    },
+
+    /// A square name that is not a file letter and a rank number.
+    #[error("`{name}` is not a square name")]
+    #[diagnostic(
+        code(chessalg::expand::square_name),
+        help("name squares by file letter and rank number, e.g. `e1`")
+    )]
+    BadSquareName {
+        /// The name.
+        #[label("not a square")]
+        span: Span,
+        /// The name as written.
+        name: String,
+    },
+
+    /// FEN letters that do not match the declared symbols one to one.
+    #[error("{symbols} piece symbol(s) but {letters} FEN letter(s)")]
+    #[diagnostic(
+        code(chessalg::expand::fen_letters),
+        help("give one FEN letter per symbol, e.g. `piece ♙ ♟ fen P p`")
+    )]
+    FenLetters {
+        /// The `fen` attribute.
+        #[label("here")]
+        span: Span,
+        /// How many symbols.
+        symbols: usize,
+        /// How many letters.
+        letters: usize,
+    },
+
+    /// A character in a board diagram that is not a square or a piece.
+    #[error("`{symbol}` in the board is not a declared piece")]
+    #[diagnostic(
+        code(chessalg::expand::board_symbol),
+        help("a board diagram holds `.` (an empty square), pieces with their marks, and spaces (no square)")
+    )]
+    BadBoardSymbol {
+        /// The character.
+        #[label("unknown")]
+        span: Span,
+        /// The character.
+        symbol: char,
+    },
+
+    /// A board diagram without squares.
+    #[error("the board has no squares")]
+    #[diagnostic(
+        code(chessalg::expand::empty_board),
+        help("write the diagram on indented lines below `board`")
+    )]
+    EmptyBoard {
+        /// The declaration.
+        #[label("empty")]
+        span: Span,
+    },
+
     /// A `piece` declaration that cannot stand.
     #[error("bad piece declaration: {reason}")]
     #[diagnostic(

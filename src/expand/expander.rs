@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::error::ExpandError;
 use super::ir::{Cell, CellSet, Move, Pattern, Term, Value};
 use super::movement::{Movement, Offset};
-use super::pieces::PieceTable;
+use super::pieces::{Marks, PieceTable};
 use crate::source::Span;
 use crate::syntax::ast::{Definition, Expr, ExprKind, Ident};
 
@@ -17,6 +17,9 @@ pub const MAX_SIZE: usize = 200_000;
 
 /// The builtin functions, each of one argument.
 pub const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
+
+/// The builtin moves, written as bare words.
+pub const BUILTIN_MOVES: [&str; 1] = ["attacked"];
 
 /// Which source a definition or expression came from (an index the caller assigns).
 pub type SourceId = usize;
@@ -80,7 +83,7 @@ fn size(v: &Value) -> usize {
         }
         *budget += 1;
         match m {
-            Move::Nil => {}
+            Move::Nil | Move::Attacked => {}
             Move::Rewrite(r) => {
                 pat(&r.lhs, budget);
                 pat(&r.rhs, budget);
@@ -188,7 +191,11 @@ impl<'a> Expander<'a> {
     }
 
     fn word_is_known(&self, w: &str, span: Span) -> Result<(), ExpandError> {
-        if self.defs.contains_key(w) || is_movement_word(w) || self.letter_piece(w).is_some() {
+        if self.defs.contains_key(w)
+            || is_movement_word(w)
+            || self.letter_piece(w).is_some()
+            || BUILTIN_MOVES.contains(&w)
+        {
             Ok(())
         } else {
             Err(self.undefined_name(w, span))
@@ -201,7 +208,7 @@ impl<'a> Expander<'a> {
         if cs.next().is_some() {
             return None;
         }
-        self.pieces.lookup(c).map(Cell::Piece)
+        self.pieces.lookup(c).map(|p| Cell::Piece(p, Marks::NONE))
     }
 
     fn undefined_name(&self, name: &str, span: Span) -> ExpandError {
@@ -311,10 +318,10 @@ impl<'a> Expander<'a> {
             ExprKind::Empty => Ok(Value::Pattern(Pattern::empty())),
             ExprKind::Identity => Ok(Value::Movement(Movement::IDENTITY)),
             ExprKind::Square => Ok(origin(Cell::Empty)),
-            ExprKind::Poi => Ok(origin(Cell::Poi)),
+            ExprKind::Poi => Ok(origin(Cell::Poi(Marks::NONE))),
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
             ExprKind::Piece(c) => match self.pieces.lookup(*c) {
-                Some(id) => Ok(origin(Cell::Piece(id))),
+                Some(id) => Ok(origin(Cell::Piece(id, Marks::NONE))),
                 None => err(ExpandError::UndeclaredPiece {
                     span: e.span,
                     symbol: *c,
@@ -423,6 +430,28 @@ impl<'a> Expander<'a> {
                     })
                 }
             },
+            ExprKind::Marked { body, marks } => {
+                let mut set = Marks::NONE;
+                for &c in marks {
+                    match self.pieces.mark(c) {
+                        Some(m) => set = set.union(m),
+                        None => {
+                            return err(ExpandError::UndeclaredMark {
+                                span: e.span,
+                                symbol: c,
+                            });
+                        }
+                    }
+                }
+                let marked = match self.expr(body, scope, src)? {
+                    Value::Pattern(p) => p.marked(set),
+                    _ => None,
+                };
+                match marked {
+                    Some(p) => Ok(Value::Pattern(p)),
+                    None => err(ExpandError::BadMarks { span: e.span }),
+                }
+            }
             ExprKind::Power { base, exponent } => match self.expr(base, scope, src)? {
                 Value::Movement(m) => match m.pow(*exponent) {
                     Ok(p) => Ok(Value::Movement(p)),
@@ -458,6 +487,9 @@ impl<'a> Expander<'a> {
         }
         if let Some(cell) = self.letter_piece(w) {
             return Ok(origin(cell));
+        }
+        if w == "attacked" {
+            return Ok(Value::Move(Move::Attacked));
         }
         if is_movement_word(w) {
             return Ok(Value::Movement(movement_of_word(w)));
@@ -673,7 +705,7 @@ fn origin(cell: Cell) -> Value {
 fn poi_pieces(p: &Pattern) -> Option<CellSet> {
     match p.terms() {
         [Term::Square { at, contents }]
-            if *at == Offset::new(0, 0) && contents.cells().iter().all(|c| matches!(c, Cell::Piece(_))) =>
+            if *at == Offset::new(0, 0) && contents.cells().iter().all(|c| matches!(c, Cell::Piece(..))) =>
         {
             Some(contents.clone())
         }
@@ -691,6 +723,7 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
         }
         ExprKind::Call { args, .. } => args.iter().collect(),
         ExprKind::Group(x)
+        | ExprKind::Marked { body: x, .. }
         | ExprKind::Guard { body: x, .. }
         | ExprKind::Repeat { body: x, .. }
         | ExprKind::Power { base: x, .. } => vec![x],

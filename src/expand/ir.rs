@@ -9,17 +9,21 @@
 //! `f + g = g + f`, `nil M = M`, `M{0} = nil`) compare equal and print alike.
 
 use super::movement::{Movement, MovementOverflow, Offset};
-use super::pieces::{PieceId, PieceTable};
+use super::pieces::{Marks, PieceId, PieceTable};
 
 /// What one square of a fragment is or becomes.
+///
+/// Marks mean "at least these" on the left of `->` (`♔°` matches a king
+/// with the mark `°`, `♔` any king) and "exactly these" on the right (`♔`
+/// writes a bare king; `%` writes the piece of interest bare, `%ᵉ` with `ᵉ`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cell {
     /// `.`: an empty square of the board.
     Empty,
-    /// A declared piece on a square.
-    Piece(PieceId),
-    /// `%`: the square of the piece of interest.
-    Poi,
+    /// A declared piece with marks on a square.
+    Piece(PieceId, Marks),
+    /// `%`: the square of the piece of interest, with marks.
+    Poi(Marks),
     /// `#`: a coordinate that is not a square of the board.
     OffBoard,
 }
@@ -66,11 +70,26 @@ impl CellSet {
             .0
             .iter()
             .map(|c| match *c {
-                Cell::Piece(p) => Cell::Piece(f(p)),
+                Cell::Piece(p, m) => Cell::Piece(f(p), m),
                 other => other,
             })
             .collect();
         CellSet::new(cells).expect("mapping keeps sets non-empty")
+    }
+
+    /// The set with `marks` added to every piece and `%`; `None` if it holds
+    /// an empty square or `#`, which cannot carry marks.
+    pub fn marked(&self, marks: Marks) -> Option<CellSet> {
+        let cells = self
+            .0
+            .iter()
+            .map(|c| match *c {
+                Cell::Piece(p, m) => Some(Cell::Piece(p, m.union(marks))),
+                Cell::Poi(m) => Some(Cell::Poi(m.union(marks))),
+                Cell::Empty | Cell::OffBoard => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        CellSet::new(cells)
     }
 }
 
@@ -231,6 +250,24 @@ impl Pattern {
         })
     }
 
+    /// The pattern with `marks` added to every piece and `%`; `None` if some
+    /// square is empty or `#`.
+    pub fn marked(&self, marks: Marks) -> Option<Pattern> {
+        let mut terms = Vec::with_capacity(self.terms.len());
+        for t in &self.terms {
+            terms.push(match t {
+                Term::Square { at, contents } => Term::Square {
+                    at: *at,
+                    contents: contents.marked(marks)?,
+                },
+                Term::Either(alts) => {
+                    Term::Either(alts.iter().map(|a| a.marked(marks)).collect::<Option<Vec<_>>>()?)
+                }
+            });
+        }
+        Some(Pattern::rebuilt(terms))
+    }
+
     /// Rebuilds canonical order after terms were transformed one by one.
     fn rebuilt(terms: Vec<Term>) -> Pattern {
         let mut out = Pattern::empty();
@@ -292,6 +329,9 @@ pub enum Move {
         /// The move tested.
         body: Box<Move>,
     },
+    /// `attacked`: the position unchanged when an opponent has a move that
+    /// changes the POI's square, else no result.
+    Attacked,
 }
 
 impl Move {
@@ -398,6 +438,7 @@ impl Move {
             Move::Ordered(ms) => Move::ordered(each(ms)?),
             Move::Repeat { body, min, max } => Move::repeat(body.map_patterns(f)?, *min, *max),
             Move::Guard { holds, body } => Move::guard(*holds, body.map_patterns(f)?),
+            Move::Attacked => Move::Attacked,
         })
     }
 
@@ -479,15 +520,15 @@ mod tests {
 
     #[test]
     fn gluing_commutes() {
-        let a = sq(0, 0, Cell::Poi);
+        let a = sq(0, 0, Cell::Poi(Marks::NONE));
         let b = sq(0, 1, Cell::Empty);
         assert_eq!(a.glue(&b).unwrap(), b.glue(&a).unwrap());
     }
 
     #[test]
     fn gluing_refuses_overlap() {
-        let a = sq(0, 0, Cell::Piece(PieceId(0)));
-        let b = sq(0, 0, Cell::Piece(PieceId(6)));
+        let a = sq(0, 0, Cell::Piece(PieceId(0), Marks::NONE));
+        let b = sq(0, 0, Cell::Piece(PieceId(6), Marks::NONE));
         assert_eq!(
             a.glue(&b),
             Err(Overlap {
@@ -500,14 +541,17 @@ mod tests {
 
     #[test]
     fn single_square_alternatives_merge() {
-        let p = Pattern::either(vec![sq(1, 1, Cell::Piece(PieceId(2))), sq(1, 1, Cell::Empty)]);
+        let p = Pattern::either(vec![
+            sq(1, 1, Cell::Piece(PieceId(2), Marks::NONE)),
+            sq(1, 1, Cell::Empty),
+        ]);
         assert_eq!(p.terms().len(), 1);
         assert!(matches!(&p.terms()[0], Term::Square { contents, .. } if contents.cells().len() == 2));
     }
 
     #[test]
     fn seq_and_repeat_laws() {
-        let m = Move::rewrite(sq(0, 0, Cell::Poi), sq(0, 1, Cell::Poi));
+        let m = Move::rewrite(sq(0, 0, Cell::Poi(Marks::NONE)), sq(0, 1, Cell::Poi(Marks::NONE)));
         assert_eq!(Move::seq(vec![Move::Nil, m.clone(), Move::Nil]), m);
         assert_eq!(Move::repeat(m.clone(), 0, Some(0)), Move::Nil);
         assert_eq!(Move::repeat(m.clone(), 1, Some(1)), m);
@@ -516,11 +560,11 @@ mod tests {
 
     #[test]
     fn moving_a_move_moves_both_sides() {
-        let m = Move::rewrite(sq(0, 1, Cell::Empty), sq(0, 1, Cell::Poi));
+        let m = Move::rewrite(sq(0, 1, Cell::Empty), sq(0, 1, Cell::Poi(Marks::NONE)));
         let turned = m.moved(Movement::TURN).unwrap();
         assert_eq!(
             turned,
-            Move::rewrite(sq(-1, 0, Cell::Empty), sq(-1, 0, Cell::Poi))
+            Move::rewrite(sq(-1, 0, Cell::Empty), sq(-1, 0, Cell::Poi(Marks::NONE)))
         );
     }
 }

@@ -8,6 +8,7 @@
 
 mod error;
 mod expander;
+pub mod game;
 pub mod ir;
 pub mod movement;
 pub mod pieces;
@@ -20,8 +21,9 @@ use thiserror::Error;
 
 pub use error::ExpandError;
 pub use expander::{MAX_DEPTH, MAX_SIZE};
+pub use game::GameSpec;
 pub use ir::Value;
-pub use pieces::{PieceId, PieceTable};
+pub use pieces::{MAX_MARKS, Marks, PieceId, PieceTable};
 
 use crate::source::Source;
 use crate::syntax::{self, SyntaxError, ast};
@@ -84,6 +86,7 @@ pub struct Rules {
     file: ast::File,
     pieces: PieceTable,
     expanded: Vec<(String, Expanded)>,
+    game: GameSpec,
 }
 
 const FILE: usize = 0;
@@ -111,6 +114,7 @@ impl Rules {
         let pieces = declare_pieces(&file, &mut problems, source);
         let defs = collect_definitions(&file, &pieces, &mut problems, source);
         let mut expanded = Vec::new();
+        let game;
         {
             let mut ex = Expander::new(&pieces, defs.clone());
             for item in &file.items {
@@ -132,6 +136,38 @@ impl Rules {
                     Err(tagged) => report(&mut problems, tagged, source, source),
                 }
             }
+            let mut errors = Vec::new();
+            let mut tagged_errors = Vec::new();
+            let spec = game::collect(
+                &file,
+                &pieces,
+                |body| match ex.expression(body, FILE) {
+                    Ok(Value::Move(m)) => Some(m),
+                    Ok(other) => {
+                        tagged_errors.push(Some((
+                            FILE,
+                            ExpandError::Kind {
+                                span: body.span,
+                                operator: "`moves`".into(),
+                                expects: "needs a move".into(),
+                                found: other.kind(),
+                                help: "a fragment becomes a move with `->`".into(),
+                            },
+                        )));
+                        None
+                    }
+                    Err(t) => {
+                        tagged_errors.push(t);
+                        None
+                    }
+                },
+                &mut errors,
+            );
+            errors.into_iter().for_each(|e| problems.push(source, e));
+            tagged_errors
+                .into_iter()
+                .for_each(|t| report(&mut problems, t, source, source));
+            game = spec;
         }
         if problems.has_errors() {
             return Err(problems);
@@ -141,6 +177,7 @@ impl Rules {
             file,
             pieces,
             expanded,
+            game,
         };
         Ok((rules, problems))
     }
@@ -164,6 +201,11 @@ impl Rules {
                 Err(problems)
             }
         }
+    }
+
+    /// The game the file declares (empty when it declares none).
+    pub fn game(&self) -> &GameSpec {
+        &self.game
     }
 
     /// The declared pieces (the prelude's when the file declares none).
@@ -222,13 +264,11 @@ fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) ->
             _ => None,
         })
         .collect();
-    if decls.is_empty() {
-        if source.text == PRELUDE {
-            return PieceTable::new();
-        }
-        return Rules::prelude().pieces;
-    }
-    let mut table = PieceTable::new();
+    let mut table = if !decls.is_empty() || source.text == PRELUDE {
+        PieceTable::new()
+    } else {
+        Rules::prelude().pieces
+    };
     let mut seen: Vec<char> = Vec::new();
     for d in decls {
         let mut ids = Vec::new();
@@ -248,6 +288,16 @@ fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) ->
                 continue;
             }
             table.pair(a, b);
+        }
+    }
+    for item in &file.items {
+        if let ast::Item::Mark(m) = item {
+            let bad = |reason: String| ExpandError::BadPiece { span: m.span, reason };
+            if table.mark(m.symbol).is_some() {
+                problems.push(source, bad(format!("the mark `{}` is declared twice", m.symbol)));
+            } else if table.declare_mark(m.symbol).is_none() {
+                problems.push(source, bad(format!("at most {MAX_MARKS} marks may be declared")));
+            }
         }
     }
     table

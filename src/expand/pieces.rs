@@ -13,11 +13,45 @@ impl PieceId {
     }
 }
 
-/// Every piece symbol in scope, with the partner `colour_swapped` maps it to.
+/// A set of piece marks (`°`, `ᵉ`, ...), one bit per declared mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Marks(pub u8);
+
+impl Marks {
+    /// No marks.
+    pub const NONE: Marks = Marks(0);
+
+    /// Whether there are no marks.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every mark of `other` is here too.
+    pub fn contains(self, other: Marks) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The marks of both.
+    pub fn union(self, other: Marks) -> Marks {
+        Marks(self.0 | other.0)
+    }
+
+    /// These marks less those of `other`.
+    pub fn without(self, other: Marks) -> Marks {
+        Marks(self.0 & !other.0)
+    }
+}
+
+/// The most marks a file may declare.
+pub const MAX_MARKS: usize = 8;
+
+/// Every piece symbol in scope, with the partner `colour_swapped` maps it
+/// to, and the marks pieces may carry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PieceTable {
     symbols: Vec<char>,
     partners: Vec<Option<PieceId>>,
+    marks: Vec<char>,
 }
 
 impl PieceTable {
@@ -65,6 +99,41 @@ impl PieceTable {
         self.partner(id).unwrap_or(id)
     }
 
+    /// Declares a mark (if new) and returns it as a one-mark set; `None` past [`MAX_MARKS`].
+    pub fn declare_mark(&mut self, symbol: char) -> Option<Marks> {
+        if let Some(m) = self.mark(symbol) {
+            return Some(m);
+        }
+        if self.marks.len() >= MAX_MARKS {
+            return None;
+        }
+        self.marks.push(symbol);
+        Some(Marks(1 << (self.marks.len() - 1)))
+    }
+
+    /// The one-mark set of a declared mark symbol.
+    pub fn mark(&self, symbol: char) -> Option<Marks> {
+        self.marks
+            .iter()
+            .position(|&m| m == symbol)
+            .map(|i| Marks(1 << i))
+    }
+
+    /// The symbols of a set of marks, in declaration order.
+    pub fn mark_symbols(&self, marks: Marks) -> String {
+        self.marks
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| marks.0 & (1 << i) != 0)
+            .map(|(_, c)| *c)
+            .collect()
+    }
+
+    /// How many marks are declared.
+    pub fn mark_count(&self) -> usize {
+        self.marks.len()
+    }
+
     /// How many pieces are declared.
     pub fn len(&self) -> usize {
         self.symbols.len()
@@ -84,6 +153,9 @@ impl PieceTable {
 impl fmt::Display for PieceTable {
     /// One `piece` declaration per pair or single symbol, as a rule file writes it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for m in &self.marks {
+            writeln!(f, "mark {m}")?;
+        }
         for id in self.ids() {
             match self.partner(id) {
                 Some(p) if p < id => continue,

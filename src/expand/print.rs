@@ -71,14 +71,20 @@ impl Printer<'_> {
     fn cell(&self, out: &mut String, c: Cell) {
         match c {
             Cell::Empty => out.push('.'),
-            Cell::Piece(p) => out.push(self.pieces.symbol(p)),
-            Cell::Poi => out.push('%'),
+            Cell::Piece(p, m) => {
+                out.push(self.pieces.symbol(p));
+                out.push_str(&self.pieces.mark_symbols(m));
+            }
+            Cell::Poi(m) => {
+                out.push('%');
+                out.push_str(&self.pieces.mark_symbols(m));
+            }
             Cell::OffBoard => out.push('#'),
         }
     }
 
     fn is_letter(&self, c: Cell) -> bool {
-        matches!(c, Cell::Piece(p) if self.pieces.symbol(p).is_ascii_alphanumeric())
+        matches!(c, Cell::Piece(p, _) if self.pieces.symbol(p).is_ascii_alphanumeric())
     }
 
     fn cells(&self, out: &mut String, set: &CellSet, level: Level) {
@@ -179,6 +185,7 @@ impl Printer<'_> {
                 };
                 out.push_str(&suffix);
             }
+            Move::Attacked => out.push_str("attacked"),
             Move::Guard { holds, body } => {
                 out.push(if *holds { '?' } else { '!' });
                 out.push('{');

@@ -14,8 +14,97 @@ pub struct File {
 pub enum Item {
     /// `name = expr` or `name(M, N) = expr`.
     Definition(Definition),
-    /// `piece ♙ ♟`: piece symbols, optionally a colour pair.
+    /// `piece ♙ ♟ ...`: piece symbols, optionally a colour pair, with attributes.
     Piece(PieceDecl),
+    /// `game NAME`.
+    Game(Named),
+    /// `players white black`: the players in turn order.
+    Players(Vec<Ident>),
+    /// `mark °` or `mark ᵉ expires`.
+    Mark(MarkDecl),
+    /// `board` and its diagram rows.
+    Board(BoardDecl),
+    /// `moves PLAYER = EXPR`.
+    Moves(MovesDecl),
+    /// `fen castling K ♔° e1 ♖° h1`.
+    FenCastling(FenCastlingDecl),
+    /// `fen passant ♙ᵉ d`.
+    FenPassant(FenPassantDecl),
+}
+
+/// A piece symbol with marks, as in `♔°`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkedPiece {
+    /// The piece symbol.
+    pub piece: char,
+    /// The marks.
+    pub marks: Vec<char>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A free-text name with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named {
+    /// The text.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `mark °` or `mark ᵉ expires`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkDecl {
+    /// The mark character.
+    pub symbol: char,
+    /// Whether the mark is cleared when its piece's owner begins a turn.
+    pub expires: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `board` and its diagram: rows top to bottom, indentation removed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardDecl {
+    /// Each row's text (comments removed) and the span of the row.
+    pub rows: Vec<(String, Span)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `moves PLAYER = EXPR`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovesDecl {
+    /// The player.
+    pub player: Ident,
+    /// What the player may do.
+    pub body: Expr,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `fen castling K ♔° e1 ♖° h1`: a FEN castling letter and the marked pieces
+/// on named squares it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenCastlingDecl {
+    /// The FEN letter.
+    pub letter: char,
+    /// Each marked piece and its square name (`e1`).
+    pub squares: Vec<(MarkedPiece, Ident)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `fen passant ♙ᵉ d`: the FEN en passant square lies at this movement from
+/// the marked piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenPassantDecl {
+    /// The marked piece.
+    pub piece: MarkedPiece,
+    /// The movement word from the piece to the en passant square.
+    pub offset: Ident,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// A name as written, with its span.
@@ -42,11 +131,17 @@ pub struct Definition {
     pub span: Span,
 }
 
-/// `piece A` or `piece A B` (A and B colour partners).
+/// `piece A` or `piece A B` (A and B colour partners), with attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PieceDecl {
     /// The declared symbols with their spans.
     pub symbols: Vec<(char, Span)>,
+    /// FEN letters, one per symbol (`fen P p`), with the attribute's span.
+    pub fen: Option<(Vec<char>, Span)>,
+    /// The value for the AI (`value 3`).
+    pub value: Option<f64>,
+    /// Whether the pieces are royal.
+    pub royal: bool,
     /// The whole declaration.
     pub span: Span,
 }
@@ -126,6 +221,13 @@ pub enum ExprKind {
         max: Option<u32>,
         /// How it was spelled.
         syntax: RepeatSyntax,
+    },
+    /// Marks written right after a piece or `%`: `♔°`, `%ᵉ`.
+    Marked {
+        /// The marked piece, `%` or pattern.
+        body: Box<Expr>,
+        /// The marks.
+        marks: Vec<char>,
     },
     /// `m^i` or a superscript power `m²`, `m⁻¹`.
     Power {

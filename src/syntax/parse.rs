@@ -4,7 +4,10 @@ use pest::Parser as _;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
-use super::ast::{Definition, Expr, ExprKind, File, Ident, Item, PieceDecl, RepeatSyntax};
+use super::ast::{
+    BoardDecl, Definition, Expr, ExprKind, FenCastlingDecl, FenPassantDecl, File, Ident, Item, MarkDecl,
+    MarkedPiece, MovesDecl, Named, PieceDecl, RepeatSyntax,
+};
 use super::error::SyntaxError;
 use crate::source::Span;
 
@@ -317,19 +320,130 @@ impl Builder {
                 }))
             }
             Rule::piece_decl => {
-                let symbols = p
+                let mut decl = PieceDecl {
+                    symbols: Vec::new(),
+                    fen: None,
+                    value: None,
+                    royal: false,
+                    span,
+                };
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::symbol => decl.symbols.push((first_char(q.as_str()), self.span(&q))),
+                        Rule::fen_letters => {
+                            let s = self.span(&q);
+                            decl.fen = Some((q.into_inner().map(|l| first_char(l.as_str())).collect(), s));
+                        }
+                        Rule::value => {
+                            let text = q.into_inner().next().map_or("", |n| n.as_str());
+                            decl.value = text.parse().ok();
+                        }
+                        Rule::royal => decl.royal = true,
+                        r => unreachable!("piece attribute {r:?}"),
+                    }
+                }
+                Ok(Item::Piece(decl))
+            }
+            Rule::game_decl => {
+                let name = p.into_inner().next().expect("game has a name");
+                Ok(Item::Game(Named {
+                    text: name.as_str().trim().to_string(),
+                    span: self.span(&name),
+                }))
+            }
+            Rule::players_decl => Ok(Item::Players(p.into_inner().map(|q| self.ident(&q)).collect())),
+            Rule::mark_decl => {
+                let text = p.as_str();
+                let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
+                let expires = p.into_inner().any(|q| q.as_rule() == Rule::expires);
+                Ok(Item::Mark(MarkDecl {
+                    symbol,
+                    expires,
+                    span,
+                }))
+            }
+            Rule::board_decl => {
+                let rows = p
                     .into_inner()
-                    .map(|s| {
-                        (
-                            s.as_str().chars().next().expect("a symbol is one character"),
-                            self.span(&s),
-                        )
-                    })
+                    .map(|q| (q.as_str().to_string(), self.span_raw(&q)))
                     .collect();
-                Ok(Item::Piece(PieceDecl { symbols, span }))
+                Ok(Item::Board(self.board(rows, span)))
+            }
+            Rule::moves_decl => {
+                let mut inner = p.into_inner();
+                let _keyword = inner.next();
+                let player = self.ident(&inner.next().expect("moves names a player"));
+                let body = self.expr(inner.next().expect("moves has a body"))?;
+                Ok(Item::Moves(MovesDecl { player, body, span }))
+            }
+            Rule::fen_decl => {
+                let q = p.into_inner().next().expect("fen has a kind");
+                let rule = q.as_rule();
+                let mut inner = q.into_inner();
+                if rule == Rule::fen_castling {
+                    let letter = first_char(inner.next().expect("a letter").as_str());
+                    let mut squares = Vec::new();
+                    while let (Some(piece), Some(square)) = (inner.next(), inner.next()) {
+                        squares.push((self.marked_piece(&piece), self.ident(&square)));
+                    }
+                    Ok(Item::FenCastling(FenCastlingDecl {
+                        letter,
+                        squares,
+                        span,
+                    }))
+                } else {
+                    let piece = self.marked_piece(&inner.next().expect("a marked piece"));
+                    let offset = self.ident(&inner.next().expect("a movement"));
+                    Ok(Item::FenPassant(FenPassantDecl { piece, offset, span }))
+                }
             }
             r => unreachable!("item rule {r:?}"),
         }
+    }
+
+    fn marked_piece(&self, p: &Pair<'_, Rule>) -> MarkedPiece {
+        let mut chars = p.as_str().chars();
+        MarkedPiece {
+            piece: chars.next().expect("a piece"),
+            marks: chars.collect(),
+            span: self.span(p),
+        }
+    }
+
+    /// Diagram rows without comments, their common indentation removed.
+    fn board(&self, raw: Vec<(String, Span)>, span: Span) -> BoardDecl {
+        let mut rows: Vec<(String, Span)> = raw
+            .into_iter()
+            .map(|(text, s)| {
+                let code = text.split("//").next().unwrap_or("").trim_end().to_string();
+                (code, s)
+            })
+            .collect();
+        while rows.last().is_some_and(|(t, _)| t.trim().is_empty()) {
+            rows.pop();
+        }
+        while rows.first().is_some_and(|(t, _)| t.trim().is_empty()) {
+            rows.remove(0);
+        }
+        let indent = rows
+            .iter()
+            .filter(|(t, _)| !t.trim().is_empty())
+            .map(|(t, _)| t.len() - t.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        let rows = rows
+            .into_iter()
+            .map(|(t, s)| {
+                let cut = indent.min(t.len() - t.trim_start().len());
+                (t[cut..].to_string(), Span::new(s.start + cut, s.start + t.len()))
+            })
+            .collect();
+        BoardDecl { rows, span }
+    }
+
+    fn span_raw(&self, p: &Pair<'_, Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.offset + s.start(), self.offset + s.end())
     }
 
     fn ident(&self, p: &Pair<'_, Rule>) -> Ident {
@@ -345,7 +459,8 @@ impl Builder {
         let text = p.as_str();
         let mut inner: Vec<Pair<'_, Rule>> = p.into_inner().collect();
         let kind = match rule {
-            Rule::expr | Rule::poi_piece => return self.expr(inner.remove(0)),
+            Rule::expr => return self.expr(inner.remove(0)),
+            Rule::poi_piece => return self.postfix(inner),
             Rule::poi_bind => {
                 let body = inner.pop().expect("poi_bind has a body");
                 let piece = inner.pop().expect("poi_bind has a piece");
@@ -411,6 +526,17 @@ impl Builder {
         let suffixes = inner.split_off(1);
         let mut expr = self.expr(inner.remove(0))?;
         for s in suffixes {
+            if s.as_rule() == Rule::marks {
+                let span = expr.span.join(self.span(&s));
+                expr = Expr {
+                    kind: ExprKind::Marked {
+                        body: Box::new(expr),
+                        marks: s.as_str().chars().collect(),
+                    },
+                    span,
+                };
+                continue;
+            }
             let span = self.span(&s);
             let whole = expr.span.join(span);
             let kind = match s.as_rule() {
@@ -459,6 +585,10 @@ fn without_trailing_trivia(mut text: &str) -> &str {
             None => return trimmed,
         }
     }
+}
+
+fn first_char(s: &str) -> char {
+    s.chars().next().expect("a non-empty token")
 }
 
 fn repeat(body: Expr, min: u32, max: Option<u32>, syntax: RepeatSyntax) -> ExprKind {

@@ -25,13 +25,55 @@ pub fn file(f: &File) -> String {
             }
             Item::Piece(p) => {
                 let symbols: Vec<String> = p.symbols.iter().map(|(c, _)| c.to_string()).collect();
+                let mut attrs = String::new();
+                if let Some((letters, _)) = &p.fen {
+                    attrs.push_str(&format!(" fen {}", letters.iter().collect::<String>()));
+                }
+                if let Some(v) = p.value {
+                    attrs.push_str(&format!(" value {v}"));
+                }
+                if p.royal {
+                    attrs.push_str(" royal");
+                }
+                let (start, end) = (p.span.start, p.span.end);
+                let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
+            }
+            Item::Game(n) => {
+                let _ = writeln!(out, "game {:?}", n.text);
+            }
+            Item::Players(ps) => {
+                let names: Vec<&str> = ps.iter().map(|p| p.text.as_str()).collect();
+                let _ = writeln!(out, "players {}", names.join(" "));
+            }
+            Item::Mark(m) => {
                 let _ = writeln!(
                     out,
-                    "piece {} @{}..{}",
-                    symbols.join(" "),
-                    p.span.start,
-                    p.span.end
+                    "mark {}{}",
+                    m.symbol,
+                    if m.expires { " expires" } else { "" }
                 );
+            }
+            Item::Board(b) => {
+                let _ = writeln!(out, "board");
+                for (row, _) in &b.rows {
+                    let _ = writeln!(out, "  |{row}|");
+                }
+            }
+            Item::Moves(m) => {
+                let _ = writeln!(out, "moves {} @{}..{}", m.player.text, m.span.start, m.span.end);
+                write_expr(&mut out, &m.body, 1);
+            }
+            Item::FenCastling(f) => {
+                let squares: Vec<String> = f
+                    .squares
+                    .iter()
+                    .map(|(p, s)| format!("{}{} {}", p.piece, p.marks.iter().collect::<String>(), s.text))
+                    .collect();
+                let _ = writeln!(out, "fen castling {} {}", f.letter, squares.join(" "));
+            }
+            Item::FenPassant(f) => {
+                let marks: String = f.piece.marks.iter().collect();
+                let _ = writeln!(out, "fen passant {}{marks} {}", f.piece.piece, f.offset.text);
             }
         }
     }
@@ -74,6 +116,9 @@ fn write_expr(out: &mut String, e: &Expr, depth: usize) {
             (format!("repeat {min}..{max} {spelled}"), vec![body])
         }
         ExprKind::Power { base, exponent } => (format!("power {exponent}"), vec![base]),
+        ExprKind::Marked { body, marks } => {
+            (format!("marked {}", marks.iter().collect::<String>()), vec![body])
+        }
         ExprKind::Nil => ("nil".into(), vec![]),
         ExprKind::Empty => ("empty 0".into(), vec![]),
         ExprKind::Identity => ("identity 1".into(), vec![]),
