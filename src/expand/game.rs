@@ -60,6 +60,61 @@ pub struct PassantRule {
     pub offset: Offset,
 }
 
+/// When an outcome applies (see the grammar's `outcome` for each).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// The player to move has no legal move (and, if `checked`, a royal piece
+    /// of theirs is attacked).
+    NoMoves {
+        /// Whether a royal piece must be attacked.
+        checked: bool,
+    },
+    /// The position has occurred this many times.
+    Repetition(u32),
+    /// This many plies without a move that resets the quiet count.
+    Quiet(u32),
+    /// Exactly these pieces are left.
+    Material {
+        /// Pieces that must be there, once per listing.
+        exact: Vec<PieceId>,
+        /// Pieces that may be there any number of times.
+        any: Vec<PieceId>,
+        /// Whether the `any` pieces must all stand on squares of one colour.
+        same_colour: bool,
+    },
+    /// This move has a result.
+    When(Move),
+}
+
+/// Who an outcome favours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A win: for the named player, or (`None`) the player to move.
+    Win(Option<usize>),
+    /// A loss for the player to move.
+    Loss,
+    /// A draw.
+    Draw,
+}
+
+/// `outcome CONDITION = RESULT`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeRule {
+    /// When it applies.
+    pub condition: Condition,
+    /// What it means.
+    pub verdict: Verdict,
+}
+
+/// What restarts the `quiet` count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QuietResets {
+    /// A move that leaves an opponent fewer pieces.
+    pub capture: bool,
+    /// A move of one of these pieces (its piece of interest).
+    pub pieces: Vec<PieceId>,
+}
+
 /// Everything a rule file declares about its game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSpec {
@@ -79,6 +134,10 @@ pub struct GameSpec {
     pub castling: Vec<CastlingLetter>,
     /// FEN en passant rules.
     pub passant: Vec<PassantRule>,
+    /// Outcomes, in file order.
+    pub outcomes: Vec<OutcomeRule>,
+    /// What restarts the `quiet` count.
+    pub quiet_resets: QuietResets,
 }
 
 impl GameSpec {
@@ -193,6 +252,62 @@ pub fn collect<'f>(
                     squares,
                 });
             }
+            ast::Item::Outcome(o) => {
+                let verdict = match (o.verdict.as_str(), &o.player) {
+                    ("win", None) => Verdict::Win(None),
+                    ("win", Some(p)) => match spec.players.iter().position(|q| *q == p.text) {
+                        Some(i) => Verdict::Win(Some(i)),
+                        None => {
+                            errors.push(ExpandError::UnknownPlayer {
+                                span: p.span,
+                                name: p.text.clone(),
+                                players: spec.players.join(" "),
+                            });
+                            continue;
+                        }
+                    },
+                    ("loss", _) => Verdict::Loss,
+                    _ => Verdict::Draw,
+                };
+                let condition = match &o.condition {
+                    ast::ConditionKind::NoMoves { checked } => Condition::NoMoves { checked: *checked },
+                    ast::ConditionKind::Repetition(n) => Condition::Repetition(*n),
+                    ast::ConditionKind::Quiet(n) => Condition::Quiet(*n),
+                    ast::ConditionKind::Material { items, same_colour } => {
+                        let (mut exact, mut any) = (Vec::new(), Vec::new());
+                        for &(c, many, span) in items {
+                            match pieces.lookup(c) {
+                                Some(p) if many => any.push(p),
+                                Some(p) => exact.push(p),
+                                None => errors.push(undeclared(c, span)),
+                            }
+                        }
+                        Condition::Material {
+                            exact,
+                            any,
+                            same_colour: *same_colour,
+                        }
+                    }
+                    ast::ConditionKind::When(e) => match expand(e) {
+                        Some(m) => Condition::When(m),
+                        None => continue,
+                    },
+                };
+                spec.outcomes.push(OutcomeRule { condition, verdict });
+            }
+            ast::Item::QuietResets(items) => {
+                for (name, span) in items {
+                    if name == "capture" {
+                        spec.quiet_resets.capture = true;
+                        continue;
+                    }
+                    let c = name.chars().next().unwrap_or(' ');
+                    match pieces.lookup(c) {
+                        Some(p) => spec.quiet_resets.pieces.push(p),
+                        None => errors.push(undeclared(c, *span)),
+                    }
+                }
+            }
             ast::Item::FenPassant(p) => {
                 if let Some((piece, marks)) = marked_piece(&p.piece, pieces, errors) {
                     let m = p.offset.text.chars().fold(Movement::IDENTITY, |acc, c| {
@@ -243,17 +358,21 @@ fn piece_info(d: &ast::PieceDecl, pieces: &PieceTable, spec: &mut GameSpec, erro
     }
 }
 
+fn undeclared(symbol: char, span: Span) -> ExpandError {
+    ExpandError::UndeclaredPiece {
+        span,
+        symbol,
+        help: format!("declare it with `piece {symbol}`"),
+    }
+}
+
 fn marked_piece(
     p: &ast::MarkedPiece,
     pieces: &PieceTable,
     errors: &mut Vec<ExpandError>,
 ) -> Option<(PieceId, Marks)> {
     let Some(piece) = pieces.lookup(p.piece) else {
-        errors.push(ExpandError::UndeclaredPiece {
-            span: p.span,
-            symbol: p.piece,
-            help: format!("declare it with `piece {}`", p.piece),
-        });
+        errors.push(undeclared(p.piece, p.span));
         return None;
     };
     let mut marks = Marks::NONE;

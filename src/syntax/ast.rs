@@ -30,6 +30,46 @@ pub enum Item {
     FenCastling(FenCastlingDecl),
     /// `fen passant ♙ᵉ d`.
     FenPassant(FenPassantDecl),
+    /// `outcome CONDITION = RESULT`.
+    Outcome(OutcomeDecl),
+    /// `quiet resets capture ♙ ♟`.
+    QuietResets(Vec<(String, Span)>),
+}
+
+/// When an outcome applies.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionKind {
+    /// `no_moves` or `no_moves checked`.
+    NoMoves {
+        /// Whether a royal piece of the player to move must be attacked.
+        checked: bool,
+    },
+    /// `repetition N`.
+    Repetition(u32),
+    /// `quiet N`.
+    Quiet(u32),
+    /// `material ♔ ♚ ♗* ... [same_colour]`.
+    Material {
+        /// Each piece symbol, whether it may occur any number of times, and where.
+        items: Vec<(char, bool, Span)>,
+        /// Whether the `*` pieces must all stand on squares of one colour.
+        same_colour: bool,
+    },
+    /// `when EXPR`.
+    When(Expr),
+}
+
+/// `outcome CONDITION = RESULT`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeDecl {
+    /// The condition.
+    pub condition: ConditionKind,
+    /// `win`, `loss` or `draw`.
+    pub verdict: String,
+    /// The player named after `win`, if any.
+    pub player: Option<Ident>,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// A piece symbol with marks, as in `♔°`.

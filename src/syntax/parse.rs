@@ -5,8 +5,8 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, Definition, Expr, ExprKind, FenCastlingDecl, FenPassantDecl, File, Ident, Item, MarkDecl,
-    MarkedPiece, MovesDecl, Named, PieceDecl, RepeatSyntax,
+    BoardDecl, ConditionKind, Definition, Expr, ExprKind, FenCastlingDecl, FenPassantDecl, File, Ident, Item,
+    MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl, PieceDecl, RepeatSyntax,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -376,6 +376,67 @@ impl Builder {
                 let body = self.expr(inner.next().expect("moves has a body"))?;
                 Ok(Item::Moves(MovesDecl { player, body, span }))
             }
+            Rule::outcome_decl => {
+                let mut inner = p.into_inner();
+                let _keyword = inner.next();
+                let cond = inner.next().expect("a condition");
+                let verdict = inner.next().expect("a verdict");
+                let condition = match cond.as_rule() {
+                    Rule::no_moves => ConditionKind::NoMoves {
+                        checked: cond.into_inner().next().is_some(),
+                    },
+                    Rule::repetition | Rule::quiet => {
+                        let rule = cond.as_rule();
+                        let span = self.span(&cond);
+                        let n = cond.into_inner().next().map_or("", |c| c.as_str());
+                        let n: u32 = n.parse().map_err(|_| SyntaxError::RepetitionBounds {
+                            span,
+                            reason: "the count is too large".into(),
+                            max_count: u32::MAX,
+                        })?;
+                        if rule == Rule::repetition {
+                            ConditionKind::Repetition(n)
+                        } else {
+                            ConditionKind::Quiet(n)
+                        }
+                    }
+                    Rule::material => {
+                        let mut items = Vec::new();
+                        let mut same_colour = false;
+                        for q in cond.into_inner() {
+                            if q.as_rule() == Rule::same_colour {
+                                same_colour = true;
+                            } else {
+                                items.push((
+                                    first_char(q.as_str()),
+                                    q.as_str().ends_with('*'),
+                                    self.span(&q),
+                                ));
+                            }
+                        }
+                        ConditionKind::Material { items, same_colour }
+                    }
+                    Rule::when => {
+                        let e = cond.into_inner().nth(1).expect("when has an expression");
+                        ConditionKind::When(self.expr(e)?)
+                    }
+                    r => unreachable!("condition {r:?}"),
+                };
+                let mut v = verdict.into_inner();
+                let kind = v.next().expect("a verdict kind").as_str().to_string();
+                let player = v.next().map(|q| self.ident(&q));
+                Ok(Item::Outcome(OutcomeDecl {
+                    condition,
+                    verdict: kind,
+                    player,
+                    span,
+                }))
+            }
+            Rule::quiet_decl => Ok(Item::QuietResets(
+                p.into_inner()
+                    .map(|q| (q.as_str().to_string(), self.span(&q)))
+                    .collect(),
+            )),
             Rule::fen_decl => {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();

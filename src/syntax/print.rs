@@ -71,6 +71,25 @@ pub fn file(f: &File) -> String {
                     .collect();
                 let _ = writeln!(out, "fen castling {} {}", f.letter, squares.join(" "));
             }
+            Item::Outcome(o) => {
+                let player = o
+                    .player
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" {}", p.text));
+                let _ = writeln!(
+                    out,
+                    "outcome {:?} = {}{player}",
+                    condition_label(&o.condition),
+                    o.verdict
+                );
+                if let crate::syntax::ast::ConditionKind::When(e) = &o.condition {
+                    write_expr(&mut out, e, 1);
+                }
+            }
+            Item::QuietResets(items) => {
+                let names: Vec<&str> = items.iter().map(|(n, _)| n.as_str()).collect();
+                let _ = writeln!(out, "quiet resets {}", names.join(" "));
+            }
             Item::FenPassant(f) => {
                 let marks: String = f.piece.marks.iter().collect();
                 let _ = writeln!(out, "fen passant {}{marks} {}", f.piece.piece, f.offset.text);
@@ -78,6 +97,27 @@ pub fn file(f: &File) -> String {
         }
     }
     out
+}
+
+fn condition_label(c: &crate::syntax::ast::ConditionKind) -> String {
+    use crate::syntax::ast::ConditionKind as C;
+    match c {
+        C::NoMoves { checked } => format!("no_moves{}", if *checked { " checked" } else { "" }),
+        C::Repetition(n) => format!("repetition {n}"),
+        C::Quiet(n) => format!("quiet {n}"),
+        C::Material { items, same_colour } => {
+            let names: Vec<String> = items
+                .iter()
+                .map(|(c, many, _)| format!("{c}{}", if *many { "*" } else { "" }))
+                .collect();
+            format!(
+                "material {}{}",
+                names.join(" "),
+                if *same_colour { " same_colour" } else { "" }
+            )
+        }
+        C::When(_) => "when".to_string(),
+    }
 }
 
 /// The tree of one expression.
