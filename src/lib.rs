@@ -17,6 +17,7 @@
 pub mod compile;
 pub mod engine;
 pub mod expand;
+pub mod game;
 pub mod report;
 pub mod source;
 pub mod syntax;

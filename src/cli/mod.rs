@@ -1,6 +1,7 @@
 //! The command line: clap types and subcommands. The only place that prints.
 
 mod expand;
+mod game;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -30,6 +31,12 @@ enum Command {
     },
     /// Print the expanded core form of definitions, or of one expression.
     Expand(expand::ExpandArgs),
+    /// List the legal moves of a position, one per line (`e2e4`, `e7e8q`).
+    Moves(game::GameArgs),
+    /// Count the leaves of the legal-move tree (perft).
+    Perft(game::PerftArgs),
+    /// Show a position: the board, whose turn, its FEN, check and outcome.
+    Show(game::GameArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -46,6 +53,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files } => check(&files),
         Command::Expand(args) => expand::run(&args),
+        Command::Moves(args) => game::moves(&args),
+        Command::Perft(args) => game::perft(&args),
+        Command::Show(args) => game::show(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,1 +1,499 @@
 //! The core IR compiled to a matcher program.
+//!
+//! [`compile`] turns a [`Move`] into an immutable [`Program`], much as the
+//! `regex` crate's Thompson compiler turns its HIR into an NFA:
+//!
+//! - `f -> g` becomes one `Rewrite` instruction. Its left side is multiplied
+//!   out into alternatives, each an offset list of checks plus the squares the
+//!   search may start from (the piece of interest, a piece, an empty square);
+//!   the engine starts from whichever has the fewest candidates, so a match
+//!   costs one lookup per square of the pattern, never a scan per square.
+//!   Its right side becomes one change list per choice.
+//! - `M | N` and repetitions become `Split`s and jumps: `M{i, j}` is `i`
+//!   copies of M then `j - i` nested optional copies, `M*` a loop.
+//! - `%p: M` becomes `Bind`, M, `Unbind`.
+//! - `?{M}`, `!{M}` and each alternative of `M / N` become sub-programs the
+//!   engine runs as separate, bounded searches.
+//!
+//! Instructions where the search can reach the same state along two paths
+//! (loop heads, joins, after a rewrite) are marked so that the engine checks
+//! its visited set there; that makes closures terminate on finite boards.
+
+mod code;
+mod error;
+mod pattern;
+mod program;
+
+pub(crate) use code::Code;
+pub use code::MAX_PIECES;
+pub(crate) use code::{EMPTY, OFF, as_piece, has_marks, piece as piece_code, with_marks};
+pub use error::{CompileError, Side};
+pub use pattern::MAX_ALTERNATIVES;
+pub use program::Program;
+pub(crate) use program::{Alternative, Change, Inst, Pc, Write};
+
+use crate::expand::ir::{Cell, Move};
+use crate::expand::pieces::PieceTable;
+
+/// The most instructions one program may have.
+pub const MAX_INSTRUCTIONS: usize = 1 << 20;
+
+/// The deepest nesting of moves (and of guards and ordered choices) compiled.
+pub const MAX_DEPTH: usize = 512;
+
+/// Compiles `mv` for positions whose pieces come from `pieces`.
+pub fn compile(mv: &Move, pieces: &PieceTable) -> Result<Program, CompileError> {
+    if pieces.len() > MAX_PIECES {
+        return Err(CompileError::TooManyPieces {
+            count: pieces.len(),
+            limit: MAX_PIECES,
+        });
+    }
+    let mut c = Compiler {
+        insts: Vec::new(),
+        rewrites: Vec::new(),
+        binds: Vec::new(),
+        subs: Vec::new(),
+        ordered: Vec::new(),
+        pending: Vec::new(),
+        depth: 0,
+        mark_count: pieces.mark_count(),
+    };
+    c.compile(mv, 0, 0)?;
+    c.emit(Inst::Match)?;
+    // Sub-programs are laid out after the main one, breadth first.
+    let mut i = 0;
+    while i < c.pending.len() {
+        let Pending {
+            sub,
+            mv,
+            poi_depth,
+            nesting,
+        } = c.pending[i];
+        c.subs[sub as usize] = c.insts.len() as Pc;
+        c.depth = c.depth.max(nesting);
+        if nesting > MAX_DEPTH {
+            return Err(CompileError::TooDeep { limit: MAX_DEPTH });
+        }
+        c.compile_nested(mv, poi_depth, nesting)?;
+        c.emit(Inst::Match)?;
+        i += 1;
+    }
+    Ok(c.finish(2 + (pieces.len() << code::MARK_BITS)))
+}
+
+/// A guard body or ordered alternative waiting to be laid out.
+#[derive(Clone, Copy)]
+struct Pending<'m> {
+    sub: u32,
+    mv: &'m Move,
+    poi_depth: usize,
+    nesting: usize,
+}
+
+struct Compiler<'m> {
+    insts: Vec<Inst>,
+    rewrites: Vec<program::CompiledRewrite>,
+    binds: Vec<Box<[Code]>>,
+    subs: Vec<Pc>,
+    ordered: Vec<Box<[u32]>>,
+    pending: Vec<Pending<'m>>,
+    depth: usize,
+    mark_count: usize,
+}
+
+impl<'m> Compiler<'m> {
+    fn emit(&mut self, inst: Inst) -> Result<Pc, CompileError> {
+        if self.insts.len() >= MAX_INSTRUCTIONS {
+            return Err(CompileError::TooLarge {
+                limit: MAX_INSTRUCTIONS,
+            });
+        }
+        self.insts.push(inst);
+        Ok((self.insts.len() - 1) as Pc)
+    }
+
+    fn here(&self) -> Pc {
+        self.insts.len() as Pc
+    }
+
+    fn set_second(&mut self, split: Pc, target: Pc) {
+        if let Inst::Split { second, .. } = &mut self.insts[split as usize] {
+            *second = target;
+        }
+    }
+
+    fn set_jump(&mut self, jump: Pc, target: Pc) {
+        if let Inst::Jump { to } = &mut self.insts[jump as usize] {
+            *to = target;
+        }
+    }
+
+    fn sub(&mut self, mv: &'m Move, poi_depth: usize, nesting: usize) -> u32 {
+        let id = self.subs.len() as u32;
+        self.subs.push(0);
+        self.pending.push(Pending {
+            sub: id,
+            mv,
+            poi_depth,
+            nesting: nesting + 1,
+        });
+        id
+    }
+
+    /// Compiles a sub-program body: its structural depth starts again, its
+    /// nesting of sub-programs does not.
+    fn compile_nested(&mut self, mv: &'m Move, poi_depth: usize, nesting: usize) -> Result<(), CompileError> {
+        self.compile_at(mv, poi_depth, 0, nesting)
+    }
+
+    fn compile(&mut self, mv: &'m Move, poi_depth: usize, depth: usize) -> Result<(), CompileError> {
+        self.compile_at(mv, poi_depth, depth, 0)
+    }
+
+    fn compile_at(
+        &mut self,
+        mv: &'m Move,
+        poi: usize,
+        depth: usize,
+        nesting: usize,
+    ) -> Result<(), CompileError> {
+        if depth > MAX_DEPTH {
+            return Err(CompileError::TooDeep { limit: MAX_DEPTH });
+        }
+        let d = depth + 1;
+        match mv {
+            Move::Nil => {}
+            Move::Rewrite(rw) => {
+                let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
+                let id = self.rewrites.len() as u32;
+                self.rewrites.push(compiled);
+                let next = self.here() + 1;
+                self.emit(Inst::Rewrite { id, next })?;
+            }
+            Move::WithPoi { pieces, body } => {
+                let mut codes = Vec::new();
+                for cell in pieces.cells() {
+                    match cell {
+                        Cell::Piece(p, m) => codes.extend(code::at_least(*p, *m, self.mark_count)),
+                        Cell::Empty => return Err(CompileError::PoiNotAPiece { what: "." }),
+                        Cell::Poi(_) => return Err(CompileError::PoiNotAPiece { what: "%" }),
+                        Cell::OffBoard => return Err(CompileError::PoiNotAPiece { what: "#" }),
+                    }
+                }
+                let id = self.binds.len() as u32;
+                self.binds.push(codes.into_boxed_slice());
+                let next = self.here() + 1;
+                self.emit(Inst::Bind { id, next })?;
+                self.compile_at(body, poi + 1, d, nesting)?;
+                let next = self.here() + 1;
+                self.emit(Inst::Unbind { next })?;
+            }
+            Move::Seq(ms) => {
+                for m in ms {
+                    self.compile_at(m, poi, d, nesting)?;
+                }
+            }
+            Move::Union(ms) => {
+                let mut jumps = Vec::new();
+                for (i, m) in ms.iter().enumerate() {
+                    if i + 1 < ms.len() {
+                        let split = self.emit(Inst::Split {
+                            first: self.here() + 1,
+                            second: 0,
+                        })?;
+                        self.compile_at(m, poi, d, nesting)?;
+                        jumps.push(self.emit(Inst::Jump { to: 0 })?);
+                        let here = self.here();
+                        self.set_second(split, here);
+                    } else {
+                        self.compile_at(m, poi, d, nesting)?;
+                    }
+                }
+                let end = self.here();
+                for j in jumps {
+                    self.set_jump(j, end);
+                }
+            }
+            Move::Repeat { body, min, max } => {
+                // Every copy takes at least one instruction: refuse early.
+                let copies = max.unwrap_or(*min) as usize;
+                if copies.saturating_add(self.insts.len()) > MAX_INSTRUCTIONS {
+                    return Err(CompileError::TooLarge {
+                        limit: MAX_INSTRUCTIONS,
+                    });
+                }
+                for _ in 0..*min {
+                    self.compile_at(body, poi, d, nesting)?;
+                }
+                match max {
+                    Some(max) => {
+                        let mut splits = Vec::new();
+                        for _ in *min..*max {
+                            splits.push(self.emit(Inst::Split {
+                                first: self.here() + 1,
+                                second: 0,
+                            })?);
+                            self.compile_at(body, poi, d, nesting)?;
+                        }
+                        let end = self.here();
+                        for s in splits {
+                            self.set_second(s, end);
+                        }
+                    }
+                    None => {
+                        let head = self.emit(Inst::Split {
+                            first: self.here() + 1,
+                            second: 0,
+                        })?;
+                        self.compile_at(body, poi, d, nesting)?;
+                        self.emit(Inst::Jump { to: head })?;
+                        let end = self.here();
+                        self.set_second(head, end);
+                    }
+                }
+            }
+            Move::Attacked => {
+                if poi == 0 {
+                    return Err(CompileError::AttackedWithoutPoi);
+                }
+                let next = self.here() + 1;
+                self.emit(Inst::Attacked { next })?;
+            }
+            Move::Guard { holds, body } => {
+                let sub = self.sub(body, poi, nesting);
+                let next = self.here() + 1;
+                self.emit(Inst::Guard {
+                    holds: *holds,
+                    sub,
+                    next,
+                })?;
+            }
+            Move::Ordered(ms) => {
+                let list: Box<[u32]> = ms.iter().map(|m| self.sub(m, poi, nesting)).collect();
+                let id = self.ordered.len() as u32;
+                self.ordered.push(list);
+                let next = self.here() + 1;
+                self.emit(Inst::Ordered { id, next })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves jumps away and marks where the engine consults its visited set.
+    fn finish(self, codes: usize) -> Program {
+        let insts = self.insts;
+        let n = insts.len();
+        let resolve = |mut pc: Pc| {
+            // A chain of jumps is at most as long as the program.
+            for _ in 0..n {
+                match insts[pc as usize] {
+                    Inst::Jump { to } => pc = to,
+                    _ => break,
+                }
+            }
+            pc
+        };
+        let mut resolved: Vec<Inst> = insts
+            .iter()
+            .map(|inst| match *inst {
+                Inst::Rewrite { id, next } => Inst::Rewrite {
+                    id,
+                    next: resolve(next),
+                },
+                Inst::Split { first, second } => Inst::Split {
+                    first: resolve(first),
+                    second: resolve(second),
+                },
+                Inst::Jump { to } => Inst::Jump { to: resolve(to) },
+                Inst::Bind { id, next } => Inst::Bind {
+                    id,
+                    next: resolve(next),
+                },
+                Inst::Unbind { next } => Inst::Unbind { next: resolve(next) },
+                Inst::Attacked { next } => Inst::Attacked { next: resolve(next) },
+                Inst::Guard { holds, sub, next } => Inst::Guard {
+                    holds,
+                    sub,
+                    next: resolve(next),
+                },
+                Inst::Ordered { id, next } => Inst::Ordered {
+                    id,
+                    next: resolve(next),
+                },
+                Inst::Match => Inst::Match,
+            })
+            .collect();
+        let start = resolve(0);
+        let subs: Vec<Pc> = self.subs.iter().map(|&s| resolve(s)).collect();
+
+        let mut indegree = vec![0u32; n];
+        let mut merges = vec![false; n];
+        indegree[start as usize] += 1;
+        for &s in &subs {
+            indegree[s as usize] += 1;
+        }
+        for inst in &resolved {
+            match *inst {
+                Inst::Rewrite { next, .. } | Inst::Unbind { next } | Inst::Ordered { next, .. } => {
+                    indegree[next as usize] += 1;
+                    merges[next as usize] = true;
+                }
+                Inst::Bind { next, .. } | Inst::Guard { next, .. } | Inst::Attacked { next } => {
+                    indegree[next as usize] += 1
+                }
+                Inst::Split { first, second } => {
+                    indegree[first as usize] += 1;
+                    indegree[second as usize] += 1;
+                }
+                // Jumps are never executed once resolved.
+                Inst::Jump { .. } | Inst::Match => {}
+            }
+        }
+        let visit = (0..n)
+            .map(|pc| {
+                !matches!(resolved[pc], Inst::Match | Inst::Jump { .. }) && (indegree[pc] > 1 || merges[pc])
+            })
+            .collect();
+        resolved.shrink_to_fit();
+
+        let mut max_code = codes;
+        for rw in &self.rewrites {
+            for alt in rw.alternatives.iter() {
+                for ch in alt.choices.iter().flat_map(|c| c.iter()) {
+                    if let Write::Code(c) = ch.write {
+                        max_code = max_code.max(c as usize + 1);
+                    }
+                }
+            }
+        }
+        Program {
+            insts: resolved,
+            visit,
+            rewrites: self.rewrites,
+            binds: self.binds,
+            subs,
+            ordered: self.ordered,
+            start,
+            codes: max_code,
+            depth: self.depth,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expand::ir::{CellSet, Pattern};
+    use crate::expand::movement::Offset;
+    use crate::expand::pieces::PieceId;
+
+    fn sq(x: i32, y: i32, c: Cell) -> Pattern {
+        Pattern::square(Offset::new(x, y), CellSet::one(c))
+    }
+
+    fn step_up() -> Move {
+        Move::rewrite(
+            sq(0, 0, Cell::Poi).glue(&sq(0, 1, Cell::Empty)).unwrap(),
+            sq(0, 0, Cell::Empty).glue(&sq(0, 1, Cell::Poi)).unwrap(),
+        )
+    }
+
+    fn table() -> PieceTable {
+        let mut t = PieceTable::new();
+        t.declare('♖');
+        t
+    }
+
+    #[test]
+    fn star_is_a_loop_with_a_visited_head() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0))),
+            Move::repeat(step_up(), 0, None),
+        );
+        let p = compile(&mv, &table()).unwrap();
+        let listing = p.to_string();
+        assert!(listing.contains("bind"), "{listing}");
+        // The loop head is a split marked for the visited set.
+        let head = p
+            .insts
+            .iter()
+            .position(|i| matches!(i, Inst::Split { .. }))
+            .unwrap();
+        assert!(p.visit[head], "{listing}");
+        assert!(matches!(p.insts.last(), Some(Inst::Match)));
+    }
+
+    #[test]
+    fn bounded_repeat_unrolls() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0))),
+            Move::repeat(step_up(), 1, Some(3)),
+        );
+        let p = compile(&mv, &table()).unwrap();
+        let rewrites = p
+            .insts
+            .iter()
+            .filter(|i| matches!(i, Inst::Rewrite { .. }))
+            .count();
+        assert_eq!(rewrites, 3);
+        let splits = p.insts.iter().filter(|i| matches!(i, Inst::Split { .. })).count();
+        assert_eq!(splits, 2);
+    }
+
+    #[test]
+    fn unbound_poi_is_reported_not_a_panic() {
+        assert_eq!(
+            compile(&step_up(), &table()),
+            Err(CompileError::UnboundPoi { side: Side::Left })
+        );
+        // Guards inherit the binding.
+        let guarded = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0))),
+            Move::guard(false, step_up()),
+        );
+        assert!(compile(&guarded, &table()).is_ok());
+        let outside = Move::seq(vec![
+            Move::with_poi(CellSet::one(Cell::Piece(PieceId(0))), Move::Nil),
+            Move::guard(true, step_up()),
+        ]);
+        assert!(compile(&outside, &table()).is_err());
+    }
+
+    #[test]
+    fn poi_must_name_pieces() {
+        let mv = Move::with_poi(CellSet::one(Cell::Empty), Move::Nil);
+        assert_eq!(
+            compile(&mv, &table()),
+            Err(CompileError::PoiNotAPiece { what: "." })
+        );
+    }
+
+    #[test]
+    fn huge_repeats_are_refused() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0))),
+            Move::repeat(step_up(), 2_000_000, Some(2_000_000)),
+        );
+        assert_eq!(
+            compile(&mv, &table()),
+            Err(CompileError::TooLarge {
+                limit: MAX_INSTRUCTIONS
+            })
+        );
+    }
+
+    #[test]
+    fn sub_programs_are_laid_out_after_the_main_one() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0))),
+            Move::ordered(vec![step_up(), Move::guard(true, step_up())]),
+        );
+        let p = compile(&mv, &table()).unwrap();
+        assert_eq!(p.nesting(), 2);
+        assert_eq!(p.subs.len(), 3);
+        for &s in &p.subs {
+            assert!(s > p.start);
+        }
+    }
+}

@@ -242,6 +242,14 @@ impl Pattern {
         Pattern::rebuilt(terms)
     }
 
+    /// Whether any square may be `%` (with any marks).
+    pub fn mentions_poi(&self) -> bool {
+        self.terms.iter().any(|t| match t {
+            Term::Square { contents, .. } => contents.cells().iter().any(|c| matches!(c, Cell::Poi(_))),
+            Term::Either(alts) => alts.iter().any(|a| a.mentions_poi()),
+        })
+    }
+
     /// Whether any square may be `cell`.
     pub fn mentions(&self, cell: Cell) -> bool {
         self.terms.iter().any(|t| match t {

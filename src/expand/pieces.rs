@@ -43,7 +43,7 @@ impl Marks {
 }
 
 /// The most marks a file may declare.
-pub const MAX_MARKS: usize = 8;
+pub const MAX_MARKS: usize = 4;
 
 /// Every piece symbol in scope, with the partner `colour_swapped` maps it
 /// to, and the marks pieces may carry.

@@ -1,0 +1,137 @@
+//! Square contents as small integers, shared by the compiler and the engine.
+
+use crate::expand::pieces::{Marks, PieceId};
+
+/// What a square holds, as one number: [`OFF`] (not a square), [`EMPTY`], or
+/// a piece with its marks (`2 + id * 16 + marks`).
+pub(crate) type Code = u16;
+
+/// Bits a code keeps for a piece's marks.
+pub(crate) const MARK_BITS: u32 = 4;
+
+/// A coordinate that is not a square of the board.
+pub(crate) const OFF: Code = 0;
+
+/// An empty square.
+pub(crate) const EMPTY: Code = 1;
+
+/// The most pieces a table may declare (their codes must fit a [`Code`]).
+pub const MAX_PIECES: usize = ((u16::MAX - 2) >> MARK_BITS) as usize;
+
+/// The code of a square holding `piece` with `marks`.
+pub(crate) fn piece(piece: PieceId, marks: Marks) -> Code {
+    2 + (piece.0 << MARK_BITS) + marks.0 as Code
+}
+
+/// The piece and marks a code stands for, if it stands for a piece.
+pub(crate) fn as_piece(code: Code) -> Option<(PieceId, Marks)> {
+    (code >= 2).then(|| {
+        let c = code - 2;
+        (PieceId(c >> MARK_BITS), Marks((c & ((1 << MARK_BITS) - 1)) as u8))
+    })
+}
+
+/// The same piece as `code`, with exactly `marks`.
+pub(crate) fn with_marks(code: Code, marks: Marks) -> Code {
+    match as_piece(code) {
+        Some((p, _)) => piece(p, marks),
+        None => code,
+    }
+}
+
+/// Whether `code` is a piece carrying at least `marks`.
+pub(crate) fn has_marks(code: Code, marks: Marks) -> bool {
+    as_piece(code).is_some_and(|(_, m)| m.contains(marks))
+}
+
+/// The codes of `piece` with at least `marks`, among `mark_count` declared marks.
+pub(crate) fn at_least(p: PieceId, marks: Marks, mark_count: usize) -> impl Iterator<Item = Code> {
+    (0u8..(1u8 << mark_count.min(MARK_BITS as usize)))
+        .map(Marks)
+        .filter(move |m| m.contains(marks))
+        .map(move |m| piece(p, m))
+}
+
+/// A set of codes, one bit each; codes below 256 (all of chess) need no heap.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CodeSet {
+    low: [u64; 4],
+    high: Box<[u64]>,
+}
+
+impl CodeSet {
+    /// The set of the given codes.
+    pub(crate) fn of(codes: impl IntoIterator<Item = Code>) -> Self {
+        let mut set = CodeSet::default();
+        let mut high: Vec<u64> = Vec::new();
+        for c in codes {
+            if c < 256 {
+                set.low[c as usize >> 6] |= 1 << (c % 64);
+            } else {
+                let i = (c as usize - 256) / 64;
+                if high.len() <= i {
+                    high.resize(i + 1, 0);
+                }
+                high[i] |= 1 << (c % 64);
+            }
+        }
+        set.high = high.into_boxed_slice();
+        set
+    }
+
+    /// Whether `code` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, code: Code) -> bool {
+        if code < 256 {
+            self.low[code as usize >> 6] >> (code % 64) & 1 == 1
+        } else {
+            let i = (code as usize - 256) / 64;
+            self.high.get(i).is_some_and(|w| w >> (code % 64) & 1 == 1)
+        }
+    }
+
+    /// Whether the set is exactly `{code}`.
+    #[cfg(test)]
+    pub(crate) fn is_only(&self, code: Code) -> bool {
+        *self == CodeSet::of([code])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_and_large_codes() {
+        let s = CodeSet::of([0, 5, 63, 64, 200, 256, 700]);
+        for c in [0, 5, 63, 64, 200, 256, 700] {
+            assert!(s.contains(c), "{c}");
+        }
+        for c in [1, 62, 65, 199, 255, 257, 1000] {
+            assert!(!s.contains(c), "{c}");
+        }
+        assert!(CodeSet::of([7]).is_only(7));
+        assert!(!s.is_only(0));
+    }
+
+    #[test]
+    fn piece_codes_round_trip() {
+        assert_eq!(
+            as_piece(piece(PieceId(3), Marks(5))),
+            Some((PieceId(3), Marks(5)))
+        );
+        assert_eq!(
+            with_marks(piece(PieceId(3), Marks(5)), Marks(2)),
+            piece(PieceId(3), Marks(2))
+        );
+        assert!(has_marks(piece(PieceId(1), Marks(3)), Marks(2)));
+        assert!(!has_marks(piece(PieceId(1), Marks(1)), Marks(2)));
+        let codes: Vec<Code> = at_least(PieceId(0), Marks(1), 2).collect();
+        assert_eq!(
+            codes,
+            vec![piece(PieceId(0), Marks(1)), piece(PieceId(0), Marks(3))]
+        );
+        assert_eq!(as_piece(EMPTY), None);
+        assert_eq!(as_piece(OFF), None);
+    }
+}

@@ -1,0 +1,219 @@
+//! The matcher program: instructions, compiled rewrites and their offset lists.
+//!
+//! A program is immutable once built; the engine keeps all scratch state in
+//! its own cache, so one program can serve many searches at once.
+
+use std::fmt;
+
+use super::code::{Code, CodeSet};
+use crate::expand::pieces::Marks;
+
+/// An index into [`Program`]'s instructions.
+pub(crate) type Pc = u32;
+
+/// One instruction of the matcher.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Inst {
+    /// For every match of rewrite `id` and every choice of its replacement:
+    /// make the change, continue at `next`, undo.
+    Rewrite {
+        /// The rewrite, an index into [`Program::rewrites`].
+        id: u32,
+        /// Where to continue.
+        next: Pc,
+    },
+    /// Continue at `first`, then (on the same state) at `second`.
+    Split {
+        /// Explored first.
+        first: Pc,
+        /// Explored second.
+        second: Pc,
+    },
+    /// Continue at `to` (resolved away by the compiler; never executed).
+    Jump {
+        /// The target.
+        to: Pc,
+    },
+    /// For every square holding one of the codes of bind `id`: push it as the
+    /// piece of interest, continue at `next`, pop.
+    Bind {
+        /// The piece codes, an index into [`Program::binds`].
+        id: u32,
+        /// Where to continue.
+        next: Pc,
+    },
+    /// Pop the piece of interest (the outer one is back), continue at `next`.
+    Unbind {
+        /// Where to continue.
+        next: Pc,
+    },
+    /// Run sub-program `sub`; continue at `next` when it has a result
+    /// (`holds`) or has none (not `holds`).
+    Guard {
+        /// Whether the sub-program must have a result.
+        holds: bool,
+        /// The sub-program, an index into [`Program::subs`].
+        sub: u32,
+        /// Where to continue.
+        next: Pc,
+    },
+    /// Run the sub-programs of list `id` in order until one has results;
+    /// continue at `next` from each of them.
+    Ordered {
+        /// The list of sub-programs, an index into [`Program::ordered`].
+        id: u32,
+        /// Where to continue.
+        next: Pc,
+    },
+    /// `attacked`: continue at `next` when an opponent could change the
+    /// square of the piece of interest (the search's oracle decides).
+    Attacked {
+        /// Where to continue.
+        next: Pc,
+    },
+    /// A result: the current position (and piece of interest, in a sub-program).
+    Match,
+}
+
+/// One square of a left side: where it is and what it may hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Check {
+    /// Offset from the pattern's centre, x to the right.
+    pub(crate) dx: i32,
+    /// Offset from the pattern's centre, y upwards.
+    pub(crate) dy: i32,
+    /// Accepted contents.
+    pub(crate) accepts: CodeSet,
+    /// Also accepted: the square of the piece of interest, holding it.
+    pub(crate) poi: bool,
+    /// Marks the piece of interest must carry there (for `%°`).
+    pub(crate) poi_marks: Marks,
+}
+
+/// A square of a left side the search may start from, and where to find
+/// the squares it may match: the piece of interest and per-content lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    /// The check it anchors, an index into [`Alternative::checks`].
+    pub(crate) check: u32,
+    /// Whether the square of the piece of interest is a candidate.
+    pub(crate) poi: bool,
+    /// The contents whose squares are candidates.
+    pub(crate) codes: Box<[Code]>,
+}
+
+/// What a change writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Write {
+    /// These contents ([`super::code::OFF`] removes the square).
+    Code(Code),
+    /// The piece of interest with exactly these marks, which moves there.
+    Poi(Marks),
+}
+
+/// One square a replacement writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    /// Offset from the pattern's centre, x to the right.
+    pub(crate) dx: i32,
+    /// Offset from the pattern's centre, y upwards.
+    pub(crate) dy: i32,
+    /// What is written.
+    pub(crate) write: Write,
+}
+
+/// One alternative of a left side, with every replacement it can lead to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Alternative {
+    /// The squares to check, most selective first.
+    pub(crate) checks: Box<[Check]>,
+    /// The checks the search may start from; the engine picks the one with
+    /// the fewest candidate squares in the position at hand.
+    pub(crate) anchors: Box<[Anchor]>,
+    /// One change list per choice of the replacement.
+    pub(crate) choices: Box<[Box<[Change]>]>,
+}
+
+/// A compiled `f -> g`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CompiledRewrite {
+    /// The alternatives of the left side (its `|` multiplied out).
+    pub(crate) alternatives: Box<[Alternative]>,
+}
+
+/// A compiled move: what [`crate::engine`] runs against positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub(crate) insts: Vec<Inst>,
+    /// Per instruction: whether arriving there consults the visited set
+    /// (loop heads, joins, and after steps that can merge states).
+    pub(crate) visit: Vec<bool>,
+    pub(crate) rewrites: Vec<CompiledRewrite>,
+    pub(crate) binds: Vec<Box<[Code]>>,
+    /// Start of each sub-program (guard bodies and ordered alternatives).
+    pub(crate) subs: Vec<Pc>,
+    pub(crate) ordered: Vec<Box<[u32]>>,
+    pub(crate) start: Pc,
+    /// One more than the largest content code the program mentions.
+    pub(crate) codes: usize,
+    /// How deeply sub-programs nest (0: none).
+    pub(crate) depth: usize,
+}
+
+impl Program {
+    /// How many instructions the program has.
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    /// Whether the program has no instructions (never: it ends in a match).
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
+    }
+
+    /// How deeply guards and ordered choices nest in this program.
+    pub fn nesting(&self) -> usize {
+        self.depth
+    }
+}
+
+impl fmt::Display for Program {
+    /// A listing, one instruction a line, for debugging.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "start {}", self.start)?;
+        for (pc, inst) in self.insts.iter().enumerate() {
+            let mark = if self.visit[pc] { "*" } else { " " };
+            write!(f, "{pc:4}{mark} ")?;
+            match inst {
+                Inst::Rewrite { id, next } => {
+                    let rw = &self.rewrites[*id as usize];
+                    write!(
+                        f,
+                        "rewrite {id} ({} alternatives) -> {next}",
+                        rw.alternatives.len()
+                    )?
+                }
+                Inst::Split { first, second } => write!(f, "split {first}, {second}")?,
+                Inst::Jump { to } => write!(f, "jump {to}")?,
+                Inst::Bind { id, next } => write!(f, "bind {:?} -> {next}", self.binds[*id as usize])?,
+                Inst::Unbind { next } => write!(f, "unbind -> {next}")?,
+                Inst::Guard { holds, sub, next } => {
+                    let start = self.subs[*sub as usize];
+                    let kind = if *holds { "?" } else { "!" };
+                    write!(f, "guard {kind}{{{start}}} -> {next}")?
+                }
+                Inst::Ordered { id, next } => {
+                    let starts: Vec<Pc> = self.ordered[*id as usize]
+                        .iter()
+                        .map(|s| self.subs[*s as usize])
+                        .collect();
+                    write!(f, "ordered {starts:?} -> {next}")?
+                }
+                Inst::Attacked { next } => write!(f, "attacked -> {next}")?,
+                Inst::Match => write!(f, "match")?,
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,517 @@
+//! Positions: finite sets of squares at integer coordinates, each empty or
+//! holding one piece, read from and written as the seed's text diagrams.
+
+use std::cmp::{Ordering, Reverse};
+use std::hash::{Hash, Hasher};
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::compile::{self, Code, EMPTY, OFF};
+use crate::expand::movement::{Movement, Offset};
+use crate::expand::pieces::{Marks, PieceId, PieceTable};
+
+use super::hash;
+
+/// A square's coordinates: x grows to the right, y upwards; the bottom-left
+/// corner of a diagram's bounding box is (0, 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord {
+    /// Column, from the left.
+    pub x: i32,
+    /// Row, from the bottom.
+    pub y: i32,
+}
+
+impl Coord {
+    /// The coordinates `(x, y)`.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Coord { x, y }
+    }
+}
+
+/// What a coordinate of a position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Content {
+    /// It is not a square of the board.
+    NoSquare,
+    /// An empty square.
+    Empty,
+    /// A square holding this piece, with these marks.
+    Piece(PieceId, Marks),
+}
+
+impl Content {
+    pub(crate) fn code(self) -> Code {
+        match self {
+            Content::NoSquare => OFF,
+            Content::Empty => EMPTY,
+            Content::Piece(p, m) => compile::piece_code(p, m),
+        }
+    }
+
+    pub(crate) fn from_code(code: Code) -> Content {
+        match code {
+            OFF => Content::NoSquare,
+            EMPTY => Content::Empty,
+            c => {
+                let (p, m) = compile::as_piece(c).expect("codes above EMPTY are pieces");
+                Content::Piece(p, m)
+            }
+        }
+    }
+}
+
+/// One square a move changed, and what it holds afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Change {
+    /// The square.
+    pub at: Coord,
+    /// What it holds now ([`Content::NoSquare`]: it stopped being a square).
+    pub content: Content,
+}
+
+/// Why a text diagram is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
+pub enum DiagramError {
+    /// A character that is neither `.`, a space nor a declared piece.
+    #[error(
+        "line {line}, column {column}: `{symbol}` is not a declared piece, `.` (an empty square) or a space (no square)"
+    )]
+    #[diagnostic(
+        code(chessalg::engine::unknown_symbol),
+        help("declare the piece in the rule file, or use `.` for an empty square")
+    )]
+    UnknownSymbol {
+        /// 1-based line of the diagram text.
+        line: usize,
+        /// 1-based column, counted in characters.
+        column: usize,
+        /// The character found.
+        symbol: char,
+    },
+    /// The text holds no square at all.
+    #[error("the diagram has no squares")]
+    #[diagnostic(
+        code(chessalg::engine::empty_board),
+        help("a board diagram has one line per row, top row first, `.` for an empty square")
+    )]
+    Empty,
+}
+
+/// A position: the board's squares and what each holds. Equality, hashing
+/// and ordering are by content, whatever grid the squares were stored in.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) x0: i32,
+    pub(crate) y0: i32,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// Row-major from the bottom row, `width * height` codes. The grid is
+    /// always trimmed to the bounding box of the squares.
+    pub(crate) cells: Vec<Code>,
+    pub(crate) hash: u64,
+}
+
+/// Variation selectors some fonts attach to chess symbols; not part of a square.
+fn is_selector(c: char) -> bool {
+    matches!(c, '\u{FE0E}' | '\u{FE0F}')
+}
+
+impl Position {
+    /// Reads a diagram: rows top to bottom, `.` an empty square, a piece
+    /// symbol, a space where there is no square. Blank lines at the start and
+    /// end are ignored; the bottom row is y = 0 and the first column x = 0.
+    pub fn from_diagram(text: &str, pieces: &PieceTable) -> Result<Position, DiagramError> {
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .enumerate()
+            .collect();
+        let first = lines.iter().position(|(_, l)| !l.trim().is_empty());
+        let last = lines.iter().rposition(|(_, l)| !l.trim().is_empty());
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(DiagramError::Empty);
+        };
+        let rows = &lines[first..=last];
+        let mut squares = Vec::new();
+        for (r, (line_no, line)) in rows.iter().enumerate() {
+            let y = (rows.len() - 1 - r) as i32;
+            let mut x = 0i32;
+            for (col, ch) in line.chars().enumerate() {
+                if is_selector(ch) {
+                    continue;
+                }
+                if let Some(m) = pieces.mark(ch)
+                    && let Some((at, Content::Piece(_, marks))) = squares.last_mut()
+                    && *at == Coord::new(x - 1, y)
+                {
+                    *marks = marks.union(m);
+                    continue;
+                }
+                let content = match ch {
+                    ' ' => None,
+                    '.' => Some(Content::Empty),
+                    c => match pieces.lookup(c) {
+                        Some(p) => Some(Content::Piece(p, Marks::NONE)),
+                        None => {
+                            return Err(DiagramError::UnknownSymbol {
+                                line: line_no + 1,
+                                column: col + 1,
+                                symbol: c,
+                            });
+                        }
+                    },
+                };
+                if let Some(content) = content {
+                    squares.push((Coord::new(x, y), content));
+                }
+                x += 1;
+            }
+        }
+        if squares.is_empty() {
+            return Err(DiagramError::Empty);
+        }
+        Ok(Position::from_squares(squares))
+    }
+
+    /// The position with exactly these squares (a later entry for the same
+    /// coordinates wins; [`Content::NoSquare`] entries remove a square).
+    pub fn from_squares(squares: impl IntoIterator<Item = (Coord, Content)>) -> Position {
+        let squares: Vec<(Coord, Content)> = squares.into_iter().collect();
+        Position::build(std::iter::empty(), squares.iter().copied())
+    }
+
+    /// A grid holding `base` then `over` (later entries win), trimmed.
+    fn build(
+        base: impl Iterator<Item = (Coord, Code)> + Clone,
+        over: impl Iterator<Item = (Coord, Content)> + Clone,
+    ) -> Position {
+        let all = base.clone().chain(over.clone().map(|(c, k)| (c, k.code())));
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for (c, _) in all.clone() {
+            x0 = x0.min(c.x);
+            y0 = y0.min(c.y);
+            x1 = x1.max(c.x);
+            y1 = y1.max(c.y);
+        }
+        if x0 > x1 {
+            return Position::empty();
+        }
+        let width = (x1 as i64 - x0 as i64 + 1) as u32;
+        let height = (y1 as i64 - y0 as i64 + 1) as u32;
+        let mut cells = vec![OFF; width as usize * height as usize];
+        for (c, code) in all {
+            let i = (c.y - y0) as usize * width as usize + (c.x - x0) as usize;
+            cells[i] = code;
+        }
+        Position::trimmed(x0, y0, width, height, cells)
+    }
+
+    /// The position with no squares.
+    fn empty() -> Position {
+        Position {
+            x0: 0,
+            y0: 0,
+            width: 0,
+            height: 0,
+            cells: Vec::new(),
+            hash: 0,
+        }
+    }
+
+    /// A position from a grid, trimmed to the bounding box of its squares.
+    pub(crate) fn trimmed(x0: i32, y0: i32, width: u32, height: u32, cells: Vec<Code>) -> Position {
+        let w = width as usize;
+        let (mut cx0, mut cy0, mut cx1, mut cy1) = (usize::MAX, usize::MAX, 0usize, 0usize);
+        for (i, &c) in cells.iter().enumerate() {
+            if c != OFF {
+                let (cx, cy) = (i % w, i / w);
+                cx0 = cx0.min(cx);
+                cy0 = cy0.min(cy);
+                cx1 = cx1.max(cx);
+                cy1 = cy1.max(cy);
+            }
+        }
+        if cx0 == usize::MAX {
+            return Position::empty();
+        }
+        let (nw, nh) = (cx1 - cx0 + 1, cy1 - cy0 + 1);
+        let cells = if nw == w && nh == height as usize {
+            cells
+        } else {
+            let mut out = Vec::with_capacity(nw * nh);
+            for row in cy0..=cy1 {
+                out.extend_from_slice(&cells[row * w + cx0..row * w + cx1 + 1]);
+            }
+            out
+        };
+        let mut p = Position {
+            x0: x0 + cx0 as i32,
+            y0: y0 + cy0 as i32,
+            width: nw as u32,
+            height: nh as u32,
+            cells,
+            hash: 0,
+        };
+        p.hash = p
+            .raw_squares()
+            .fold(0, |h, (c, code)| h ^ hash::square(c.x, c.y, code));
+        p
+    }
+
+    /// Every square with its code, bottom row first.
+    fn raw_squares(&self) -> impl Iterator<Item = (Coord, Code)> + Clone + '_ {
+        let w = self.width.max(1) as usize;
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != OFF)
+            .map(move |(i, &c)| {
+                let at = Coord::new(self.x0 + (i % w) as i32, self.y0 + (i / w) as i32);
+                (at, c)
+            })
+    }
+
+    /// Every square and what it holds, in reading order: top row first, each
+    /// row left to right.
+    pub fn squares(&self) -> impl Iterator<Item = (Coord, Content)> + '_ {
+        let w = self.width as usize;
+        (0..self.height as usize).rev().flat_map(move |row| {
+            (0..w).filter_map(move |col| {
+                let code = self.cells[row * w + col];
+                (code != OFF).then(|| {
+                    let at = Coord::new(self.x0 + col as i32, self.y0 + row as i32);
+                    (at, Content::from_code(code))
+                })
+            })
+        })
+    }
+
+    pub(crate) fn code_at(&self, x: i32, y: i32) -> Code {
+        let cx = x.wrapping_sub(self.x0) as u32;
+        let cy = y.wrapping_sub(self.y0) as u32;
+        if cx < self.width && cy < self.height {
+            self.cells[(cy * self.width + cx) as usize]
+        } else {
+            OFF
+        }
+    }
+
+    /// What the coordinates `at` hold.
+    pub fn get(&self, at: Coord) -> Content {
+        Content::from_code(self.code_at(at.x, at.y))
+    }
+
+    /// How many squares the position has.
+    pub fn len(&self) -> usize {
+        self.cells.iter().filter(|&&c| c != OFF).count()
+    }
+
+    /// Whether the position has no square at all.
+    pub fn is_empty(&self) -> bool {
+        self.cells.iter().all(|&c| c == OFF)
+    }
+
+    /// A hash of the content (the same for equal positions), kept up to date
+    /// square by square while the engine edits a position.
+    pub fn content_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The position after `changes` (in order; a later change to the same
+    /// square wins).
+    pub fn with_changes(&self, changes: &[Change]) -> Position {
+        Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)))
+    }
+
+    /// The position with every square moved by `m` (for instance `R`, a
+    /// quarter turn about the middle of square (0, 0)).
+    pub fn moved(&self, m: Movement) -> Position {
+        Position::from_squares(self.squares().map(|(c, k)| {
+            let o = m.apply(Offset::new(c.x, c.y));
+            (Coord::new(o.x, o.y), k)
+        }))
+    }
+
+    /// The position with every piece replaced by `f(piece)`.
+    pub fn map_pieces(&self, f: impl Fn(PieceId) -> PieceId) -> Position {
+        Position::from_squares(self.squares().map(|(c, k)| match k {
+            Content::Piece(p, m) => (c, Content::Piece(f(p), m)),
+            other => (c, other),
+        }))
+    }
+
+    /// The diagram of the position: its bounding box, top row first, one line
+    /// per row ending in a newline, `.` for an empty square, a space where
+    /// there is no square, trailing spaces trimmed. The empty position is "".
+    pub fn diagram(&self, pieces: &PieceTable) -> String {
+        let mut out = String::new();
+        let w = self.width as usize;
+        for row in (0..self.height as usize).rev() {
+            let start = out.len();
+            for col in 0..w {
+                match Content::from_code(self.cells[row * w + col]) {
+                    Content::NoSquare => out.push(' '),
+                    Content::Empty => out.push('.'),
+                    Content::Piece(p, m) if p.index() < pieces.len() => {
+                        out.push(pieces.symbol(p));
+                        out.push_str(&pieces.mark_symbols(m));
+                    }
+                    Content::Piece(..) => out.push('?'),
+                }
+            }
+            let trimmed = out[start..].trim_end_matches(' ').len();
+            out.truncate(start + trimmed);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The sort key of one square: reading order, then content.
+    fn key((c, k): (Coord, Content)) -> (Reverse<i32>, i32, Content) {
+        (Reverse(c.y), c.x, k)
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        // Positions are always trimmed, so equal contents means equal grids.
+        self.hash == other.hash
+            && self.x0 == other.x0
+            && self.y0 == other.y0
+            && self.width == other.width
+            && self.height == other.height
+            && self.cells == other.cells
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl Ord for Position {
+    /// Square by square in reading order: the top-left-most difference decides.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.squares()
+            .map(Position::key)
+            .cmp(other.squares().map(Position::key))
+    }
+}
+
+impl PartialOrd for Position {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> PieceTable {
+        let mut t = PieceTable::new();
+        for (a, b) in [
+            ('♙', '♟'),
+            ('♔', '♚'),
+            ('♕', '♛'),
+            ('♗', '♝'),
+            ('♘', '♞'),
+            ('♖', '♜'),
+        ] {
+            let a = t.declare(a);
+            let b = t.declare(b);
+            t.pair(a, b);
+        }
+        t
+    }
+
+    #[test]
+    fn diagrams_round_trip() {
+        let t = chess();
+        for text in [".......\n..♙.♙..\n", "♜♞\n♙.\n", " .\n. .\n", ".\n\n.\n", "  ♖\n"] {
+            let p = Position::from_diagram(text, &t).unwrap();
+            let expected = text.trim_start_matches('\n');
+            // Leading columns with no square at all are trimmed away.
+            let expected = if text == "  ♖\n" { "♖\n" } else { expected };
+            assert_eq!(p.diagram(&t), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn coordinates_start_bottom_left() {
+        let t = chess();
+        let p = Position::from_diagram("♜.\n♙ \n", &t).unwrap();
+        assert_eq!(
+            p.get(Coord::new(0, 0)),
+            Content::Piece(t.lookup('♙').unwrap(), Marks::NONE)
+        );
+        assert_eq!(p.get(Coord::new(1, 0)), Content::NoSquare);
+        assert_eq!(p.get(Coord::new(1, 1)), Content::Empty);
+        assert_eq!(
+            p.get(Coord::new(0, 1)),
+            Content::Piece(t.lookup('♜').unwrap(), Marks::NONE)
+        );
+        assert_eq!(p.get(Coord::new(5, 5)), Content::NoSquare);
+        assert_eq!(p.len(), 3);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let t = chess();
+        assert_eq!(
+            Position::from_diagram("..\n.x\n", &t),
+            Err(DiagramError::UnknownSymbol {
+                line: 2,
+                column: 2,
+                symbol: 'x'
+            })
+        );
+        assert_eq!(Position::from_diagram("\n  \n", &t), Err(DiagramError::Empty));
+        assert_eq!(Position::from_diagram("", &t), Err(DiagramError::Empty));
+    }
+
+    #[test]
+    fn equality_ignores_the_grid() {
+        let t = chess();
+        let a = Position::from_diagram("..\n..\n", &t).unwrap();
+        // Remove a square and put it back: same content, same position.
+        let removed = a.with_changes(&[Change {
+            at: Coord::new(1, 1),
+            content: Content::NoSquare,
+        }]);
+        assert_ne!(removed, a);
+        let back = removed.with_changes(&[Change {
+            at: Coord::new(1, 1),
+            content: Content::Empty,
+        }]);
+        assert_eq!(back, a);
+        assert_eq!(back.content_hash(), a.content_hash());
+        assert_eq!(back.cmp(&a), Ordering::Equal);
+    }
+
+    #[test]
+    fn moving_turns_about_the_origin_square() {
+        let t = chess();
+        let p = Position::from_diagram("♙.\n", &t).unwrap();
+        let turned = p.moved(Movement::TURN);
+        assert_eq!(turned.diagram(&t), ".\n♙\n");
+        assert_eq!(turned.get(Coord::new(0, 1)), Content::Empty);
+        let back = turned
+            .moved(Movement::TURN)
+            .moved(Movement::TURN)
+            .moved(Movement::TURN);
+        assert_eq!(back, p);
+    }
+
+    #[test]
+    fn variation_selectors_are_ignored() {
+        let t = chess();
+        let p = Position::from_diagram("♟\u{FE0F}.\n", &t).unwrap();
+        assert_eq!(p.diagram(&t), "♟.\n");
+    }
+}

@@ -1,0 +1,766 @@
+//! The backtracking search: a program run against a board edited in place.
+//!
+//! Like the `regex` crate's bounded backtracker, the search keeps an explicit
+//! stack of frames instead of recursing: a `Step` frame says "continue at this
+//! instruction", the other frames are iterators (over the matches of a
+//! rewrite, the squares a `%p:` can bind, the results of an ordered choice)
+//! that undo their change when resumed and then make the next one. A visited
+//! set over (instruction, pieces of interest, position hash) at the marked
+//! instructions makes closures stop at a fixpoint and stops the search from
+//! exploring one state twice. Guards and ordered choices run their
+//! sub-programs as nested searches, one level per nesting of the program, so
+//! the native recursion is bounded by the program's shape, never by the data.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::compile::{self, Alternative, Change as Write1, Code, Inst, Pc, Program, Write};
+
+use super::board::{Board, TooLarge};
+use super::position::{Change, Coord, Position};
+use super::{EngineError, Limits, hash};
+
+/// The piece of interest: where it is and which piece it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Poi {
+    x: i32,
+    y: i32,
+    code: Code,
+}
+
+/// Where the outermost piece of interest started and ended: what a move's
+/// notation is derived from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Trace {
+    from: Option<Coord>,
+    to: Option<Coord>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Iterates the matches of one rewrite and the choices of its replacement.
+#[derive(Clone, Copy, Debug)]
+struct RewriteFrame {
+    id: u32,
+    next: Pc,
+    /// The left-side alternative being tried.
+    alt: u32,
+    /// The anchor picked for it (`NONE`: not picked yet).
+    anchor: u32,
+    cursor: Cursor,
+    /// Whether `tx, ty` is a match whose choices are being made.
+    matched: bool,
+    next_choice: u32,
+    tx: i32,
+    ty: i32,
+    mark: u32,
+    poi: Option<Poi>,
+    poi_hash: u64,
+}
+
+/// A position in the list of candidate squares: which source (the piece of
+/// interest, then one content after another) and the last square yielded.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    source: u32,
+    started: bool,
+    x: i32,
+    y: i32,
+}
+
+/// Iterates the squares a `%p:` binds.
+#[derive(Clone, Copy, Debug)]
+struct BindFrame {
+    id: u32,
+    next: Pc,
+    cursor: Cursor,
+    trace: Trace,
+    poi_hash: u64,
+}
+
+/// Iterates the results of an ordered choice's first alternative that had any.
+#[derive(Clone, Copy, Debug)]
+struct OrderedFrame {
+    next: Pc,
+    entry: u32,
+    end: u32,
+    stash_entries: u32,
+    stash_changes: u32,
+    mark: u32,
+    poi: Option<Poi>,
+    poi_hash: u64,
+    trace: Trace,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Frame {
+    Step(Pc),
+    Rewrite(RewriteFrame),
+    Bind(BindFrame),
+    /// Undoes an `Unbind`: the piece of interest comes back.
+    Rebind {
+        poi: Poi,
+        trace: Trace,
+        poi_hash: u64,
+    },
+    Ordered(OrderedFrame),
+}
+
+/// One result: a change list and what it is known by.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    start: u32,
+    end: u32,
+    key: u64,
+    /// The next entry with the same key (`NONE`: last).
+    next: u32,
+    /// The piece of interest at the end (sub-programs only).
+    poi: Option<Poi>,
+    trace: Trace,
+}
+
+/// A set of results, deduplicated exactly, in the order they were found.
+#[derive(Clone, Debug, Default)]
+struct Results {
+    changes: Vec<Change>,
+    entries: Vec<Entry>,
+    index: FxHashMap<u64, u32>,
+}
+
+impl Results {
+    fn clear(&mut self) {
+        self.changes.clear();
+        self.entries.clear();
+        self.index.clear();
+    }
+
+    fn changes(&self, e: &Entry) -> &[Change] {
+        &self.changes[e.start as usize..e.end as usize]
+    }
+
+    /// Adds a result unless an equal one is there already.
+    fn insert(&mut self, key: u64, changes: &[Change], poi: Option<Poi>, trace: Trace) {
+        let head = self.index.get(&key).copied().unwrap_or(NONE);
+        let mut i = head;
+        while i != NONE {
+            let e = self.entries[i as usize];
+            if e.poi == poi && self.changes(&e) == changes {
+                return;
+            }
+            i = e.next;
+        }
+        let start = self.changes.len() as u32;
+        self.changes.extend_from_slice(changes);
+        self.entries.push(Entry {
+            start,
+            end: self.changes.len() as u32,
+            key,
+            next: head,
+            poi,
+            trace,
+        });
+        self.index.insert(key, (self.entries.len() - 1) as u32);
+    }
+}
+
+/// The scratch of one nesting level of the search.
+#[derive(Clone, Debug, Default)]
+struct Level {
+    stack: Vec<Frame>,
+    visited: FxHashSet<(u64, u64)>,
+    results: Results,
+    /// Results of ordered choices whose frames are on this level's stack.
+    stash: Results,
+    /// The undo-log mark where this level's search started.
+    base: usize,
+    saved_pois: Vec<Poi>,
+}
+
+/// Scratch space for searches, reusable across programs and positions:
+/// keeping one avoids allocating on every search.
+#[derive(Clone, Debug, Default)]
+pub struct Cache {
+    board: Board,
+    pois: Vec<Poi>,
+    poi_hash: u64,
+    trace: Trace,
+    levels: Vec<Level>,
+    states: u64,
+    diff: Vec<Change>,
+}
+
+impl Cache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The results of one search, borrowed from the cache, in the order found
+/// (deterministic for a given program and position).
+#[derive(Clone, Copy, Debug)]
+pub struct Outcomes<'c> {
+    results: &'c Results,
+    states: u64,
+}
+
+/// One resulting position, as the changes that lead to it from the position
+/// searched, with where the outermost piece of interest started and ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome<'c> {
+    /// The squares that differ, in reading order (top row first).
+    pub changes: &'c [Change],
+    /// Where the first outermost `%p:` found its piece.
+    pub poi_from: Option<Coord>,
+    /// Where that piece of interest was when its `%p:` ended.
+    pub poi_to: Option<Coord>,
+    /// The content hash of the resulting position.
+    pub hash: u64,
+}
+
+impl<'c> Outcomes<'c> {
+    /// How many distinct positions the search found.
+    pub fn len(&self) -> usize {
+        self.results.entries.len()
+    }
+
+    /// Whether the search found none.
+    pub fn is_empty(&self) -> bool {
+        self.results.entries.is_empty()
+    }
+
+    /// How many states the search counted against [`Limits::max_states`].
+    pub fn states(&self) -> u64 {
+        self.states
+    }
+
+    /// The `i`th result.
+    pub fn get(&self, i: usize) -> Option<Outcome<'c>> {
+        let results = self.results;
+        results.entries.get(i).map(|e| Outcome {
+            changes: results.changes(e),
+            poi_from: e.trace.from,
+            poi_to: e.trace.to,
+            hash: e.key,
+        })
+    }
+
+    /// Every result in the order found.
+    pub fn iter(&self) -> impl Iterator<Item = Outcome<'c>> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Collect every result.
+    Collect,
+    /// Stop at the first result.
+    Exists,
+}
+
+/// Answers `attacked` for the engine: whether an opponent has a move that
+/// changes square `at` of `position`. The game layer knows the opponents.
+pub trait Oracle {
+    /// Whether `at` is attacked in `position`.
+    fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError>;
+}
+
+/// The oracle of a search without opponents: nothing is ever attacked.
+pub struct NoAttacks;
+
+impl Oracle for NoAttacks {
+    fn attacked(&self, _: &Position, _: Coord) -> Result<bool, EngineError> {
+        Ok(false)
+    }
+}
+
+/// Runs `program` on `position`; the results live in `cache` until its next use.
+/// `attacked` is never true (see [`search_with`]).
+pub fn search<'c>(
+    program: &Program,
+    position: &Position,
+    cache: &'c mut Cache,
+    limits: &Limits,
+) -> Result<Outcomes<'c>, EngineError> {
+    search_with(program, position, cache, limits, &NoAttacks)
+}
+
+/// Runs `program` on `position`, asking `oracle` whenever the program tests `attacked`.
+pub fn search_with<'c>(
+    program: &Program,
+    position: &Position,
+    cache: &'c mut Cache,
+    limits: &Limits,
+    oracle: &dyn Oracle,
+) -> Result<Outcomes<'c>, EngineError> {
+    start(program, position, cache, limits, oracle, None)?;
+    Ok(Outcomes {
+        results: &cache.levels[0].results,
+        states: cache.states,
+    })
+}
+
+/// Whether some result of `program` on `position` has a change list that
+/// `wanted` accepts; stops at the first.
+pub fn search_exists(
+    program: &Program,
+    position: &Position,
+    cache: &mut Cache,
+    limits: &Limits,
+    oracle: &dyn Oracle,
+    wanted: impl Fn(&[Change]) -> bool,
+) -> Result<bool, EngineError> {
+    start(program, position, cache, limits, oracle, Some(&wanted))
+}
+
+fn start(
+    program: &Program,
+    position: &Position,
+    cache: &mut Cache,
+    limits: &Limits,
+    oracle: &dyn Oracle,
+    find: Option<&dyn Fn(&[Change]) -> bool>,
+) -> Result<bool, EngineError> {
+    cache.board.load(position, program.codes);
+    cache.pois.clear();
+    cache.poi_hash = 0;
+    cache.trace = Trace::default();
+    cache.states = 0;
+    let mut s = Search {
+        prog: program,
+        cache,
+        limits,
+        oracle,
+        find,
+    };
+    s.run_level(0, program.start, Mode::Collect)
+}
+
+struct Search<'a> {
+    prog: &'a Program,
+    cache: &'a mut Cache,
+    limits: &'a Limits,
+    oracle: &'a dyn Oracle,
+    find: Option<&'a dyn Fn(&[Change]) -> bool>,
+}
+
+impl Search<'_> {
+    /// Runs the (sub-)program starting at `start` as a search of its own at
+    /// nesting `level`; everything it changes is undone before it returns.
+    fn run_level(&mut self, level: usize, start: Pc, mode: Mode) -> Result<bool, EngineError> {
+        if self.cache.levels.len() <= level {
+            self.cache.levels.resize_with(level + 1, Level::default);
+        }
+        let mark = self.cache.board.mark();
+        let (saved_hash, saved_trace) = (self.cache.poi_hash, self.cache.trace);
+        {
+            let lv = &mut self.cache.levels[level];
+            lv.stack.clear();
+            lv.visited.clear();
+            lv.results.clear();
+            lv.stash.clear();
+            lv.base = mark;
+            lv.saved_pois.clear();
+            lv.saved_pois.extend_from_slice(&self.cache.pois);
+            lv.stack.push(Frame::Step(start));
+        }
+        let found = self.drive(level, mode);
+        let c = &mut *self.cache;
+        let lv = &mut c.levels[level];
+        lv.stack.clear();
+        c.board.undo_to(mark);
+        c.pois.clear();
+        c.pois.extend_from_slice(&lv.saved_pois);
+        c.poi_hash = saved_hash;
+        c.trace = saved_trace;
+        found
+    }
+
+    fn drive(&mut self, level: usize, mode: Mode) -> Result<bool, EngineError> {
+        while let Some(frame) = self.cache.levels[level].stack.pop() {
+            match frame {
+                Frame::Step(pc) => {
+                    if self.step(level, pc, mode)? {
+                        return Ok(true);
+                    }
+                }
+                Frame::Rewrite(f) => {
+                    self.cache.board.undo_to(f.mark as usize);
+                    self.restore_top(f.poi, f.poi_hash);
+                    self.next_rewrite(level, f)?;
+                }
+                Frame::Bind(f) => {
+                    self.cache.pois.pop();
+                    self.cache.poi_hash = f.poi_hash;
+                    self.cache.trace = f.trace;
+                    self.next_bind(level, f);
+                }
+                Frame::Rebind { poi, trace, poi_hash } => {
+                    self.cache.pois.push(poi);
+                    self.cache.poi_hash = poi_hash;
+                    self.cache.trace = trace;
+                }
+                Frame::Ordered(f) => {
+                    self.cache.board.undo_to(f.mark as usize);
+                    self.restore_top(f.poi, f.poi_hash);
+                    self.cache.trace = f.trace;
+                    self.next_ordered(level, f)?;
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn restore_top(&mut self, poi: Option<Poi>, poi_hash: u64) {
+        if let (Some(p), Some(top)) = (poi, self.cache.pois.last_mut()) {
+            *top = p;
+        }
+        self.cache.poi_hash = poi_hash;
+    }
+
+    fn push(&mut self, level: usize, frame: Frame) {
+        self.cache.levels[level].stack.push(frame);
+    }
+
+    /// Runs straight-line instructions from `pc` until the path ends or an
+    /// iterator frame takes over; `true` when a result ends an `Exists` search.
+    fn step(&mut self, level: usize, mut pc: Pc, mode: Mode) -> Result<bool, EngineError> {
+        let prog = self.prog;
+        loop {
+            if prog.visit[pc as usize] {
+                self.cache.states += 1;
+                if self.cache.states > self.limits.max_states {
+                    return Err(EngineError::StateLimit {
+                        limit: self.limits.max_states,
+                    });
+                }
+                let key = (self.cache.board.hash, hash::pc(pc) ^ self.cache.poi_hash);
+                if !self.cache.levels[level].visited.insert(key) {
+                    return Ok(false);
+                }
+            }
+            match prog.insts[pc as usize] {
+                Inst::Split { first, second } => {
+                    self.push(level, Frame::Step(second));
+                    pc = first;
+                }
+                Inst::Jump { to } => pc = to,
+                Inst::Rewrite { id, next } => {
+                    let f = RewriteFrame {
+                        id,
+                        next,
+                        alt: 0,
+                        anchor: NONE,
+                        cursor: Cursor::default(),
+                        matched: false,
+                        next_choice: 0,
+                        tx: 0,
+                        ty: 0,
+                        mark: self.cache.board.mark() as u32,
+                        poi: self.cache.pois.last().copied(),
+                        poi_hash: self.cache.poi_hash,
+                    };
+                    self.next_rewrite(level, f)?;
+                    return Ok(false);
+                }
+                Inst::Bind { id, next } => {
+                    let f = BindFrame {
+                        id,
+                        next,
+                        cursor: Cursor::default(),
+                        trace: self.cache.trace,
+                        poi_hash: self.cache.poi_hash,
+                    };
+                    self.next_bind(level, f);
+                    return Ok(false);
+                }
+                Inst::Unbind { next } => {
+                    let c = &mut *self.cache;
+                    let (trace, poi_hash) = (c.trace, c.poi_hash);
+                    let poi = c.pois.pop().expect("unbind follows a bind");
+                    c.poi_hash ^= hash::poi(c.pois.len(), poi.x, poi.y, poi.code);
+                    if c.pois.is_empty() && c.trace.to.is_none() {
+                        c.trace.to = Some(Coord::new(poi.x, poi.y));
+                    }
+                    self.push(level, Frame::Rebind { poi, trace, poi_hash });
+                    pc = next;
+                }
+                Inst::Attacked { next } => {
+                    let p = *self
+                        .cache
+                        .pois
+                        .last()
+                        .expect("the compiler checked a piece of interest is bound");
+                    let position = self.cache.board.position();
+                    if !self.oracle.attacked(&position, Coord::new(p.x, p.y))? {
+                        return Ok(false);
+                    }
+                    pc = next;
+                }
+                Inst::Guard { holds, sub, next } => {
+                    let found = self.run_level(level + 1, prog.subs[sub as usize], Mode::Exists)?;
+                    if found != holds {
+                        return Ok(false);
+                    }
+                    pc = next;
+                }
+                Inst::Ordered { id, next } => {
+                    self.start_ordered(level, id, next)?;
+                    return Ok(false);
+                }
+                Inst::Match => {
+                    if mode == Mode::Exists {
+                        return Ok(true);
+                    }
+                    if level == 0
+                        && let Some(wanted) = self.find
+                    {
+                        let c = &mut *self.cache;
+                        c.board.diff(c.levels[0].base, &mut c.diff);
+                        return Ok(wanted(&c.diff));
+                    }
+                    self.record(level);
+                    return Ok(false);
+                }
+            }
+        }
+    }
+
+    /// The anchor of `alt` with the fewest candidate squares here.
+    fn pick_anchor(&self, alt: &Alternative) -> u32 {
+        if alt.anchors.len() == 1 {
+            return 0;
+        }
+        let board = &self.cache.board;
+        let mut best = (u64::MAX, 0);
+        for (i, a) in alt.anchors.iter().enumerate() {
+            let cost = a.poi as u64 + a.codes.iter().map(|&c| board.count(c) as u64).sum::<u64>();
+            if cost < best.0 {
+                best = (cost, i as u32);
+            }
+        }
+        best.1
+    }
+
+    /// The next candidate square after `cursor`: the piece of interest's square
+    /// (when `poi`), then every square holding each of `codes` in turn.
+    fn next_square(&self, poi: bool, codes: &[Code], cursor: &mut Cursor) -> Option<(i32, i32)> {
+        let board = &self.cache.board;
+        loop {
+            let mut s = cursor.source as usize;
+            if poi {
+                if s == 0 {
+                    if !cursor.started
+                        && let Some(p) = self.cache.pois.last()
+                    {
+                        cursor.started = true;
+                        return Some((p.x, p.y));
+                    }
+                    cursor.source += 1;
+                    cursor.started = false;
+                    continue;
+                }
+                s -= 1;
+            }
+            let &code = codes.get(s)?;
+            let after = if cursor.started {
+                board.cell(cursor.x, cursor.y)
+            } else {
+                None
+            };
+            match board.next_with(code, after) {
+                Some(cell) => {
+                    let (x, y) = board.coords(cell);
+                    *cursor = Cursor {
+                        source: cursor.source,
+                        started: true,
+                        x,
+                        y,
+                    };
+                    return Some((x, y));
+                }
+                None => {
+                    cursor.source += 1;
+                    cursor.started = false;
+                }
+            }
+        }
+    }
+
+    /// Whether `alt` matches under the translation `(tx, ty)`.
+    #[inline]
+    fn matches(&self, alt: &Alternative, tx: i32, ty: i32) -> bool {
+        let board = &self.cache.board;
+        let top = self.cache.pois.last();
+        alt.checks.iter().all(|c| {
+            let (x, y) = (tx.wrapping_add(c.dx), ty.wrapping_add(c.dy));
+            let code = board.get(x, y);
+            c.accepts.contains(code)
+                || (c.poi
+                    && top.is_some_and(|p| p.x == x && p.y == y && p.code == code)
+                    && (c.poi_marks.is_empty() || compile::has_marks(code, c.poi_marks)))
+        })
+    }
+
+    /// Makes the changes of one replacement choice under `(tx, ty)`.
+    fn apply(&mut self, changes: &[Write1], tx: i32, ty: i32) -> Result<(), EngineError> {
+        let c = &mut *self.cache;
+        for ch in changes {
+            let (x, y) = (tx.wrapping_add(ch.dx), ty.wrapping_add(ch.dy));
+            let code = match ch.write {
+                Write::Code(code) => code,
+                Write::Poi(marks) => {
+                    let depth = c.pois.len() - 1;
+                    let top = c.pois.last_mut().expect("the compiler checked `%` is bound");
+                    let code = compile::with_marks(top.code, marks);
+                    c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, x, y, code);
+                    top.x = x;
+                    top.y = y;
+                    top.code = code;
+                    code
+                }
+            };
+            c.board
+                .set(x, y, code, self.limits.max_cells)
+                .map_err(|TooLarge| EngineError::BoardLimit {
+                    limit: self.limits.max_cells,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Makes the next (match, choice) of a rewrite and continues after it;
+    /// expects the state the frame was made in.
+    fn next_rewrite(&mut self, level: usize, mut f: RewriteFrame) -> Result<(), EngineError> {
+        let rw = &self.prog.rewrites[f.id as usize];
+        loop {
+            let Some(alt) = rw.alternatives.get(f.alt as usize) else {
+                return Ok(());
+            };
+            if f.matched {
+                if let Some(choice) = alt.choices.get(f.next_choice as usize) {
+                    f.next_choice += 1;
+                    self.apply(choice, f.tx, f.ty)?;
+                    self.push(level, Frame::Rewrite(f));
+                    self.push(level, Frame::Step(f.next));
+                    return Ok(());
+                }
+                f.matched = false;
+            }
+            if f.anchor == NONE {
+                f.anchor = self.pick_anchor(alt);
+                f.cursor = Cursor::default();
+            }
+            let anchor = &alt.anchors[f.anchor as usize];
+            match self.next_square(anchor.poi, &anchor.codes, &mut f.cursor) {
+                Some((x, y)) => {
+                    let check = &alt.checks[anchor.check as usize];
+                    let (tx, ty) = (x.wrapping_sub(check.dx), y.wrapping_sub(check.dy));
+                    if self.matches(alt, tx, ty) {
+                        f.matched = true;
+                        f.next_choice = 0;
+                        f.tx = tx;
+                        f.ty = ty;
+                    }
+                }
+                None => {
+                    f.alt += 1;
+                    f.anchor = NONE;
+                }
+            }
+        }
+    }
+
+    /// Binds the next square of a `%p:` and continues inside it.
+    fn next_bind(&mut self, level: usize, mut f: BindFrame) {
+        let codes = &self.prog.binds[f.id as usize];
+        if let Some((x, y)) = self.next_square(false, codes, &mut f.cursor) {
+            let c = &mut *self.cache;
+            let code = c.board.get(x, y);
+            c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
+            c.pois.push(Poi { x, y, code });
+            if c.pois.len() == 1 && c.trace.from.is_none() {
+                c.trace.from = Some(Coord::new(x, y));
+            }
+            self.push(level, Frame::Bind(f));
+            self.push(level, Frame::Step(f.next));
+        }
+    }
+
+    /// Runs an ordered choice's alternatives until one has results, keeps
+    /// them on this level's stash, and continues from the first.
+    fn start_ordered(&mut self, level: usize, id: u32, next: Pc) -> Result<(), EngineError> {
+        let prog = self.prog;
+        for &sub in prog.ordered[id as usize].iter() {
+            self.run_level(level + 1, prog.subs[sub as usize], Mode::Collect)?;
+            if !self.cache.levels[level + 1].results.entries.is_empty() {
+                break;
+            }
+        }
+        let (lower, upper) = self.cache.levels.split_at_mut(level + 1);
+        let stash = &mut lower[level].stash;
+        let found = &upper[0].results;
+        let (stash_entries, stash_changes) = (stash.entries.len() as u32, stash.changes.len() as u32);
+        for e in &found.entries {
+            let start = stash.changes.len() as u32;
+            stash.changes.extend_from_slice(found.changes(e));
+            stash.entries.push(Entry {
+                start,
+                end: stash.changes.len() as u32,
+                ..*e
+            });
+        }
+        let f = OrderedFrame {
+            next,
+            entry: stash_entries,
+            end: stash.entries.len() as u32,
+            stash_entries,
+            stash_changes,
+            mark: self.cache.board.mark() as u32,
+            poi: self.cache.pois.last().copied(),
+            poi_hash: self.cache.poi_hash,
+            trace: self.cache.trace,
+        };
+        self.next_ordered(level, f)
+    }
+
+    /// Makes the next stashed result of an ordered choice and continues.
+    fn next_ordered(&mut self, level: usize, mut f: OrderedFrame) -> Result<(), EngineError> {
+        let c = &mut *self.cache;
+        let lv = &mut c.levels[level];
+        if f.entry >= f.end {
+            lv.stash.entries.truncate(f.stash_entries as usize);
+            lv.stash.changes.truncate(f.stash_changes as usize);
+            return Ok(());
+        }
+        let e = lv.stash.entries[f.entry as usize];
+        for ch in &lv.stash.changes[e.start as usize..e.end as usize] {
+            c.board
+                .set(ch.at.x, ch.at.y, ch.content.code(), self.limits.max_cells)
+                .map_err(|TooLarge| EngineError::BoardLimit {
+                    limit: self.limits.max_cells,
+                })?;
+        }
+        let depth = c.pois.len().wrapping_sub(1);
+        if let (Some(p), Some(top)) = (e.poi, c.pois.last_mut()) {
+            c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, p.x, p.y, p.code);
+            *top = p;
+        }
+        c.trace = e.trace;
+        f.entry += 1;
+        self.push(level, Frame::Ordered(f));
+        self.push(level, Frame::Step(f.next));
+        Ok(())
+    }
+
+    /// Records the current position (with the piece of interest, below the
+    /// top level) as a result of this level.
+    fn record(&mut self, level: usize) {
+        let c = &mut *self.cache;
+        let lv = &mut c.levels[level];
+        c.board.diff(lv.base, &mut c.diff);
+        let poi = if level == 0 { None } else { c.pois.last().copied() };
+        let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code));
+        lv.results.insert(key, &c.diff, poi, c.trace);
+    }
+}

@@ -1,0 +1,245 @@
+//! FEN in and out, for games whose pieces declare FEN letters. The castling
+//! and en passant fields map to piece marks as the rule file's `fen castling`
+//! and `fen passant` lines say.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::engine::{Change, Content, Coord, Position};
+use crate::expand::Marks;
+
+use super::notation::{name, parse_square};
+use super::{Game, State};
+
+/// Why a FEN string does not describe a position of this game.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
+pub enum FenError {
+    /// A field is wrong; the message says which and why.
+    #[error("bad FEN: {field} field: {reason}")]
+    #[diagnostic(code(chessalg::game::fen))]
+    Field {
+        /// Which field (`board`, `turn`, `castling`, `en passant`, `halfmove clock`, `move number`).
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
+    FenError::Field {
+        field,
+        reason: reason.into(),
+    }
+}
+
+impl Game {
+    /// The state a FEN string describes.
+    pub fn from_fen(&self, fen: &str) -> Result<State, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(bad("board", "the FEN is empty"));
+        }
+        let mut position = self.fen_board(fields[0])?;
+        let turn = match fields.get(1).copied().unwrap_or("w") {
+            "w" => 0,
+            "b" if self.players.len() > 1 => 1,
+            other => return Err(bad("turn", format!("`{other}` is neither `w` nor `b`"))),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-");
+        let mut marks: Vec<Change> = Vec::new();
+        if castling != "-" {
+            for letter in castling.chars() {
+                let Some(rule) = self.spec().castling.iter().find(|c| c.letter == letter) else {
+                    return Err(bad(
+                        "castling",
+                        format!("`{letter}` is not a castling letter of this game"),
+                    ));
+                };
+                for &(piece, m, sq) in &rule.squares {
+                    let at = Coord::new(self.frame.x0 + sq.file as i32, self.frame.y0 + sq.rank as i32);
+                    if let Content::Piece(p, have) = position.get(at)
+                        && p == piece
+                    {
+                        marks.push(Change {
+                            at,
+                            content: Content::Piece(p, have.union(m)),
+                        });
+                    }
+                }
+                position = position.with_changes(&marks);
+                marks.clear();
+            }
+        }
+        let passant = fields.get(3).copied().unwrap_or("-");
+        if passant != "-" {
+            let Some(ep) = parse_square(&self.frame, passant) else {
+                return Err(bad(
+                    "en passant",
+                    format!("`{passant}` is not a square of the board"),
+                ));
+            };
+            for rule in &self.spec().passant {
+                let at = Coord::new(ep.x - rule.offset.x, ep.y - rule.offset.y);
+                if let Content::Piece(p, have) = position.get(at)
+                    && p == rule.piece
+                    && self.info[p.index()].owner != Some(turn)
+                {
+                    marks.push(Change {
+                        at,
+                        content: Content::Piece(p, have.union(rule.marks)),
+                    });
+                }
+            }
+            position = position.with_changes(&marks);
+        }
+        let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
+            match fields.get(i) {
+                None => Ok(default),
+                Some(t) => t
+                    .parse()
+                    .map_err(|_| bad(field, format!("`{t}` is not a number"))),
+            }
+        };
+        let quiet = number(4, "halfmove clock", 0)?;
+        let fullmove = number(5, "move number", 1)?.max(1);
+        if fields.len() > 6 {
+            return Err(bad("move number", "there is text after the last field"));
+        }
+        let mut state = State {
+            position,
+            turn,
+            quiet,
+            fullmove,
+            history: Vec::new(),
+        };
+        self.begin_turn(&mut state);
+        Ok(state)
+    }
+
+    fn fen_board(&self, field: &str) -> Result<Position, FenError> {
+        let rows: Vec<&str> = field.split('/').collect();
+        let f = self.frame;
+        if rows.len() != f.ranks as usize {
+            return Err(bad(
+                "board",
+                format!("{} ranks given, the board has {}", rows.len(), f.ranks),
+            ));
+        }
+        let initial = &self.initial().position;
+        let mut squares = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let y = f.y0 + f.ranks as i32 - 1 - i as i32;
+            let mut x = 0u32;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, x: &mut u32| -> Result<(), FenError> {
+                if !digits.is_empty() {
+                    let n: u32 = digits
+                        .parse()
+                        .map_err(|_| bad("board", "a run of empty squares is too long"))?;
+                    *x += n;
+                    digits.clear();
+                }
+                Ok(())
+            };
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                flush(&mut digits, &mut x)?;
+                let Some(p) = self.info.iter().position(|i| i.fen == Some(c)) else {
+                    return Err(bad("board", format!("`{c}` is not a piece letter of this game")));
+                };
+                squares.push((
+                    Coord::new(f.x0 + x as i32, y),
+                    Content::Piece(crate::expand::PieceId(p as u16), Marks::NONE),
+                ));
+                x += 1;
+            }
+            flush(&mut digits, &mut x)?;
+            if x != f.files {
+                return Err(bad(
+                    "board",
+                    format!(
+                        "rank {} has {x} squares, the board has {}",
+                        f.ranks as usize - i,
+                        f.files
+                    ),
+                ));
+            }
+        }
+        let mut all: Vec<(Coord, Content)> = initial.squares().map(|(at, _)| (at, Content::Empty)).collect();
+        for (at, content) in squares {
+            match all.iter_mut().find(|(a, _)| *a == at) {
+                Some(slot) => slot.1 = content,
+                None => {
+                    return Err(bad(
+                        "board",
+                        format!("{} is not a square of this board", name(&f, at)),
+                    ));
+                }
+            }
+        }
+        Ok(Position::from_squares(all))
+    }
+
+    /// The FEN of a state.
+    pub fn to_fen(&self, state: &State) -> String {
+        let f = self.frame;
+        let mut board = String::new();
+        for rank in (0..f.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..f.files {
+                let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
+                match state.position.get(at) {
+                    Content::Piece(p, _) => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        board.push(self.info[p.index()].fen.unwrap_or('?'));
+                    }
+                    _ => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                board.push('/');
+            }
+        }
+        let turn = if state.turn == 0 { "w" } else { "b" };
+        let mut castling: String = self
+            .spec()
+            .castling
+            .iter()
+            .filter(|rule| {
+                rule.squares.iter().all(|&(piece, m, sq)| {
+                    let at = Coord::new(f.x0 + sq.file as i32, f.y0 + sq.rank as i32);
+                    matches!(state.position.get(at), Content::Piece(p, have) if p == piece && have.contains(m))
+                })
+            })
+            .map(|rule| rule.letter)
+            .collect();
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        let mut passant = "-".to_string();
+        for (at, c) in state.position.squares() {
+            if let Content::Piece(p, have) = c
+                && let Some(rule) = self
+                    .spec()
+                    .passant
+                    .iter()
+                    .find(|r| r.piece == p && have.contains(r.marks))
+            {
+                passant = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
+            }
+        }
+        format!(
+            "{board} {turn} {castling} {passant} {} {}",
+            state.quiet, state.fullmove
+        )
+    }
+}

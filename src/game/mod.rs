@@ -1,0 +1,546 @@
+//! The game layer: turns, state beyond the board, legality, outcomes,
+//! notation and FEN, for any game a rule file declares.
+//!
+//! A [`Game`] is built from a rule file's [`GameSpec`]: each player's moves
+//! compiled to a program, the initial position, the pieces' owners and
+//! royalty. The layer knows nothing of any particular game: legality is "no
+//! royal piece of the mover may be left where an opponent's move could change
+//! its square", outcomes are the file's `outcome` lines, and a move is named
+//! by the squares its piece of interest left and reached.
+
+mod fen;
+mod notation;
+mod perft;
+
+use std::fmt;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::compile::{self, CompileError, Program};
+use crate::engine::{self, Cache, Change, Content, Coord, EngineError, Limits, Oracle, Position};
+use crate::expand::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
+use crate::expand::{GameSpec, Marks, PieceId, PieceTable, Rules};
+
+pub use fen::FenError;
+pub use notation::square_name;
+pub use perft::{divide, perft};
+
+/// Why a rule file is not a playable game.
+#[derive(Clone, Debug, Error, Diagnostic)]
+pub enum GameError {
+    /// The file declares no players.
+    #[error("the rule file declares no game")]
+    #[diagnostic(
+        code(chessalg::game::no_game),
+        help("a game needs `players`, a `board` and a `moves` line per player")
+    )]
+    NoGame,
+    /// The file declares no board.
+    #[error("the rule file declares no board")]
+    #[diagnostic(
+        code(chessalg::game::no_board),
+        help("write the initial position on indented lines below `board`")
+    )]
+    NoBoard,
+    /// A player's moves do not compile.
+    #[error("the moves of {player} do not compile: {error}")]
+    #[diagnostic(code(chessalg::game::compile))]
+    Compile {
+        /// The player.
+        player: String,
+        /// Why.
+        error: CompileError,
+    },
+    /// An outcome's `when` move does not compile.
+    #[error("an outcome's `when` does not compile: {0}")]
+    #[diagnostic(code(chessalg::game::compile))]
+    CompileOutcome(CompileError),
+}
+
+/// A failure while playing: the engine gave up on a search.
+#[derive(Clone, Debug, Error, Diagnostic)]
+pub enum PlayError {
+    /// The search hit a limit.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// A player, by turn order.
+pub type PlayerId = usize;
+
+/// The state of a game: the position, whose turn, and the counters outcomes need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The board.
+    pub position: Position,
+    /// The player to move.
+    pub turn: PlayerId,
+    /// Plies since the last move that resets the quiet count.
+    pub quiet: u32,
+    /// The move number, starting at 1, increased after the last player moves.
+    pub fullmove: u32,
+    /// Position hashes (with the player to move) since the game began.
+    pub history: Vec<u64>,
+}
+
+impl State {
+    /// The hash that identifies this position with its player to move.
+    pub fn key(&self) -> u64 {
+        self.position.content_hash() ^ (self.turn as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// A legal move: what it changes and the squares its piece of interest left and reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// The squares that change, with what they hold afterwards.
+    pub changes: Vec<Change>,
+    /// Where the moving piece (the outermost piece of interest) started.
+    pub from: Option<Coord>,
+    /// Where it ended.
+    pub to: Option<Coord>,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// This player won.
+    Win(PlayerId),
+    /// Nobody won.
+    Draw,
+}
+
+/// A playable game built from a rule file.
+pub struct Game {
+    /// The game's name.
+    pub name: String,
+    /// The players in turn order.
+    pub players: Vec<String>,
+    /// The pieces and marks.
+    pub pieces: PieceTable,
+    /// Owner, FEN letter, value and royalty per piece.
+    pub info: Vec<PieceInfo>,
+    expiring: Marks,
+    programs: Vec<Program>,
+    outcomes: Vec<(CompiledCondition, Verdict)>,
+    quiet_resets: QuietResets,
+    /// The geometry names use: the initial board's bounding box.
+    pub(crate) frame: Frame,
+    spec: GameSpec,
+    initial: State,
+    /// Bounds on each search.
+    pub limits: Limits,
+}
+
+/// The bounding box of the initial board: squares are named from its corner.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    pub(crate) x0: i32,
+    pub(crate) y0: i32,
+    pub(crate) files: u32,
+    pub(crate) ranks: u32,
+}
+
+enum CompiledCondition {
+    NoMoves {
+        checked: bool,
+    },
+    Repetition(u32),
+    Quiet(u32),
+    Material {
+        exact: Vec<PieceId>,
+        any: Vec<PieceId>,
+        same_colour: bool,
+    },
+    When(Program),
+}
+
+impl Game {
+    /// Builds the game a rule file declares.
+    pub fn new(rules: &Rules) -> Result<Game, GameError> {
+        let spec = rules.game().clone();
+        if !spec.is_game() {
+            return Err(GameError::NoGame);
+        }
+        if spec.board.is_empty() {
+            return Err(GameError::NoBoard);
+        }
+        let pieces = rules.pieces().clone();
+        let mut programs = Vec::new();
+        for (i, mv) in spec.moves.iter().enumerate() {
+            let p = compile::compile(mv, &pieces).map_err(|error| GameError::Compile {
+                player: spec.players[i].clone(),
+                error,
+            })?;
+            programs.push(p);
+        }
+        let mut outcomes = Vec::new();
+        for rule in &spec.outcomes {
+            let c = match &rule.condition {
+                Condition::NoMoves { checked } => CompiledCondition::NoMoves { checked: *checked },
+                Condition::Repetition(n) => CompiledCondition::Repetition(*n),
+                Condition::Quiet(n) => CompiledCondition::Quiet(*n),
+                Condition::Material {
+                    exact,
+                    any,
+                    same_colour,
+                } => CompiledCondition::Material {
+                    exact: exact.clone(),
+                    any: any.clone(),
+                    same_colour: *same_colour,
+                },
+                Condition::When(m) => {
+                    CompiledCondition::When(compile::compile(m, &pieces).map_err(GameError::CompileOutcome)?)
+                }
+            };
+            outcomes.push((c, rule.verdict));
+        }
+        let squares: Vec<(Coord, Content)> = spec
+            .board
+            .iter()
+            .map(|(at, cell)| {
+                let content = match *cell {
+                    BoardCell::Empty => Content::Empty,
+                    BoardCell::Piece(p, m) => Content::Piece(p, m),
+                };
+                (Coord::new(at.x, at.y), content)
+            })
+            .collect();
+        let frame = Frame {
+            x0: squares.iter().map(|(c, _)| c.x).min().unwrap_or(0),
+            y0: squares.iter().map(|(c, _)| c.y).min().unwrap_or(0),
+            files: (squares.iter().map(|(c, _)| c.x).max().unwrap_or(0)
+                - squares.iter().map(|(c, _)| c.x).min().unwrap_or(0)
+                + 1) as u32,
+            ranks: (squares.iter().map(|(c, _)| c.y).max().unwrap_or(0)
+                - squares.iter().map(|(c, _)| c.y).min().unwrap_or(0)
+                + 1) as u32,
+        };
+        let position = Position::from_squares(squares);
+        let mut game = Game {
+            name: spec.name.clone().unwrap_or_else(|| "game".to_string()),
+            players: spec.players.clone(),
+            info: spec.pieces.clone(),
+            expiring: spec.expiring,
+            quiet_resets: spec.quiet_resets.clone(),
+            pieces,
+            programs,
+            outcomes,
+            frame,
+            spec,
+            initial: State {
+                position,
+                turn: 0,
+                quiet: 0,
+                fullmove: 1,
+                history: Vec::new(),
+            },
+            limits: Limits::default(),
+        };
+        let mut first = game.initial.clone();
+        game.begin_turn(&mut first);
+        game.initial = first;
+        Ok(game)
+    }
+
+    /// The state the game starts in.
+    pub fn initial(&self) -> State {
+        self.initial.clone()
+    }
+
+    /// The declared game data (FEN rules, outcomes).
+    pub fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    /// Clears the expiring marks of the player about to move and records the position.
+    fn begin_turn(&self, state: &mut State) {
+        self.expire_marks(state);
+        let key = state.key();
+        state.history.push(key);
+    }
+
+    /// Clears the expiring marks of the pieces of the player about to move.
+    fn expire_marks(&self, state: &mut State) {
+        if !self.expiring.is_empty() {
+            let changes: Vec<Change> = state
+                .position
+                .squares()
+                .filter_map(|(at, content)| match content {
+                    Content::Piece(p, m)
+                        if self.info[p.index()].owner == Some(state.turn) && m.0 & self.expiring.0 != 0 =>
+                    {
+                        Some(Change {
+                            at,
+                            content: Content::Piece(p, m.without(self.expiring)),
+                        })
+                    }
+                    _ => None,
+                })
+                .collect();
+            if !changes.is_empty() {
+                state.position = state.position.with_changes(&changes);
+            }
+        }
+    }
+
+    /// The state after `action` without the bookkeeping outcomes need
+    /// (history, quiet count): what perft and search use.
+    pub fn play_quietly(&self, state: &State, action: &Action) -> State {
+        let next_turn = (state.turn + 1) % self.players.len();
+        let mut next = State {
+            position: state.position.with_changes(&action.changes),
+            turn: next_turn,
+            quiet: 0,
+            fullmove: state.fullmove + u32::from(next_turn == 0),
+            history: Vec::new(),
+        };
+        self.expire_marks(&mut next);
+        next
+    }
+
+    /// Every legal move of the player to move, in a deterministic order.
+    pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
+        let oracle = Attacks {
+            game: self,
+            attacker_of: state.turn,
+        };
+        let mut candidates = Vec::new();
+        {
+            let outcomes = engine::search_with(
+                &self.programs[state.turn],
+                &state.position,
+                cache,
+                &self.limits,
+                &oracle,
+            )?;
+            for o in outcomes.iter() {
+                candidates.push(Action {
+                    changes: o.changes.to_vec(),
+                    from: o.poi_from,
+                    to: o.poi_to,
+                });
+            }
+        }
+        let mut legal = Vec::with_capacity(candidates.len());
+        for a in candidates {
+            let after = state.position.with_changes(&a.changes);
+            if !self.royal_attacked(&after, state.turn, cache)? {
+                legal.push(a);
+            }
+        }
+        Ok(legal)
+    }
+
+    /// Whether a royal piece of `player` stands where an opponent's move could change its square.
+    pub fn royal_attacked(
+        &self,
+        position: &Position,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        let royals: Vec<Coord> = position
+            .squares()
+            .filter_map(|(at, c)| match c {
+                Content::Piece(p, _)
+                    if self.info[p.index()].royal && self.info[p.index()].owner == Some(player) =>
+                {
+                    Some(at)
+                }
+                _ => None,
+            })
+            .collect();
+        for at in royals {
+            if self.attacked(position, at, player, cache)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether some opponent of `player` has a move that changes square `at`.
+    /// (Inside this test, `attacked` in the opponents' rules is false.)
+    pub fn attacked(
+        &self,
+        position: &Position,
+        at: Coord,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        for (q, program) in self.programs.iter().enumerate() {
+            if q == player {
+                continue;
+            }
+            let hit = engine::search_exists(
+                program,
+                position,
+                cache,
+                &self.limits,
+                &engine::NoAttacks,
+                |changes| changes.iter().any(|c| c.at == at),
+            )?;
+            if hit {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The state after `action`: the board changed, the turn passed, counters updated.
+    pub fn play(&self, state: &State, action: &Action) -> State {
+        let position = state.position.with_changes(&action.changes);
+        let reset = self.resets_quiet(state, action, &position);
+        let next_turn = (state.turn + 1) % self.players.len();
+        let mut next = State {
+            position,
+            turn: next_turn,
+            quiet: if reset { 0 } else { state.quiet + 1 },
+            fullmove: state.fullmove + u32::from(next_turn == 0),
+            history: state.history.clone(),
+        };
+        self.begin_turn(&mut next);
+        next
+    }
+
+    fn resets_quiet(&self, state: &State, action: &Action, after: &Position) -> bool {
+        let r = &self.quiet_resets;
+        if let Some(from) = action.from
+            && let Content::Piece(p, _) = state.position.get(from)
+            && r.pieces.contains(&p)
+        {
+            return true;
+        }
+        if r.capture {
+            let count = |pos: &Position| {
+                pos.squares()
+                    .filter(|(_, c)| matches!(c, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn)))
+                    .count()
+            };
+            return count(after) < count(&state.position);
+        }
+        false
+    }
+
+    /// How the game stands: ended (and how) or not, given the legal moves.
+    pub fn ending(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<Ending>, PlayError> {
+        for (condition, verdict) in &self.outcomes {
+            let holds = match condition {
+                CompiledCondition::NoMoves { checked } => {
+                    legal.is_empty()
+                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                }
+                CompiledCondition::Repetition(n) => {
+                    let key = state.key();
+                    state.history.iter().filter(|&&k| k == key).count() >= *n as usize
+                }
+                CompiledCondition::Quiet(n) => state.quiet >= *n,
+                CompiledCondition::Material {
+                    exact,
+                    any,
+                    same_colour,
+                } => self.material_matches(&state.position, exact, any, *same_colour),
+                CompiledCondition::When(p) => {
+                    let oracle = Attacks {
+                        game: self,
+                        attacker_of: state.turn,
+                    };
+                    !engine::search_with(p, &state.position, cache, &self.limits, &oracle)?.is_empty()
+                }
+            };
+            if holds {
+                return Ok(Some(match verdict {
+                    Verdict::Win(Some(p)) => Ending::Win(*p),
+                    Verdict::Win(None) => Ending::Win(state.turn),
+                    Verdict::Loss => Ending::Win((state.turn + 1) % self.players.len()),
+                    Verdict::Draw => Ending::Draw,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    fn material_matches(
+        &self,
+        position: &Position,
+        exact: &[PieceId],
+        any: &[PieceId],
+        same_colour: bool,
+    ) -> bool {
+        let mut needed = exact.to_vec();
+        let mut colours = [false, false];
+        for (at, c) in position.squares() {
+            let Content::Piece(p, _) = c else { continue };
+            if let Some(i) = needed.iter().position(|&q| q == p) {
+                needed.swap_remove(i);
+            } else if any.contains(&p) {
+                colours[((at.x + at.y).rem_euclid(2)) as usize] = true;
+            } else {
+                return false;
+            }
+        }
+        needed.is_empty() && !(same_colour && colours[0] && colours[1])
+    }
+
+    /// The coordinate name of a move: from and to squares, and the FEN letter
+    /// of a piece it turns into (`e2e4`, `e7e8q`).
+    pub fn action_name(&self, state: &State, action: &Action) -> String {
+        notation::coordinate(self, state, action)
+    }
+}
+
+/// The `attacked` test of the engine, answered with the opponents' moves.
+struct Attacks<'g> {
+    game: &'g Game,
+    attacker_of: PlayerId,
+}
+
+impl Oracle for Attacks<'_> {
+    fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError> {
+        let mut cache = Cache::new();
+        self.game
+            .attacked(position, at, self.attacker_of, &mut cache)
+            .map_err(|PlayError::Engine(e)| e)
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Win(p) => write!(f, "player {p} wins"),
+            Ending::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+impl Game {
+    /// The position as the seed draws it, with rank numbers and file letters.
+    pub fn board_text(&self, state: &State) -> String {
+        let f = self.frame;
+        let mut out = String::new();
+        for rank in (0..f.ranks).rev() {
+            out.push_str(&format!("{:>2} ", rank + 1));
+            for file in 0..f.files {
+                let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
+                match state.position.get(at) {
+                    Content::NoSquare => out.push(' '),
+                    Content::Empty => out.push('.'),
+                    Content::Piece(p, _) => out.push(self.pieces.symbol(p)),
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("   ");
+        for file in 0..f.files {
+            out.push(char::from_u32('a' as u32 + file).unwrap_or('?'));
+        }
+        out.push('\n');
+        out
+    }
+}

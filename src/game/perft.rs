@@ -1,0 +1,45 @@
+//! Perft: the number of leaves of the legal-move tree at a given depth.
+
+use crate::engine::Cache;
+
+use super::{Game, PlayError, State};
+
+/// The number of move sequences of exactly `depth` legal moves from `state`
+/// (outcomes such as repetition are not consulted, as perft requires).
+pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    let actions = game.legal_actions(state, cache)?;
+    if depth == 1 {
+        return Ok(actions.len() as u64);
+    }
+    let mut total = 0;
+    for a in &actions {
+        let next = game.play_quietly(state, a);
+        total += perft(game, &next, depth - 1, cache)?;
+    }
+    Ok(total)
+}
+
+/// Perft split by the first move: each move's name and its count, sorted by name.
+pub fn divide(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    cache: &mut Cache,
+) -> Result<Vec<(String, u64)>, PlayError> {
+    let actions = game.legal_actions(state, cache)?;
+    let mut out = Vec::with_capacity(actions.len());
+    for a in &actions {
+        let next = game.play_quietly(state, a);
+        let n = if depth <= 1 {
+            1
+        } else {
+            perft(game, &next, depth - 1, cache)?
+        };
+        out.push((game.action_name(state, a), n));
+    }
+    out.sort();
+    Ok(out)
+}
