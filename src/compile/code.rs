@@ -90,6 +90,11 @@ impl CodeSet {
         }
     }
 
+    /// Whether the set has no code.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.low == [0; 4] && self.high.iter().all(|w| *w == 0)
+    }
+
     /// Whether the set is exactly `{code}`.
     #[cfg(test)]
     pub(crate) fn is_only(&self, code: Code) -> bool {

@@ -23,6 +23,7 @@ mod code;
 mod error;
 mod pattern;
 mod program;
+mod reach;
 
 pub(crate) use code::Code;
 pub use code::MAX_PIECES;
@@ -377,6 +378,7 @@ impl<'m> Compiler<'m> {
             start,
             codes: max_code,
             depth: self.depth,
+            reach: Vec::new(),
         }
     }
 }

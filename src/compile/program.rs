@@ -158,9 +158,19 @@ pub struct Program {
     pub(crate) codes: usize,
     /// How deeply sub-programs nest (0: none).
     pub(crate) depth: usize,
+    /// Per bind, where its body may write (empty until [`Program::with_reach`]).
+    pub(crate) reach: Vec<super::reach::Reach>,
 }
 
 impl Program {
+    /// The program with the reach of each `%p:` computed for boards at most
+    /// `width` by `height`, so that searches for the moves that change one
+    /// square skip the pieces that cannot reach it.
+    pub fn with_reach(mut self, width: u32, height: u32) -> Program {
+        self.reach = super::reach::reaches(&self, width, height);
+        self
+    }
+
     /// How many instructions the program has.
     pub fn len(&self) -> usize {
         self.insts.len()

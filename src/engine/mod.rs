@@ -15,7 +15,7 @@ mod position;
 mod search;
 
 pub use position::{Change, Content, Coord, DiagramError, Position};
-pub use search::{Cache, NoAttacks, Oracle, Outcome, Outcomes, search, search_exists, search_with};
+pub use search::{Cache, NoAttacks, Oracle, Outcome, Outcomes, search, search_changes, search_with};
 
 use miette::Diagnostic;
 use thiserror::Error;

@@ -300,17 +300,19 @@ pub fn search_with<'c>(
     })
 }
 
-/// Whether some result of `program` on `position` has a change list that
-/// `wanted` accepts; stops at the first.
-pub fn search_exists(
+/// Whether some result of `program` on `position` changes square `at`;
+/// stops at the first. With [`Program::with_reach`], pieces of interest that
+/// cannot reach `at` are not tried.
+pub fn search_changes(
     program: &Program,
     position: &Position,
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
-    wanted: impl Fn(&[Change]) -> bool,
+    at: Coord,
 ) -> Result<bool, EngineError> {
-    start(program, position, cache, limits, oracle, Some(&wanted))
+    let wanted = move |changes: &[Change]| changes.iter().any(|c| c.at == at);
+    start(program, position, cache, limits, oracle, Some((&wanted, at)))
 }
 
 fn start(
@@ -319,7 +321,7 @@ fn start(
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
-    find: Option<&dyn Fn(&[Change]) -> bool>,
+    find: Option<(&dyn Fn(&[Change]) -> bool, Coord)>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.codes);
     cache.pois.clear();
@@ -341,7 +343,8 @@ struct Search<'a> {
     cache: &'a mut Cache,
     limits: &'a Limits,
     oracle: &'a dyn Oracle,
-    find: Option<&'a dyn Fn(&[Change]) -> bool>,
+    /// Looking for a result that changes this square (and stopping there).
+    find: Option<(&'a dyn Fn(&[Change]) -> bool, Coord)>,
 }
 
 impl Search<'_> {
@@ -513,7 +516,7 @@ impl Search<'_> {
                         return Ok(true);
                     }
                     if level == 0
-                        && let Some(wanted) = self.find
+                        && let Some((wanted, _)) = self.find
                     {
                         let c = &mut *self.cache;
                         c.board.diff(c.levels[0].base, &mut c.diff);
@@ -674,7 +677,22 @@ impl Search<'_> {
     /// Binds the next square of a `%p:` and continues inside it.
     fn next_bind(&mut self, level: usize, mut f: BindFrame) {
         let codes = &self.prog.binds[f.id as usize];
-        if let Some((x, y)) = self.next_square(false, codes, &mut f.cursor) {
+        let reach = match self.find {
+            Some((_, target)) if level == 0 && self.cache.pois.is_empty() => {
+                self.prog.reach.get(f.id as usize).map(|r| (r, target))
+            }
+            _ => None,
+        };
+        let mut found = self.next_square(false, codes, &mut f.cursor);
+        if let Some((r, t)) = reach {
+            while let Some((x, y)) = found {
+                if r.contains(t.x - x, t.y - y) {
+                    break;
+                }
+                found = self.next_square(false, codes, &mut f.cursor);
+            }
+        }
+        if let Some((x, y)) = found {
             let c = &mut *self.cache;
             let code = c.board.get(x, y);
             c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);

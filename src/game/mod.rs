@@ -176,6 +176,17 @@ impl Game {
             })?;
             programs.push(p);
         }
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for (at, _) in &spec.board {
+            xs.push(at.x);
+            ys.push(at.y);
+        }
+        let width = (xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0) + 1) as u32;
+        let height = (ys.iter().max().unwrap_or(&0) - ys.iter().min().unwrap_or(&0) + 1) as u32;
+        let programs: Vec<Program> = programs
+            .into_iter()
+            .map(|p| p.with_reach(width, height))
+            .collect();
         let mut outcomes = Vec::new();
         for rule in &spec.outcomes {
             let c = match &rule.condition {
@@ -373,14 +384,7 @@ impl Game {
             if q == player {
                 continue;
             }
-            let hit = engine::search_exists(
-                program,
-                position,
-                cache,
-                &self.limits,
-                &engine::NoAttacks,
-                |changes| changes.iter().any(|c| c.at == at),
-            )?;
+            let hit = engine::search_changes(program, position, cache, &self.limits, &engine::NoAttacks, at)?;
             if hit {
                 return Ok(true);
             }

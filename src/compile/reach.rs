@@ -1,0 +1,147 @@
+//! Where a `%p:` can write: for each bind of a program, the offsets (from the
+//! square it binds) of every square its body may change, on a board of a
+//! given size. The engine uses it to ask "can anything change square s?"
+//! without running the bodies of pieces too far away, the way a chess engine
+//! tests check by looking outward from the king.
+
+use rustc_hash::FxHashSet;
+
+use super::program::{Inst, Pc, Program, Write};
+
+/// The squares one bind's body may change, relative to the bound square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Anywhere (the body moves things not tied to its piece of interest).
+    Everywhere,
+    /// Only these offsets, as a bit map over `[-w, w] x [-h, h]`.
+    Within { w: i32, h: i32, bits: Vec<u64> },
+}
+
+impl Reach {
+    /// Whether the square at `(dx, dy)` from the bound square may change.
+    #[inline]
+    pub(crate) fn contains(&self, dx: i32, dy: i32) -> bool {
+        match self {
+            Reach::Everywhere => true,
+            Reach::Within { w, h, bits } => {
+                if dx.abs() > *w || dy.abs() > *h {
+                    return false;
+                }
+                let i = ((dy + h) * (2 * w + 1) + (dx + w)) as usize;
+                bits[i / 64] >> (i % 64) & 1 == 1
+            }
+        }
+    }
+}
+
+/// Too many states to follow: give up and say "everywhere".
+const MAX_STATES: usize = 1 << 16;
+
+struct Walk<'p> {
+    prog: &'p Program,
+    w: i32,
+    h: i32,
+    bits: Vec<u64>,
+}
+
+/// `None` means "everywhere".
+type Ends = Option<Vec<(i32, i32)>>;
+
+impl Walk<'_> {
+    fn mark(&mut self, dx: i32, dy: i32) {
+        if dx.abs() <= self.w && dy.abs() <= self.h {
+            let i = ((dy + self.h) * (2 * self.w + 1) + (dx + self.w)) as usize;
+            self.bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    fn in_range(&self, d: (i32, i32)) -> bool {
+        d.0.abs() <= self.w && d.1.abs() <= self.h
+    }
+
+    /// Follows the program from `start` with the piece of interest displaced
+    /// by `d0`, marking every square written, until an `Unbind` (bind bodies)
+    /// or a `Match` (sub-programs); returns the displacements there.
+    fn walk(&mut self, start: Pc, d0: (i32, i32), depth: usize) -> Ends {
+        if depth > 8 {
+            return None;
+        }
+        let mut seen: FxHashSet<(Pc, (i32, i32))> = FxHashSet::default();
+        let mut todo = vec![(start, d0)];
+        let mut ends = Vec::new();
+        while let Some((pc, d)) = todo.pop() {
+            if !seen.insert((pc, d)) {
+                continue;
+            }
+            if seen.len() > MAX_STATES {
+                return None;
+            }
+            match self.prog.insts[pc as usize] {
+                Inst::Rewrite { id, next } => {
+                    for alt in self.prog.rewrites[id as usize].alternatives.iter() {
+                        // Only a check that accepts nothing but the piece of
+                        // interest pins the translation.
+                        let poi = alt.checks.iter().find(|c| c.poi && c.accepts.is_empty())?;
+                        // The translation puts the POI check on the piece of interest.
+                        let (tx, ty) = (d.0 - poi.dx, d.1 - poi.dy);
+                        for choice in alt.choices.iter() {
+                            let mut nd = d;
+                            for ch in choice.iter() {
+                                let at = (tx + ch.dx, ty + ch.dy);
+                                self.mark(at.0, at.1);
+                                if let Write::Poi(_) = ch.write {
+                                    nd = at;
+                                }
+                            }
+                            if self.in_range(nd) {
+                                todo.push((next, nd));
+                            }
+                        }
+                    }
+                }
+                Inst::Split { first, second } => {
+                    todo.push((first, d));
+                    todo.push((second, d));
+                }
+                Inst::Jump { to } => todo.push((to, d)),
+                // A piece of interest inside another: not followed.
+                Inst::Bind { .. } => return None,
+                Inst::Unbind { .. } | Inst::Match => ends.push(d),
+                Inst::Guard { next, .. } | Inst::Attacked { next } => todo.push((next, d)),
+                Inst::Ordered { id, next } => {
+                    for &sub in self.prog.ordered[id as usize].iter() {
+                        for e in self.walk(self.prog.subs[sub as usize], d, depth + 1)? {
+                            todo.push((next, e));
+                        }
+                    }
+                }
+            }
+        }
+        Some(ends)
+    }
+}
+
+/// The reach of every bind of `prog` on boards at most `width` by `height`.
+pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> Vec<Reach> {
+    let (w, h) = (width as i32, height as i32);
+    let size = ((2 * w + 1) * (2 * h + 1)) as usize;
+    let mut out = vec![Reach::Everywhere; prog.binds.len()];
+    for inst in &prog.insts {
+        if let Inst::Bind { id, next } = *inst {
+            let mut walk = Walk {
+                prog,
+                w,
+                h,
+                bits: vec![0; size.div_ceil(64)],
+            };
+            if walk.walk(next, (0, 0), 0).is_some() {
+                out[id as usize] = Reach::Within {
+                    w,
+                    h,
+                    bits: walk.bits,
+                };
+            }
+        }
+    }
+    out
+}
