@@ -336,7 +336,11 @@ impl<'m> Compiler<'m> {
         }
         for inst in &resolved {
             match *inst {
-                Inst::Rewrite { next, .. } | Inst::Unbind { next } | Inst::Ordered { next, .. } => {
+                // Termination needs the visited set only where paths join
+                // (every loop head is a join); after a rewrite it would
+                // merely dedupe states, at the price of a lookup per step.
+                Inst::Rewrite { next, .. } => indegree[next as usize] += 1,
+                Inst::Unbind { next } | Inst::Ordered { next, .. } => {
                     indegree[next as usize] += 1;
                     merges[next as usize] = true;
                 }
@@ -379,6 +383,7 @@ impl<'m> Compiler<'m> {
             codes: max_code,
             depth: self.depth,
             reach: Vec::new(),
+            split_reach: Vec::new(),
         }
     }
 }

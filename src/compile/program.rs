@@ -160,6 +160,9 @@ pub struct Program {
     pub(crate) depth: usize,
     /// Per bind, where its body may write (empty until [`Program::with_reach`]).
     pub(crate) reach: Vec<super::reach::Reach>,
+    /// Per instruction, where the program may write from a `Split` on,
+    /// relative to the piece of interest (empty until [`Program::with_reach`]).
+    pub(crate) split_reach: Vec<super::reach::Reach>,
 }
 
 impl Program {
@@ -167,7 +170,7 @@ impl Program {
     /// `width` by `height`, so that searches for the moves that change one
     /// square skip the pieces that cannot reach it.
     pub fn with_reach(mut self, width: u32, height: u32) -> Program {
-        self.reach = super::reach::reaches(&self, width, height);
+        (self.reach, self.split_reach) = super::reach::reaches(&self, width, height);
         self
     }
 

@@ -47,6 +47,10 @@ struct Walk<'p> {
 /// `None` means "everywhere".
 type Ends = Option<Vec<(i32, i32)>>;
 
+/// The displacement that stands for "the piece of interest is unbound":
+/// after the outermost `Unbind`, a rewrite may write anywhere.
+const UNBOUND: (i32, i32) = (i32::MAX, i32::MAX);
+
 impl Walk<'_> {
     fn mark(&mut self, dx: i32, dy: i32) {
         if dx.abs() <= self.w && dy.abs() <= self.h {
@@ -77,6 +81,9 @@ impl Walk<'_> {
                 return None;
             }
             match self.prog.insts[pc as usize] {
+                Inst::Rewrite { .. } | Inst::Bind { .. } | Inst::Ordered { .. } if d == UNBOUND => {
+                    return None;
+                }
                 Inst::Rewrite { id, next } => {
                     for alt in self.prog.rewrites[id as usize].alternatives.iter() {
                         // Only a check that accepts nothing but the piece of
@@ -106,6 +113,8 @@ impl Walk<'_> {
                 Inst::Jump { to } => todo.push((to, d)),
                 // A piece of interest inside another: not followed.
                 Inst::Bind { .. } => return None,
+                // What follows the piece of interest's move may write too.
+                Inst::Unbind { next } if depth == 0 => todo.push((next, UNBOUND)),
                 Inst::Unbind { .. } | Inst::Match => ends.push(d),
                 Inst::Guard { next, .. } | Inst::Attacked { next } => todo.push((next, d)),
                 Inst::Ordered { id, next } => {
@@ -121,27 +130,38 @@ impl Walk<'_> {
     }
 }
 
-/// The reach of every bind of `prog` on boards at most `width` by `height`.
-pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> Vec<Reach> {
+/// Where the program, from `start` with the piece of interest at offset
+/// (0, 0), may write, on boards at most `width` by `height`.
+fn reach_from(prog: &Program, start: Pc, width: u32, height: u32) -> Reach {
     let (w, h) = (width as i32, height as i32);
     let size = ((2 * w + 1) * (2 * h + 1)) as usize;
-    let mut out = vec![Reach::Everywhere; prog.binds.len()];
-    for inst in &prog.insts {
-        if let Inst::Bind { id, next } = *inst {
-            let mut walk = Walk {
-                prog,
-                w,
-                h,
-                bits: vec![0; size.div_ceil(64)],
-            };
-            if walk.walk(next, (0, 0), 0).is_some() {
-                out[id as usize] = Reach::Within {
-                    w,
-                    h,
-                    bits: walk.bits,
-                };
-            }
+    let mut walk = Walk {
+        prog,
+        w,
+        h,
+        bits: vec![0; size.div_ceil(64)],
+    };
+    match walk.walk(start, (0, 0), 0) {
+        Some(_) => Reach::Within {
+            w,
+            h,
+            bits: walk.bits,
+        },
+        None => Reach::Everywhere,
+    }
+}
+
+/// The reach of every bind of `prog` (by bind id) and from every `Split`
+/// (by instruction), on boards at most `width` by `height`.
+pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> (Vec<Reach>, Vec<Reach>) {
+    let mut binds = vec![Reach::Everywhere; prog.binds.len()];
+    let mut splits = vec![Reach::Everywhere; prog.insts.len()];
+    for (pc, inst) in prog.insts.iter().enumerate() {
+        match *inst {
+            Inst::Bind { id, next } => binds[id as usize] = reach_from(prog, next, width, height),
+            Inst::Split { .. } => splits[pc] = reach_from(prog, pc as Pc, width, height),
+            _ => {}
         }
     }
-    out
+    (binds, splits)
 }

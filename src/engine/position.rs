@@ -322,7 +322,29 @@ impl Position {
     /// The position after `changes` (in order; a later change to the same
     /// square wins).
     pub fn with_changes(&self, changes: &[Change]) -> Position {
-        Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)))
+        // The common case: squares change contents, none appears or vanishes,
+        // so the grid stays as it is and the hash is updated in place.
+        let in_place = changes.iter().all(|c| {
+            c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
+        });
+        if !in_place {
+            return Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
+        }
+        let mut next = self.clone();
+        for c in changes {
+            let i = self.index(c.at).expect("checked above");
+            let code = c.content.code();
+            next.hash ^= hash::square(c.at.x, c.at.y, next.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+            next.cells[i] = code;
+        }
+        next
+    }
+
+    /// The grid index of `at`, if it is inside the grid.
+    fn index(&self, at: Coord) -> Option<usize> {
+        let cx = at.x.wrapping_sub(self.x0) as u32;
+        let cy = at.y.wrapping_sub(self.y0) as u32;
+        (cx < self.width && cy < self.height).then(|| cy as usize * self.width as usize + cx as usize)
     }
 
     /// The position with every square moved by `m` (for instance `R`, a

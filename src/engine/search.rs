@@ -130,7 +130,9 @@ impl Results {
     fn clear(&mut self) {
         self.changes.clear();
         self.entries.clear();
-        self.index.clear();
+        if !self.index.is_empty() {
+            self.index.clear();
+        }
     }
 
     fn changes(&self, e: &Entry) -> &[Change] {
@@ -359,7 +361,9 @@ impl Search<'_> {
         {
             let lv = &mut self.cache.levels[level];
             lv.stack.clear();
-            lv.visited.clear();
+            if !lv.visited.is_empty() {
+                lv.visited.clear();
+            }
             lv.results.clear();
             lv.stash.clear();
             lv.base = mark;
@@ -444,6 +448,16 @@ impl Search<'_> {
             }
             match prog.insts[pc as usize] {
                 Inst::Split { first, second } => {
+                    // Looking for a change of one square: give up on paths
+                    // that cannot write it from where the piece of interest is.
+                    if let Some((_, t)) = self.find
+                        && level == 0
+                        && let [p] = self.cache.pois.as_slice()
+                        && let Some(r) = prog.split_reach.get(pc as usize)
+                        && !r.contains(t.x - p.x, t.y - p.y)
+                    {
+                        return Ok(false);
+                    }
                     self.push(level, Frame::Step(second));
                     pc = first;
                 }
