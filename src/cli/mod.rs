@@ -1,5 +1,6 @@
 //! The command line: clap types and subcommands. The only place that prints.
 
+mod apply;
 mod expand;
 mod game;
 
@@ -31,6 +32,8 @@ enum Command {
     },
     /// Print the expanded core form of definitions, or of one expression.
     Expand(expand::ExpandArgs),
+    /// Apply a move to a board diagram and print every resulting position.
+    Apply(apply::ApplyArgs),
     /// List the legal moves of a position, one per line (`e2e4`, `e7e8q`).
     Moves(game::GameArgs),
     /// Count the leaves of the legal-move tree (perft).
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files } => check(&files),
         Command::Expand(args) => expand::run(&args),
+        Command::Apply(args) => apply::run(&args),
         Command::Moves(args) => game::moves(&args),
         Command::Perft(args) => game::perft(&args),
         Command::Show(args) => game::show(&args),

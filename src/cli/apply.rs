@@ -1,0 +1,77 @@
+//! `chessalg apply`: every position a move leads to from a board diagram.
+
+use clap::Args;
+
+use chessalg::compile;
+use chessalg::engine::{self, Limits, Position};
+use chessalg::expand::{Rules, Value, print};
+use chessalg::source::Source;
+
+use super::{Failure, load_rules, print_problems, read_source};
+
+/// Arguments of `chessalg apply`.
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    /// The board: a text diagram, rows top to bottom, `.` an empty square, a
+    /// piece symbol, a space where there is no square (`-` reads stdin).
+    #[arg(long, value_name = "FILE")]
+    board: String,
+    /// The move to apply.
+    #[arg(long, value_name = "EXPR")]
+    expr: String,
+    /// Definitions (and pieces) the expression may use.
+    #[arg(long, value_name = "FILE")]
+    with: Option<String>,
+    /// Print only the number of resulting positions.
+    #[arg(long)]
+    count: bool,
+    /// The most search states one application may explore.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_STATES)]
+    max_states: u64,
+}
+
+/// Runs `chessalg apply`.
+pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
+    let rules = match &args.with {
+        Some(f) => load_rules(f)?,
+        None => Rules::prelude(),
+    };
+    let source = Source::new("<expr>", args.expr.clone());
+    let value = rules.expand(&source).map_err(|p| {
+        print_problems(&p);
+        Failure::Reported
+    })?;
+    let mv = match value {
+        Value::Move(m) => m,
+        other => {
+            return Err(Failure::Message(format!(
+                "the expression is {}, not a move: `{}`",
+                other.kind(),
+                print::value(&other, rules.pieces())
+            )));
+        }
+    };
+    let program = compile::compile(&mv, rules.pieces()).map_err(|e| Failure::Message(e.to_string()))?;
+    let board = read_source(&args.board)?;
+    let position = Position::from_diagram(&board.text, rules.pieces())
+        .map_err(|e| Failure::Message(format!("{}: {e}", board.name)))?;
+    let limits = Limits {
+        max_states: args.max_states,
+        ..Limits::default()
+    };
+    let results = engine::apply(&program, &position, &limits).map_err(|e| {
+        Failure::Message(match e {
+            engine::EngineError::StateLimit { limit } => format!(
+                "the search explored more than {limit} states without finishing; raise the limit with --max-states N"
+            ),
+            other => other.to_string(),
+        })
+    })?;
+    if !args.count {
+        for p in &results {
+            println!("{}", p.diagram(rules.pieces()));
+        }
+    }
+    println!("{} position{}", results.len(), if results.len() == 1 { "" } else { "s" });
+    Ok(())
+}
