@@ -355,10 +355,20 @@ impl<'m> Compiler<'m> {
                 Inst::Jump { .. } | Inst::Match => {}
             }
         }
+        // From a "cheap" instruction only unbinds lead to the match: a state
+        // reached twice there costs one more (deduplicated) result, less than
+        // a visited-set lookup. Loops always contain a split, so loop heads
+        // are never cheap and closures still stop.
+        let mut cheap = vec![false; n];
+        for pc in (0..n).rev() {
+            cheap[pc] = match resolved[pc] {
+                Inst::Match => true,
+                Inst::Unbind { next } => next as usize > pc && cheap[next as usize],
+                _ => false,
+            };
+        }
         let visit = (0..n)
-            .map(|pc| {
-                !matches!(resolved[pc], Inst::Match | Inst::Jump { .. }) && (indegree[pc] > 1 || merges[pc])
-            })
+            .map(|pc| !matches!(resolved[pc], Inst::Jump { .. }) && !cheap[pc] && (indegree[pc] > 1 || merges[pc]))
             .collect();
         resolved.shrink_to_fit();
 
@@ -393,7 +403,7 @@ mod tests {
     use super::*;
     use crate::expand::ir::{CellSet, Pattern};
     use crate::expand::movement::Offset;
-    use crate::expand::pieces::PieceId;
+    use crate::expand::pieces::{Marks, PieceId};
 
     fn sq(x: i32, y: i32, c: Cell) -> Pattern {
         Pattern::square(Offset::new(x, y), CellSet::one(c))
@@ -401,8 +411,8 @@ mod tests {
 
     fn step_up() -> Move {
         Move::rewrite(
-            sq(0, 0, Cell::Poi).glue(&sq(0, 1, Cell::Empty)).unwrap(),
-            sq(0, 0, Cell::Empty).glue(&sq(0, 1, Cell::Poi)).unwrap(),
+            sq(0, 0, Cell::Poi(Marks::NONE)).glue(&sq(0, 1, Cell::Empty)).unwrap(),
+            sq(0, 0, Cell::Empty).glue(&sq(0, 1, Cell::Poi(Marks::NONE))).unwrap(),
         )
     }
 
@@ -415,7 +425,7 @@ mod tests {
     #[test]
     fn star_is_a_loop_with_a_visited_head() {
         let mv = Move::with_poi(
-            CellSet::one(Cell::Piece(PieceId(0))),
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
             Move::repeat(step_up(), 0, None),
         );
         let p = compile(&mv, &table()).unwrap();
@@ -434,7 +444,7 @@ mod tests {
     #[test]
     fn bounded_repeat_unrolls() {
         let mv = Move::with_poi(
-            CellSet::one(Cell::Piece(PieceId(0))),
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
             Move::repeat(step_up(), 1, Some(3)),
         );
         let p = compile(&mv, &table()).unwrap();
@@ -456,12 +466,12 @@ mod tests {
         );
         // Guards inherit the binding.
         let guarded = Move::with_poi(
-            CellSet::one(Cell::Piece(PieceId(0))),
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
             Move::guard(false, step_up()),
         );
         assert!(compile(&guarded, &table()).is_ok());
         let outside = Move::seq(vec![
-            Move::with_poi(CellSet::one(Cell::Piece(PieceId(0))), Move::Nil),
+            Move::with_poi(CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)), Move::Nil),
             Move::guard(true, step_up()),
         ]);
         assert!(compile(&outside, &table()).is_err());
@@ -479,7 +489,7 @@ mod tests {
     #[test]
     fn huge_repeats_are_refused() {
         let mv = Move::with_poi(
-            CellSet::one(Cell::Piece(PieceId(0))),
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
             Move::repeat(step_up(), 2_000_000, Some(2_000_000)),
         );
         assert_eq!(
@@ -493,7 +503,7 @@ mod tests {
     #[test]
     fn sub_programs_are_laid_out_after_the_main_one() {
         let mv = Move::with_poi(
-            CellSet::one(Cell::Piece(PieceId(0))),
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
             Move::ordered(vec![step_up(), Move::guard(true, step_up())]),
         );
         let p = compile(&mv, &table()).unwrap();
