@@ -17,8 +17,16 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 const POSITIONS: [(&str, &str, u32); 2] = [
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        4,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        3,
+    ),
 ];
 
 fn chess() -> Game {
@@ -43,7 +51,8 @@ fn shakmaty_perft(pos: &Chess, depth: u32) -> u64 {
 
 fn shakmaty_position(fen: &str) -> Chess {
     let fen: Fen = fen.parse().expect("a valid FEN");
-    fen.into_position(CastlingMode::Standard).expect("a legal position")
+    fen.into_position(CastlingMode::Standard)
+        .expect("a legal position")
 }
 
 /// Nodes per second of `f`, timed over at least a second.

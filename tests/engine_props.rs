@@ -88,7 +88,8 @@ fn moves() -> impl Strategy<Value = Move> {
                 .prop_map(|(m, min, extra)| { Move::repeat(m, min, extra.map(|e| min + e)) }),
             (inner.clone(), any::<bool>()).prop_map(|(m, holds)| Move::guard(holds, m)),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Move::Ordered(vec![a, b])),
-            (inner, 0u16..4).prop_map(|(m, p)| Move::with_poi(CellSet::one(Cell::Piece(PieceId(p), Marks::NONE)), m)),
+            (inner, 0u16..4)
+                .prop_map(|(m, p)| Move::with_poi(CellSet::one(Cell::Piece(PieceId(p), Marks::NONE)), m)),
         ]
     })
 }
@@ -204,9 +205,9 @@ impl Naive {
                                 let at = Coord::new(tx + o.x, ty + o.y);
                                 let here = pos.get(at);
                                 set.cells().iter().any(|c| match c {
-                                    Cell::Poi(_) => pois
-                                        .last()
-                                        .is_some_and(|&(pa, pp)| pa == at && here == Content::Piece(pp, Marks::NONE)),
+                                    Cell::Poi(_) => pois.last().is_some_and(|&(pa, pp)| {
+                                        pa == at && here == Content::Piece(pp, Marks::NONE)
+                                    }),
                                     c => content(*c) == here,
                                 })
                             });

@@ -46,3 +46,40 @@ fn diagnostics() {
         insta::assert_snapshot!(report::render(&problems, Style::PLAIN));
     });
 }
+
+/// The rule files users run, expanded: a change to the grammar, the expander
+/// or the rules shows here.
+#[test]
+fn rule_files_expand() {
+    let mut paths: Vec<_> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "alg"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (rules, warnings) = Rules::load(&Source::new(name, text)).expect("the rule file loads");
+        assert!(warnings.list.is_empty());
+        let mut out = String::new();
+        for (name, e) in rules.definitions() {
+            match e {
+                Expanded::Value(v) => {
+                    out.push_str(&format!("{name} = {}\n", print::value(v, rules.pieces())))
+                }
+                Expanded::Function(ps) => out.push_str(&format!("{name}({}): function\n", ps.join(", "))),
+            }
+        }
+        for (i, m) in rules.game().moves.iter().enumerate() {
+            let player = &rules.game().players[i];
+            out.push_str(&format!(
+                "moves {player} = {}\n",
+                print::move_text(m, rules.pieces())
+            ));
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        insta::assert_snapshot!(format!("rules_{stem}"), out);
+    }
+}

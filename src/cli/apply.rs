@@ -72,6 +72,10 @@ pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
             println!("{}", p.diagram(rules.pieces()));
         }
     }
-    println!("{} position{}", results.len(), if results.len() == 1 { "" } else { "s" });
+    println!(
+        "{} position{}",
+        results.len(),
+        if results.len() == 1 { "" } else { "s" }
+    );
     Ok(())
 }

@@ -39,7 +39,7 @@ pub enum CompileError {
     #[error("`attacked` asks about the square of the piece of interest, but none is bound here")]
     #[diagnostic(
         code(chessalg::compile::attacked_without_poi),
-        help("use `attacked` inside `%p: ...`, e.g. `%♔: !{{attacked}} M`")
+        help("use `attacked` inside `%p: ...`, e.g. `%X: !{{attacked}} M`")
     )]
     AttackedWithoutPoi,
 

@@ -368,7 +368,9 @@ impl<'m> Compiler<'m> {
             };
         }
         let visit = (0..n)
-            .map(|pc| !matches!(resolved[pc], Inst::Jump { .. }) && !cheap[pc] && (indegree[pc] > 1 || merges[pc]))
+            .map(|pc| {
+                !matches!(resolved[pc], Inst::Jump { .. }) && !cheap[pc] && (indegree[pc] > 1 || merges[pc])
+            })
             .collect();
         resolved.shrink_to_fit();
 
@@ -411,8 +413,12 @@ mod tests {
 
     fn step_up() -> Move {
         Move::rewrite(
-            sq(0, 0, Cell::Poi(Marks::NONE)).glue(&sq(0, 1, Cell::Empty)).unwrap(),
-            sq(0, 0, Cell::Empty).glue(&sq(0, 1, Cell::Poi(Marks::NONE))).unwrap(),
+            sq(0, 0, Cell::Poi(Marks::NONE))
+                .glue(&sq(0, 1, Cell::Empty))
+                .unwrap(),
+            sq(0, 0, Cell::Empty)
+                .glue(&sq(0, 1, Cell::Poi(Marks::NONE)))
+                .unwrap(),
         )
     }
 

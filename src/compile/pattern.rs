@@ -288,7 +288,11 @@ mod tests {
         let alt = &c.alternatives[0];
         assert_eq!(alt.checks.len(), 2);
         // The piece is checked first and is an anchor.
-        assert!(alt.checks[0].accepts.is_only(code::piece(PieceId(5), Marks::NONE)));
+        assert!(
+            alt.checks[0]
+                .accepts
+                .is_only(code::piece(PieceId(5), Marks::NONE))
+        );
         assert_eq!(alt.anchors.len(), 2);
         assert_eq!(alt.choices.len(), 1);
         assert_eq!(alt.choices[0].len(), 2);

@@ -350,7 +350,10 @@ mod tests {
             diff,
             vec![Change {
                 at: Coord::new(1, 0),
-                content: Content::Piece(crate::expand::pieces::PieceId(0), crate::expand::pieces::Marks::NONE)
+                content: Content::Piece(
+                    crate::expand::pieces::PieceId(0),
+                    crate::expand::pieces::Marks::NONE
+                )
             }]
         );
     }

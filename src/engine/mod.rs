@@ -57,7 +57,7 @@ pub enum EngineError {
     #[diagnostic(
         code(chessalg::engine::state_limit),
         help(
-            "a rule such as `(. -> ♙)*` on a large board has astronomically many results; \
+            "a rule such as `(. -> X)*` on a large board has astronomically many results; \
              if the search is meant to be this large, raise the limit (`--max-states`)"
         )
     )]

@@ -313,8 +313,7 @@ pub fn search_changes(
     oracle: &dyn Oracle,
     at: Coord,
 ) -> Result<bool, EngineError> {
-    let wanted = move |changes: &[Change]| changes.iter().any(|c| c.at == at);
-    start(program, position, cache, limits, oracle, Some((&wanted, at)))
+    start(program, position, cache, limits, oracle, Some(at))
 }
 
 fn start(
@@ -323,7 +322,7 @@ fn start(
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
-    find: Option<(&dyn Fn(&[Change]) -> bool, Coord)>,
+    find: Option<Coord>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.codes);
     cache.pois.clear();
@@ -346,7 +345,7 @@ struct Search<'a> {
     limits: &'a Limits,
     oracle: &'a dyn Oracle,
     /// Looking for a result that changes this square (and stopping there).
-    find: Option<(&'a dyn Fn(&[Change]) -> bool, Coord)>,
+    find: Option<Coord>,
 }
 
 impl Search<'_> {
@@ -450,7 +449,7 @@ impl Search<'_> {
                 Inst::Split { first, second } => {
                     // Looking for a change of one square: give up on paths
                     // that cannot write it from where the piece of interest is.
-                    if let Some((_, t)) = self.find
+                    if let Some(t) = self.find
                         && level == 0
                         && let [p] = self.cache.pois.as_slice()
                         && let Some(r) = prog.split_reach.get(pc as usize)
@@ -530,11 +529,11 @@ impl Search<'_> {
                         return Ok(true);
                     }
                     if level == 0
-                        && let Some((wanted, _)) = self.find
+                        && let Some(at) = self.find
                     {
                         let c = &mut *self.cache;
                         c.board.diff(c.levels[0].base, &mut c.diff);
-                        return Ok(wanted(&c.diff));
+                        return Ok(c.diff.iter().any(|ch| ch.at == at));
                     }
                     self.record(level);
                     return Ok(false);
@@ -692,7 +691,7 @@ impl Search<'_> {
     fn next_bind(&mut self, level: usize, mut f: BindFrame) {
         let codes = &self.prog.binds[f.id as usize];
         let reach = match self.find {
-            Some((_, target)) if level == 0 && self.cache.pois.is_empty() => {
+            Some(target) if level == 0 && self.cache.pois.is_empty() => {
                 self.prog.reach.get(f.id as usize).map(|r| (r, target))
             }
             _ => None,

@@ -183,7 +183,7 @@ pub enum ExpandError {
     #[error("only pieces and `%` carry marks")]
     #[diagnostic(
         code(chessalg::expand::bad_marks),
-        help("write marks right after a piece or `%`, e.g. `♔°` or `%ᵉ`; empty squares and `#` have none")
+        help("write marks right after a piece or `%`, e.g. `X°` or `%ᵉ`; empty squares and `#` have none")
     )]
     BadMarks {
         /// The marked expression.
@@ -236,7 +236,7 @@ pub enum ExpandError {
     #[error("{symbols} piece symbol(s) but {letters} FEN letter(s)")]
     #[diagnostic(
         code(chessalg::expand::fen_letters),
-        help("give one FEN letter per symbol, e.g. `piece ♙ ♟ fen P p`")
+        help("give one FEN letter per symbol, e.g. `piece X O fen X O`")
     )]
     FenLetters {
         /// The `fen` attribute.
@@ -294,7 +294,7 @@ pub enum ExpandError {
     #[error("`%p:` needs a piece (or a choice of pieces) after `%`, found {found}")]
     #[diagnostic(
         code(chessalg::expand::poi_piece),
-        help("write e.g. `%♖: M` or `%(♖ | ♕): M`")
+        help("write e.g. `%X: M` or `%(X | Y): M` with declared pieces X and Y")
     )]
     PoiPiece {
         /// What follows `%`.

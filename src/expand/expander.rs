@@ -636,7 +636,7 @@ impl<'a> Expander<'a> {
                             operator: "writing things side by side".into(),
                             expects: "sequences moves".into(),
                             found: other.kind(),
-                            help: "glue fragments with ` + `; a movement goes before what it moves (`ur ♙`)"
+                            help: "glue fragments with ` + `; a movement goes before what it moves (`ur X`)"
                                 .into(),
                         },
                     )));

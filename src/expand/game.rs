@@ -42,7 +42,7 @@ pub struct SquareName {
 
 /// `fen castling K ♔° e1 ♖° h1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CastlingLetter {
+pub struct RightsLetter {
     /// The FEN letter.
     pub letter: char,
     /// The marked pieces it stands for and their squares.
@@ -51,7 +51,7 @@ pub struct CastlingLetter {
 
 /// `fen passant ♙ᵉ d`: the en passant square is at `offset` from the marked piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PassantRule {
+pub struct TargetRule {
     /// The piece.
     pub piece: PieceId,
     /// The marks it carries.
@@ -131,9 +131,9 @@ pub struct GameSpec {
     /// Each player's moves, in player order.
     pub moves: Vec<Move>,
     /// FEN castling letters.
-    pub castling: Vec<CastlingLetter>,
+    pub rights: Vec<RightsLetter>,
     /// FEN en passant rules.
-    pub passant: Vec<PassantRule>,
+    pub targets: Vec<TargetRule>,
     /// Outcomes, in file order.
     pub outcomes: Vec<OutcomeRule>,
     /// What restarts the `quiet` count.
@@ -183,10 +183,8 @@ pub fn collect<'f>(
     let (mut seen_game, mut seen_players, mut seen_board) = (None, None, None);
     for item in &file.items {
         match item {
-            ast::Item::Game(n) => {
-                if once(&mut seen_game, n.span, "game", errors) {
-                    spec.name = Some(n.text.clone());
-                }
+            ast::Item::Game(n) if once(&mut seen_game, n.span, "game", errors) => {
+                spec.name = Some(n.text.clone());
             }
             ast::Item::Players(ps) => {
                 let span = ps.first().map_or(Span::default(), |p| p.span);
@@ -194,10 +192,8 @@ pub fn collect<'f>(
                     spec.players = ps.iter().map(|p| p.text.clone()).collect();
                 }
             }
-            ast::Item::Board(b) => {
-                if once(&mut seen_board, b.span, "board", errors) {
-                    spec.board = board(b, pieces, errors);
-                }
+            ast::Item::Board(b) if once(&mut seen_board, b.span, "board", errors) => {
+                spec.board = board(b, pieces, errors);
             }
             _ => {}
         }
@@ -233,7 +229,7 @@ pub fn collect<'f>(
                     spec.moves[i] = mv;
                 }
             }
-            ast::Item::FenCastling(c) => {
+            ast::Item::FenRights(c) => {
                 let mut squares = Vec::new();
                 for (p, sq) in &c.squares {
                     let Some((piece, marks)) = marked_piece(p, pieces, errors) else {
@@ -247,7 +243,7 @@ pub fn collect<'f>(
                         }),
                     }
                 }
-                spec.castling.push(CastlingLetter {
+                spec.rights.push(RightsLetter {
                     letter: c.letter,
                     squares,
                 });
@@ -308,12 +304,12 @@ pub fn collect<'f>(
                     }
                 }
             }
-            ast::Item::FenPassant(p) => {
+            ast::Item::FenTarget(p) => {
                 if let Some((piece, marks)) = marked_piece(&p.piece, pieces, errors) {
                     let m = p.offset.text.chars().fold(Movement::IDENTITY, |acc, c| {
                         Movement::from_letter(c).map_or(acc, |l| l.compose(acc).unwrap_or(acc))
                     });
-                    spec.passant.push(PassantRule {
+                    spec.targets.push(TargetRule {
                         piece,
                         marks,
                         offset: Offset::new(m.dx, m.dy),

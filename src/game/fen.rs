@@ -18,7 +18,7 @@ pub enum FenError {
     #[error("bad FEN: {field} field: {reason}")]
     #[diagnostic(code(chessalg::game::fen))]
     Field {
-        /// Which field (`board`, `turn`, `castling`, `en passant`, `halfmove clock`, `move number`).
+        /// Which field (`board`, `turn`, `rights (third)`, `target square (fourth)`, `halfmove clock`, `move number`).
         field: &'static str,
         /// What is wrong with it.
         reason: String,
@@ -45,14 +45,14 @@ impl Game {
             "b" if self.players.len() > 1 => 1,
             other => return Err(bad("turn", format!("`{other}` is neither `w` nor `b`"))),
         };
-        let castling = fields.get(2).copied().unwrap_or("-");
+        let rights = fields.get(2).copied().unwrap_or("-");
         let mut marks: Vec<Change> = Vec::new();
-        if castling != "-" {
-            for letter in castling.chars() {
-                let Some(rule) = self.spec().castling.iter().find(|c| c.letter == letter) else {
+        if rights != "-" {
+            for letter in rights.chars() {
+                let Some(rule) = self.spec().rights.iter().find(|c| c.letter == letter) else {
                     return Err(bad(
-                        "castling",
-                        format!("`{letter}` is not a castling letter of this game"),
+                        "rights (third)",
+                        format!("`{letter}` is not a rights letter of this game"),
                     ));
                 };
                 for &(piece, m, sq) in &rule.squares {
@@ -70,15 +70,15 @@ impl Game {
                 marks.clear();
             }
         }
-        let passant = fields.get(3).copied().unwrap_or("-");
-        if passant != "-" {
-            let Some(ep) = parse_square(&self.frame, passant) else {
+        let target = fields.get(3).copied().unwrap_or("-");
+        if target != "-" {
+            let Some(ep) = parse_square(&self.frame, target) else {
                 return Err(bad(
-                    "en passant",
-                    format!("`{passant}` is not a square of the board"),
+                    "target square (fourth)",
+                    format!("`{target}` is not a square of the board"),
                 ));
             };
-            for rule in &self.spec().passant {
+            for rule in &self.spec().targets {
                 let at = Coord::new(ep.x - rule.offset.x, ep.y - rule.offset.y);
                 if let Content::Piece(p, have) = position.get(at)
                     && p == rule.piece
@@ -210,9 +210,9 @@ impl Game {
             }
         }
         let turn = if state.turn == 0 { "w" } else { "b" };
-        let mut castling: String = self
+        let mut rights: String = self
             .spec()
-            .castling
+            .rights
             .iter()
             .filter(|rule| {
                 rule.squares.iter().all(|&(piece, m, sq)| {
@@ -222,23 +222,23 @@ impl Game {
             })
             .map(|rule| rule.letter)
             .collect();
-        if castling.is_empty() {
-            castling.push('-');
+        if rights.is_empty() {
+            rights.push('-');
         }
-        let mut passant = "-".to_string();
+        let mut target = "-".to_string();
         for (at, c) in state.position.squares() {
             if let Content::Piece(p, have) = c
                 && let Some(rule) = self
                     .spec()
-                    .passant
+                    .targets
                     .iter()
                     .find(|r| r.piece == p && have.contains(r.marks))
             {
-                passant = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
+                target = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
             }
         }
         format!(
-            "{board} {turn} {castling} {passant} {} {}",
+            "{board} {turn} {rights} {target} {} {}",
             state.quiet, state.fullmove
         )
     }

@@ -27,9 +27,9 @@ pub enum Item {
     /// `moves PLAYER = EXPR`.
     Moves(MovesDecl),
     /// `fen castling K ♔° e1 ♖° h1`.
-    FenCastling(FenCastlingDecl),
+    FenRights(FenRightsDecl),
     /// `fen passant ♙ᵉ d`.
-    FenPassant(FenPassantDecl),
+    FenTarget(FenTargetDecl),
     /// `outcome CONDITION = RESULT`.
     Outcome(OutcomeDecl),
     /// `quiet resets capture ♙ ♟`.
@@ -126,7 +126,7 @@ pub struct MovesDecl {
 /// `fen castling K ♔° e1 ♖° h1`: a FEN castling letter and the marked pieces
 /// on named squares it stands for.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FenCastlingDecl {
+pub struct FenRightsDecl {
     /// The FEN letter.
     pub letter: char,
     /// Each marked piece and its square name (`e1`).
@@ -138,7 +138,7 @@ pub struct FenCastlingDecl {
 /// `fen passant ♙ᵉ d`: the FEN en passant square lies at this movement from
 /// the marked piece.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FenPassantDecl {
+pub struct FenTargetDecl {
     /// The marked piece.
     pub piece: MarkedPiece,
     /// The movement word from the piece to the en passant square.

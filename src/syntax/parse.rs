@@ -5,7 +5,7 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, ConditionKind, Definition, Expr, ExprKind, FenCastlingDecl, FenPassantDecl, File, Ident, Item,
+    BoardDecl, ConditionKind, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File, Ident, Item,
     MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl, PieceDecl, RepeatSyntax,
 };
 use super::error::SyntaxError;
@@ -441,13 +441,13 @@ impl Builder {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();
                 let mut inner = q.into_inner();
-                if rule == Rule::fen_castling {
+                if rule == Rule::fen_rights {
                     let letter = first_char(inner.next().expect("a letter").as_str());
                     let mut squares = Vec::new();
                     while let (Some(piece), Some(square)) = (inner.next(), inner.next()) {
                         squares.push((self.marked_piece(&piece), self.ident(&square)));
                     }
-                    Ok(Item::FenCastling(FenCastlingDecl {
+                    Ok(Item::FenRights(FenRightsDecl {
                         letter,
                         squares,
                         span,
@@ -455,7 +455,7 @@ impl Builder {
                 } else {
                     let piece = self.marked_piece(&inner.next().expect("a marked piece"));
                     let offset = self.ident(&inner.next().expect("a movement"));
-                    Ok(Item::FenPassant(FenPassantDecl { piece, offset, span }))
+                    Ok(Item::FenTarget(FenTargetDecl { piece, offset, span }))
                 }
             }
             r => unreachable!("item rule {r:?}"),

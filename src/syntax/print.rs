@@ -63,13 +63,13 @@ pub fn file(f: &File) -> String {
                 let _ = writeln!(out, "moves {} @{}..{}", m.player.text, m.span.start, m.span.end);
                 write_expr(&mut out, &m.body, 1);
             }
-            Item::FenCastling(f) => {
+            Item::FenRights(f) => {
                 let squares: Vec<String> = f
                     .squares
                     .iter()
                     .map(|(p, s)| format!("{}{} {}", p.piece, p.marks.iter().collect::<String>(), s.text))
                     .collect();
-                let _ = writeln!(out, "fen castling {} {}", f.letter, squares.join(" "));
+                let _ = writeln!(out, "fen rights {} {}", f.letter, squares.join(" "));
             }
             Item::Outcome(o) => {
                 let player = o
@@ -90,9 +90,9 @@ pub fn file(f: &File) -> String {
                 let names: Vec<&str> = items.iter().map(|(n, _)| n.as_str()).collect();
                 let _ = writeln!(out, "quiet resets {}", names.join(" "));
             }
-            Item::FenPassant(f) => {
+            Item::FenTarget(f) => {
                 let marks: String = f.piece.marks.iter().collect();
-                let _ = writeln!(out, "fen passant {}{marks} {}", f.piece.piece, f.offset.text);
+                let _ = writeln!(out, "fen target {}{marks} {}", f.piece.piece, f.offset.text);
             }
         }
     }

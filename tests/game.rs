@@ -1,0 +1,223 @@
+//! The game layer on `rules/chess.alg`: FEN in and out, outcomes, and the
+//! `moves`, `perft` and `show` commands.
+
+use std::process::Command;
+
+use chessalg::engine::Cache;
+use chessalg::expand::Rules;
+use chessalg::game::{Ending, Game, State};
+use chessalg::source::Source;
+
+fn chess() -> Game {
+    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
+    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).unwrap();
+    Game::new(&rules).unwrap()
+}
+
+fn ending(game: &Game, state: &State) -> Option<Ending> {
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(state, &mut cache).unwrap();
+    game.ending(state, &legal, &mut cache).unwrap()
+}
+
+/// Plays moves given in coordinate notation.
+fn play(game: &Game, mut state: State, moves: &[&str]) -> State {
+    let mut cache = Cache::new();
+    for m in moves {
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let action = legal
+            .iter()
+            .find(|a| game.action_name(&state, a) == *m)
+            .unwrap_or_else(|| panic!("{m} is not legal"));
+        state = game.play(&state, action);
+    }
+    state
+}
+
+const FENS: [&str; 7] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+#[test]
+fn fen_round_trips() {
+    let game = chess();
+    for fen in FENS {
+        assert_eq!(game.to_fen(&game.from_fen(fen).unwrap()), fen);
+    }
+    assert_eq!(game.to_fen(&game.initial()), FENS[0]);
+}
+
+#[test]
+fn en_passant_square_comes_and_goes() {
+    let game = chess();
+    let after = play(&game, game.initial(), &["e2e4"]);
+    assert_eq!(
+        game.to_fen(&after),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    let later = play(&game, after, &["g8f6"]);
+    assert_eq!(
+        game.to_fen(&later),
+        "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+    );
+    let ep = play(
+        &game,
+        game.from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap(),
+        &["e5d6"],
+    );
+    assert_eq!(game.to_fen(&ep), "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn castling_moves_the_rook_and_loses_the_rights() {
+    let game = chess();
+    let state = game.from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let short = play(&game, state.clone(), &["e1g1"]);
+    assert_eq!(game.to_fen(&short), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    let long = play(&game, state, &["e1c1", "h8h1"]);
+    assert_eq!(game.to_fen(&long), "r3k3/8/8/8/8/8/8/2KR3r w q - 0 2");
+    // Through an attacked square: no castling.
+    let attacked = game.from_fen("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1").unwrap();
+    let mut cache = Cache::new();
+    let names: Vec<String> = game
+        .legal_actions(&attacked, &mut cache)
+        .unwrap()
+        .iter()
+        .map(|a| game.action_name(&attacked, a))
+        .collect();
+    assert!(
+        !names.contains(&"e1g1".to_string()) && names.contains(&"e1c1".to_string()),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn checkmate_is_a_loss_and_stalemate_a_draw() {
+    let game = chess();
+    let mate = play(&game, game.initial(), &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(ending(&game, &mate), Some(Ending::Win(1)));
+    let stalemate = game.from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(ending(&game, &stalemate), Some(Ending::Draw));
+    assert_eq!(ending(&game, &game.initial()), None);
+}
+
+#[test]
+fn draws_by_material_fifty_moves_and_repetition() {
+    let game = chess();
+    for fen in [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+        "8/2b5/4k3/8/8/3KB3/8/8 w - - 0 1",
+    ] {
+        assert_eq!(
+            ending(&game, &game.from_fen(fen).unwrap()),
+            Some(Ending::Draw),
+            "{fen}"
+        );
+    }
+    // Bishops on squares of both colours, or a pawn: play on.
+    for fen in [
+        "8/3b4/4k3/8/8/3KB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",
+    ] {
+        assert_eq!(ending(&game, &game.from_fen(fen).unwrap()), None, "{fen}");
+    }
+    let fifty = game.from_fen("8/8/4k3/8/8/3KR3/8/8 w - - 100 80").unwrap();
+    assert_eq!(ending(&game, &fifty), Some(Ending::Draw));
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let twice = play(&game, game.initial(), &shuffle);
+    assert_eq!(ending(&game, &twice), None);
+    let thrice = play(&game, twice, &shuffle);
+    assert_eq!(ending(&game, &thrice), Some(Ending::Draw));
+}
+
+#[test]
+fn bad_fens_say_which_field_is_wrong() {
+    let game = chess();
+    for (fen, field) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "board",
+        ),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "turn"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
+            "rights",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+            "target square",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove",
+        ),
+        ("", "board"),
+    ] {
+        let err = game.from_fen(fen).unwrap_err().to_string();
+        assert!(err.contains(field), "{fen}: {err}");
+    }
+}
+
+fn chessalg(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn moves_lists_the_legal_moves() {
+    let (code, out, _) = chessalg(&["moves", "rules/chess.alg"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 20);
+    assert!(out.lines().any(|l| l == "e2e4") && out.lines().any(|l| l == "g1f3"));
+}
+
+#[test]
+fn perft_divides_like_stockfish() {
+    let (code, out, _) = chessalg(&["perft", "rules/chess.alg", "--depth", "2", "--divide"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("a2a3: 20\n"), "{out}");
+    assert!(out.ends_with("\n\nNodes searched: 400\n"), "{out}");
+    let (code, out, _) = chessalg(&["perft", "rules/chess.alg", "--depth", "3"]);
+    assert_eq!((code, out.as_str()), (0, "8902\n"));
+}
+
+#[test]
+fn show_draws_the_board_and_the_state() {
+    let (code, out, _) = chessalg(&[
+        "show",
+        "rules/chess.alg",
+        "--fen",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_bad_fen_is_one_line_and_a_failure() {
+    let (code, out, err) = chessalg(&["moves", "rules/chess.alg", "--fen", "8/8/8 w - - 0 1"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: bad FEN: board field"), "{err}");
+}
