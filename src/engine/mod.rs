@@ -15,7 +15,9 @@ mod position;
 mod search;
 
 pub use position::{Change, Content, Coord, DiagramError, Position};
-pub use search::{Cache, NoAttacks, Oracle, Outcome, Outcomes, search, search_changes, search_with};
+pub use search::{
+    Cache, NoAttacks, Oracle, Outcome, Outcomes, search, search_changes, search_changes_loaded, search_with,
+};
 
 use miette::Diagnostic;
 use thiserror::Error;

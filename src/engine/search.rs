@@ -188,12 +188,45 @@ pub struct Cache {
     levels: Vec<Level>,
     states: u64,
     diff: Vec<Change>,
+    /// A second cache, for searches made while this one's results are in use.
+    aux: Option<Box<Cache>>,
 }
 
 impl Cache {
     /// An empty cache.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A second cache owned by this one, for searches made while this one's
+    /// results are still in use (allocated on first use).
+    pub fn aux(&mut self) -> &mut Cache {
+        self.aux.get_or_insert_with(Box::default)
+    }
+
+    /// Loads `position` as the board that [`search_changes_loaded`] searches,
+    /// ready for programs mentioning codes below those of `program`.
+    pub fn load(&mut self, position: &Position, program: &Program) {
+        self.board.load(position, program.codes);
+    }
+
+    /// Makes `changes` on the loaded board; [`Cache::undo`] with the mark
+    /// returned takes them back.
+    pub fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
+        let mark = self.board.mark();
+        for c in changes {
+            self.board
+                .set(c.at.x, c.at.y, c.content.code(), limits.max_cells)
+                .map_err(|TooLarge| EngineError::BoardLimit {
+                    limit: limits.max_cells,
+                })?;
+        }
+        Ok(mark)
+    }
+
+    /// Takes back the changes made since `mark`.
+    pub fn undo(&mut self, mark: usize) {
+        self.board.undo_to(mark);
     }
 }
 
@@ -316,6 +349,18 @@ pub fn search_changes(
     start(program, position, cache, limits, oracle, Some(at))
 }
 
+/// [`search_changes`] on the board loaded with [`Cache::load`] (and changed
+/// with [`Cache::apply`]), which it leaves as it found it.
+pub fn search_changes_loaded(
+    program: &Program,
+    cache: &mut Cache,
+    limits: &Limits,
+    oracle: &dyn Oracle,
+    at: Coord,
+) -> Result<bool, EngineError> {
+    run(program, cache, limits, oracle, Some(at))
+}
+
 fn start(
     program: &Program,
     position: &Position,
@@ -325,6 +370,16 @@ fn start(
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.codes);
+    run(program, cache, limits, oracle, find)
+}
+
+fn run(
+    program: &Program,
+    cache: &mut Cache,
+    limits: &Limits,
+    oracle: &dyn Oracle,
+    find: Option<Coord>,
+) -> Result<bool, EngineError> {
     cache.pois.clear();
     cache.poi_hash = 0;
     cache.trace = Trace::default();

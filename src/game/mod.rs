@@ -335,14 +335,60 @@ impl Game {
                 });
             }
         }
+        // Each candidate is made on a second board, its royal pieces tested
+        // there, and taken back: no position is built for the test.
+        let royals = self.royal_squares(&state.position, state.turn);
+        let aux = cache.aux();
+        aux.load(&state.position, &self.programs[state.turn]);
         let mut legal = Vec::with_capacity(candidates.len());
+        let mut after = Vec::new();
         for a in candidates {
-            let after = state.position.with_changes(&a.changes);
-            if !self.royal_attacked(&after, state.turn, cache)? {
+            after.clear();
+            after.extend(royals.iter().filter(|r| !a.changes.iter().any(|c| c.at == **r)));
+            after.extend(
+                a.changes
+                    .iter()
+                    .filter(|c| matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)))
+                    .map(|c| c.at),
+            );
+            if after.is_empty() {
+                legal.push(a);
+                continue;
+            }
+            let mark = aux.apply(&a.changes, &self.limits)?;
+            let mut safe = true;
+            'test: for &r in &after {
+                for (q, program) in self.programs.iter().enumerate() {
+                    if q != state.turn
+                        && engine::search_changes_loaded(program, aux, &self.limits, &engine::NoAttacks, r)?
+                    {
+                        safe = false;
+                        break 'test;
+                    }
+                }
+            }
+            aux.undo(mark);
+            if safe {
                 legal.push(a);
             }
         }
         Ok(legal)
+    }
+
+    fn is_royal_of(&self, piece: PieceId, player: PlayerId) -> bool {
+        let info = &self.info[piece.index()];
+        info.royal && info.owner == Some(player)
+    }
+
+    /// The squares of `player`'s royal pieces.
+    fn royal_squares(&self, position: &Position, player: PlayerId) -> Vec<Coord> {
+        position
+            .squares()
+            .filter_map(|(at, c)| match c {
+                Content::Piece(p, _) if self.is_royal_of(p, player) => Some(at),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether a royal piece of `player` stands where an opponent's move could change its square.
@@ -352,17 +398,7 @@ impl Game {
         player: PlayerId,
         cache: &mut Cache,
     ) -> Result<bool, PlayError> {
-        let royals: Vec<Coord> = position
-            .squares()
-            .filter_map(|(at, c)| match c {
-                Content::Piece(p, _)
-                    if self.info[p.index()].royal && self.info[p.index()].owner == Some(player) =>
-                {
-                    Some(at)
-                }
-                _ => None,
-            })
-            .collect();
+        let royals = self.royal_squares(position, player);
         for at in royals {
             if self.attacked(position, at, player, cache)? {
                 return Ok(true);
