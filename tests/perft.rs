@@ -9,15 +9,19 @@ use chessalg::expand::Rules;
 use chessalg::game::{self, Game};
 use chessalg::source::Source;
 
-fn chess() -> Game {
-    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
-    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).unwrap();
+fn game(path: &str) -> Game {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
     Game::new(&rules).unwrap()
 }
 
-/// Every (FEN, depth, count) of the data file.
-fn cases() -> Vec<(String, u32, u64)> {
-    let text = std::fs::read_to_string("tests/data/perft/chess.perft").unwrap();
+fn chess() -> Game {
+    game("rules/chess.alg")
+}
+
+/// Every (FEN, depth, count) of a data file.
+fn cases_of(path: &str) -> Vec<(String, u32, u64)> {
+    let text = std::fs::read_to_string(path).unwrap();
     let mut out = Vec::new();
     for line in text
         .lines()
@@ -33,6 +37,10 @@ fn cases() -> Vec<(String, u32, u64)> {
         }
     }
     out
+}
+
+fn cases() -> Vec<(String, u32, u64)> {
+    cases_of("tests/data/perft/chess.perft")
 }
 
 fn check(select: impl Fn(u32, u64, bool) -> bool) {
@@ -79,4 +87,67 @@ fn divide_names_moves_in_coordinate_notation() {
     for p in ["a7a8b", "a7a8n", "a7a8q", "a7a8r"] {
         assert!(names.contains(&p), "{names:?}");
     }
+}
+
+#[test]
+fn irreversible_chess_perft() {
+    let game = game("rules/irreversible.alg");
+    let mut cache = Cache::new();
+    let cases = cases_of("tests/data/perft/irreversible.perft");
+    assert_eq!(cases.len(), 4);
+    for (fen, depth, expected) in cases {
+        let from_fen = game.from_fen(&fen).unwrap();
+        assert_eq!(from_fen, game.initial());
+        assert_eq!(
+            game::perft(&game, &from_fen, depth, &mut cache).unwrap(),
+            expected,
+            "depth {depth}"
+        );
+    }
+}
+
+fn names(game: &Game, fen: &str) -> Vec<String> {
+    let mut cache = Cache::new();
+    let state = game.from_fen(fen).unwrap();
+    let mut names: Vec<String> = game
+        .legal_actions(&state, &mut cache)
+        .unwrap()
+        .iter()
+        .map(|a| game.action_name(&state, a))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn irreversible_options() {
+    // Basic: the rook may not take backwards; option (b) may.
+    let fen = "3k4/8/8/8/3R4/8/3p4/K7 w - - 0 1";
+    assert!(!names(&game("rules/irreversible.alg"), fen).contains(&"d4d2".to_string()));
+    assert!(names(&game("rules/irreversible-captures.alg"), fen).contains(&"d4d2".to_string()));
+    // Option (a): castling both ways from d1, not in the basic variant.
+    let fen = "rnbk3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1";
+    let castling = names(&game("rules/irreversible-castling.alg"), fen);
+    assert!(
+        castling.contains(&"d1b1".to_string()) && castling.contains(&"d1f1".to_string()),
+        "{castling:?}"
+    );
+    let basic = names(
+        &game("rules/irreversible.alg"),
+        "rnbk3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w - - 0 1",
+    );
+    assert!(!basic.contains(&"d1b1".to_string()));
+    // Every piece but the pawn only goes forward: a lone king has three moves.
+    assert_eq!(
+        names(&game("rules/irreversible.alg"), "3k4/8/8/8/3K4/8/8/8 w - - 0 1"),
+        ["c5", "d5", "e5"].map(|s| format!("d4{s}"))
+    );
+}
+
+#[test]
+fn import_cycles_are_refused() {
+    let text = std::fs::read_to_string("tests/data/imports/a.alg").unwrap();
+    let problems = Rules::load(&Source::new("tests/data/imports/a.alg", text)).unwrap_err();
+    let text = format!("{:?}", problems.list);
+    assert!(text.contains("imports itself"), "{text}");
 }

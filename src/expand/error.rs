@@ -165,6 +165,22 @@ pub enum ExpandError {
         help: String,
     },
 
+    /// An `import` that cannot be followed.
+    #[error("cannot import \"{path}\": {reason}")]
+    #[diagnostic(
+        code(chessalg::expand::import),
+        help("the path is relative to the folder of the importing file")
+    )]
+    Import {
+        /// The path as written.
+        #[label("this import")]
+        span: Span,
+        /// The path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+
     /// A mark symbol that no `mark` line declares.
     #[error("`{symbol}` is not a declared mark")]
     #[diagnostic(

@@ -9,6 +9,7 @@
 mod error;
 mod expander;
 pub mod game;
+mod imports;
 pub mod ir;
 pub mod movement;
 pub mod pieces;
@@ -83,14 +84,24 @@ pub enum Expanded {
 #[derive(Clone, Debug)]
 pub struct Rules {
     source: Source,
+    /// The file with its imports merged in.
     file: ast::File,
+    /// Per item of `file`, the source it comes from (an index into `sources`).
+    origins: Vec<usize>,
+    /// The file itself, then each imported file.
+    sources: Vec<Source>,
     pieces: PieceTable,
     expanded: Vec<(String, Expanded)>,
     game: GameSpec,
 }
 
+/// The source id of the file being loaded; its imports get 1, 2, ...
 const FILE: usize = 0;
-const EXPRESSION: usize = 1;
+/// The source id of an expression expanded against loaded rules.
+const EXPRESSION: usize = usize::MAX;
+
+/// How deeply imports may nest.
+pub const MAX_IMPORT_DEPTH: usize = 16;
 
 impl Rules {
     /// The rules of the prelude alone: the chess pieces, no definitions.
@@ -104,15 +115,22 @@ impl Rules {
     /// failure, every error (and warning) of the file.
     pub fn load(source: &Source) -> Result<(Rules, Problems), Problems> {
         let mut problems = Problems::default();
-        let file = match syntax::parse_file(&source.text) {
+        let main = match syntax::parse_file(&source.text) {
             Ok(f) => f,
             Err(errs) => {
                 errs.into_iter().for_each(|e| problems.push(source, e));
                 return Err(problems);
             }
         };
-        let pieces = declare_pieces(&file, &mut problems, source);
-        let defs = collect_definitions(&file, &pieces, &mut problems, source);
+        let mut sources = vec![source.clone()];
+        let mut stack = vec![canonical(&source.name)];
+        let (items, origins) = imports::merge(main, FILE, &mut sources, &mut stack, &mut problems);
+        if problems.has_errors() {
+            return Err(problems);
+        }
+        let file = ast::File { items };
+        let pieces = declare_pieces(&file, &origins, &mut problems, &sources);
+        let defs = collect_definitions(&file, &origins, &pieces, &mut problems, &sources);
         let mut expanded = Vec::new();
         let game;
         {
@@ -125,7 +143,7 @@ impl Rules {
                 }
                 if d.is_function {
                     for e in ex.check_function_body(defs[name]) {
-                        problems.push(source, e);
+                        problems.push(&sources[defs[name].source], e);
                     }
                     let params = d.params.iter().map(|p| p.text.clone()).collect();
                     expanded.push((name.to_string(), Expanded::Function(params)));
@@ -133,7 +151,7 @@ impl Rules {
                 }
                 match ex.definition(name) {
                     Ok(v) => expanded.push((name.to_string(), Expanded::Value(v))),
-                    Err(tagged) => report(&mut problems, tagged, source, source),
+                    Err(tagged) => report(&mut problems, tagged, &sources, source),
                 }
             }
             let mut errors = Vec::new();
@@ -166,7 +184,7 @@ impl Rules {
             errors.into_iter().for_each(|e| problems.push(source, e));
             tagged_errors
                 .into_iter()
-                .for_each(|t| report(&mut problems, t, source, source));
+                .for_each(|t| report(&mut problems, t, &sources, source));
             game = spec;
         }
         if problems.has_errors() {
@@ -175,6 +193,8 @@ impl Rules {
         let rules = Rules {
             source: source.clone(),
             file,
+            origins,
+            sources,
             pieces,
             expanded,
             game,
@@ -197,7 +217,7 @@ impl Rules {
         match ex.expression(&ast, EXPRESSION) {
             Ok(v) => Ok(v),
             Err(tagged) => {
-                report(&mut problems, tagged, &self.source, expr);
+                report(&mut problems, tagged, &self.sources, expr);
                 Err(problems)
             }
         }
@@ -238,39 +258,49 @@ impl Rules {
 
     fn definition_table(&self) -> HashMap<&str, Def<'_>> {
         let mut defs = HashMap::new();
-        for item in &self.file.items {
+        for (item, &source) in self.file.items.iter().zip(&self.origins) {
             if let ast::Item::Definition(d) = item {
-                defs.entry(d.name.text.as_str())
-                    .or_insert(Def { ast: d, source: FILE });
+                defs.entry(d.name.text.as_str()).or_insert(Def { ast: d, source });
             }
         }
         defs
     }
 }
 
-fn report(problems: &mut Problems, tagged: Tagged, file: &Source, expr: &Source) {
+fn report(problems: &mut Problems, tagged: Tagged, sources: &[Source], expr: &Source) {
     if let Some((src, e)) = tagged {
-        problems.push(if src == FILE { file } else { expr }, e);
+        problems.push(sources.get(src).unwrap_or(expr), e);
     }
 }
 
+/// A path as a key for finding import cycles.
+fn canonical(name: &str) -> String {
+    std::fs::canonicalize(name).map_or_else(|_| name.to_string(), |p| p.to_string_lossy().into_owned())
+}
+
 /// The file's own pieces, or the prelude's when it declares none.
-fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) -> PieceTable {
-    let decls: Vec<&ast::PieceDecl> = file
+fn declare_pieces(
+    file: &ast::File,
+    origins: &[usize],
+    problems: &mut Problems,
+    sources: &[Source],
+) -> PieceTable {
+    let decls: Vec<(&ast::PieceDecl, &Source)> = file
         .items
         .iter()
-        .filter_map(|i| match i {
-            ast::Item::Piece(p) => Some(p),
+        .zip(origins)
+        .filter_map(|(i, &o)| match i {
+            ast::Item::Piece(p) => Some((p, &sources[o])),
             _ => None,
         })
         .collect();
-    let mut table = if !decls.is_empty() || source.text == PRELUDE {
+    let mut table = if !decls.is_empty() || sources[FILE].text == PRELUDE {
         PieceTable::new()
     } else {
         Rules::prelude().pieces
     };
     let mut seen: Vec<char> = Vec::new();
-    for d in decls {
+    for (d, source) in decls {
         let mut ids = Vec::new();
         for &(c, span) in &d.symbols {
             let bad = |reason: String| ExpandError::BadPiece { span, reason };
@@ -290,7 +320,8 @@ fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) ->
             table.pair(a, b);
         }
     }
-    for item in &file.items {
+    for (item, &o) in file.items.iter().zip(origins) {
+        let source = &sources[o];
         if let ast::Item::Mark(m) = item {
             let bad = |reason: String| ExpandError::BadPiece { span: m.span, reason };
             if table.mark(m.symbol).is_some() {
@@ -306,12 +337,14 @@ fn declare_pieces(file: &ast::File, problems: &mut Problems, source: &Source) ->
 /// Definitions by name, reporting duplicates, reserved names and clashes.
 fn collect_definitions<'a>(
     file: &'a ast::File,
+    origins: &[usize],
     pieces: &PieceTable,
     problems: &mut Problems,
-    source: &Source,
+    sources: &[Source],
 ) -> HashMap<&'a str, Def<'a>> {
     let mut defs: HashMap<&str, Def<'_>> = HashMap::new();
-    for item in &file.items {
+    for (item, &origin) in file.items.iter().zip(origins) {
+        let source = &sources[origin];
         let ast::Item::Definition(d) = item else { continue };
         let name = d.name.text.as_str();
         let reserved = |why: &str| ExpandError::Reserved {
@@ -372,7 +405,13 @@ fn collect_definitions<'a>(
             }
             seen_params.push(&p.text);
         }
-        defs.insert(name, Def { ast: d, source: FILE });
+        defs.insert(
+            name,
+            Def {
+                ast: d,
+                source: origin,
+            },
+        );
     }
     defs
 }

@@ -16,6 +16,8 @@ pub enum Item {
     Definition(Definition),
     /// `piece ♙ ♟ ...`: piece symbols, optionally a colour pair, with attributes.
     Piece(PieceDecl),
+    /// `import "FILE"`: the path as written, without quotes.
+    Import(Named),
     /// `game NAME`.
     Game(Named),
     /// `players white black`: the players in turn order.

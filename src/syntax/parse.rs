@@ -264,6 +264,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::definition => "a definition `name = ...`",
         Rule::piece_decl => "a declaration",
         Rule::symbol => "a piece symbol",
+        Rule::string => "a quoted path",
         Rule::exponent => "an integer",
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
@@ -343,6 +344,14 @@ impl Builder {
                     }
                 }
                 Ok(Item::Piece(decl))
+            }
+            Rule::import_decl => {
+                let path = p.into_inner().next().expect("import has a path");
+                let text = path.as_str();
+                Ok(Item::Import(Named {
+                    text: text[1..text.len() - 1].to_string(),
+                    span: self.span(&path),
+                }))
             }
             Rule::game_decl => {
                 let name = p.into_inner().next().expect("game has a name");

@@ -38,6 +38,9 @@ pub fn file(f: &File) -> String {
                 let (start, end) = (p.span.start, p.span.end);
                 let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
             }
+            Item::Import(n) => {
+                let _ = writeln!(out, "import {:?}", n.text);
+            }
             Item::Game(n) => {
                 let _ = writeln!(out, "game {:?}", n.text);
             }

@@ -1,0 +1,143 @@
+//! `import "FILE"`: rule files built on others. The imported file's items
+//! come first; the importing file's definitions, `game`, `players`, `board`
+//! and `moves PLAYER` replace imported items of the same name, and its
+//! `outcome`, `quiet`, `fen rights` and `fen target` lines, if it has any of
+//! a kind, replace every imported line of that kind.
+
+use std::path::Path;
+
+use super::error::ExpandError;
+use super::{MAX_IMPORT_DEPTH, Problems, canonical};
+use crate::source::Source;
+use crate::syntax::{self, ast};
+
+/// What an item replaces when a later file declares it again.
+#[derive(PartialEq, Eq)]
+enum Key<'a> {
+    /// Replaces the item with the same key.
+    Named(&'static str, &'a str),
+    /// Replaces every earlier item of the kind.
+    Kind(&'static str),
+    /// Replaces nothing: pieces, marks and imports add up.
+    None,
+}
+
+fn key(item: &ast::Item) -> Key<'_> {
+    match item {
+        ast::Item::Definition(d) => Key::Named("definition", &d.name.text),
+        ast::Item::Game(_) => Key::Named("game", ""),
+        ast::Item::Players(_) => Key::Named("players", ""),
+        ast::Item::Board(_) => Key::Named("board", ""),
+        ast::Item::Moves(m) => Key::Named("moves", &m.player.text),
+        ast::Item::Outcome(_) => Key::Kind("outcome"),
+        ast::Item::QuietResets(_) => Key::Kind("quiet"),
+        ast::Item::FenRights(_) => Key::Kind("fen rights"),
+        ast::Item::FenTarget(_) => Key::Kind("fen target"),
+        ast::Item::Piece(_) | ast::Item::Mark(_) | ast::Item::Import(_) => Key::None,
+    }
+}
+
+/// The items of `file` (source `id`) with its imports merged in, and the
+/// source of each. Imported files are read relative to the importing one and
+/// appended to `sources`; their problems go to `problems`.
+pub(super) fn merge(
+    file: ast::File,
+    id: usize,
+    sources: &mut Vec<Source>,
+    stack: &mut Vec<String>,
+    problems: &mut Problems,
+) -> (Vec<ast::Item>, Vec<usize>) {
+    let mut items: Vec<ast::Item> = Vec::new();
+    let mut origins: Vec<usize> = Vec::new();
+    for item in &file.items {
+        let ast::Item::Import(path) = item else { continue };
+        let here = sources[id].clone();
+        let fail = |problems: &mut Problems, reason: String| {
+            problems.list.push((
+                here.clone(),
+                ExpandError::Import {
+                    span: path.span,
+                    path: path.text.clone(),
+                    reason,
+                }
+                .into(),
+            ));
+        };
+        if stack.len() > MAX_IMPORT_DEPTH {
+            fail(
+                problems,
+                format!("imports nest more than {MAX_IMPORT_DEPTH} deep"),
+            );
+            continue;
+        }
+        let full = Path::new(&here.name)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(&path.text);
+        let name = full.to_string_lossy().into_owned();
+        let key = canonical(&name);
+        if stack.contains(&key) {
+            fail(
+                problems,
+                "the file imports itself (through this import)".to_string(),
+            );
+            continue;
+        }
+        let text = match std::fs::read_to_string(&full) {
+            Ok(t) => t,
+            Err(e) => {
+                fail(problems, format!("cannot read {name}: {e}"));
+                continue;
+            }
+        };
+        let source = Source::new(name, text);
+        let parsed = match syntax::parse_file(&source.text) {
+            Ok(f) => f,
+            Err(errs) => {
+                errs.into_iter()
+                    .for_each(|e| problems.list.push((source.clone(), e.into())));
+                continue;
+            }
+        };
+        sources.push(source);
+        let child = sources.len() - 1;
+        stack.push(key);
+        let (child_items, child_origins) = merge(parsed, child, sources, stack, problems);
+        stack.pop();
+        override_with(&mut items, &mut origins, child_items, child_origins);
+    }
+    let own: Vec<ast::Item> = file.items;
+    let own_origins = vec![id; own.len()];
+    override_with(&mut items, &mut origins, own, own_origins);
+    (items, origins)
+}
+
+/// Appends `later` to `items`, dropping the earlier items it replaces.
+fn override_with(
+    items: &mut Vec<ast::Item>,
+    origins: &mut Vec<usize>,
+    later: Vec<ast::Item>,
+    later_origins: Vec<usize>,
+) {
+    let mut keep = vec![true; items.len()];
+    for (i, old) in items.iter().enumerate() {
+        let replaced = match key(old) {
+            k @ Key::Named(..) => later.iter().any(|n| key(n) == k),
+            Key::Kind(kind) => later.iter().any(|n| key(n) == Key::Kind(kind)),
+            Key::None => false,
+        };
+        keep[i] = !replaced;
+    }
+    let mut i = 0;
+    items.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    let mut j = 0;
+    origins.retain(|_| {
+        j += 1;
+        keep[j - 1]
+    });
+    items.extend(later);
+    origins.extend(later_origins);
+}
