@@ -137,6 +137,17 @@ fn irreversible_options() {
         "rnbk3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w - - 0 1",
     );
     assert!(!basic.contains(&"d1b1".to_string()));
+    // Option (c): towards the partner rook while the file distance shrinks:
+    // a1 may go to b1, c1 or d1 (partner on c5), not to e1.
+    let sideways = names(
+        &game("rules/irreversible-sideways.alg"),
+        "4k3/8/8/2R5/8/8/8/R6K w - - 0 1",
+    );
+    let a1: Vec<&String> = sideways
+        .iter()
+        .filter(|n| n.starts_with("a1") && n.ends_with('1'))
+        .collect();
+    assert_eq!(a1, ["a1b1", "a1c1", "a1d1"]);
     // Every piece but the pawn only goes forward: a lone king has three moves.
     assert_eq!(
         names(&game("rules/irreversible.alg"), "3k4/8/8/8/3K4/8/8/8 w - - 0 1"),
