@@ -179,6 +179,11 @@ fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<A
     if anchors.is_empty() {
         return Err(CompileError::Unanchored);
     }
+    // A square that can only be the piece of interest has one candidate:
+    // no other anchor can beat it, so the engine need not compare them.
+    if let Some(i) = anchors.iter().position(|a| a.poi && a.codes.is_empty()) {
+        anchors = vec![anchors.swap_remove(i)];
+    }
     Ok((checks.into_iter().map(|(_, c)| c).collect(), anchors))
 }
 

@@ -349,16 +349,64 @@ pub fn search_changes(
     start(program, position, cache, limits, oracle, Some(at))
 }
 
+/// The pieces of interest that could change square `at` of the loaded
+/// board: each `%p:` of `program` with a square it binds whose piece can
+/// reach `at` (by [`Program::with_reach`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suspects {
+    binds: Vec<(u32, Coord)>,
+}
+
+impl Suspects {
+    /// Adds the pieces of interest that could change `at` from `square` (a
+    /// square that a move wrote a piece on).
+    pub fn add_square(&mut self, program: &Program, cache: &Cache, square: Coord, at: Coord) {
+        let code = cache.board.get(square.x, square.y);
+        for (id, codes) in program.binds.iter().enumerate() {
+            let reaches = program
+                .reach
+                .get(id)
+                .is_none_or(|r| r.contains(at.x - square.x, at.y - square.y));
+            if reaches && codes.contains(&code) && !self.binds.contains(&(id as u32, square)) {
+                self.binds.push((id as u32, square));
+            }
+        }
+    }
+}
+
+/// The suspects for square `at` on the board loaded in `cache`.
+pub fn suspects(program: &Program, cache: &Cache, at: Coord) -> Suspects {
+    let board = &cache.board;
+    let mut out = Suspects::default();
+    for (id, codes) in program.binds.iter().enumerate() {
+        let reach = program.reach.get(id);
+        for &code in codes.iter() {
+            let mut after = None;
+            while let Some(cell) = board.next_with(code, after) {
+                after = Some(cell);
+                let (x, y) = board.coords(cell);
+                if reach.is_none_or(|r| r.contains(at.x - x, at.y - y)) {
+                    out.binds.push((id as u32, Coord::new(x, y)));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// [`search_changes`] on the board loaded with [`Cache::load`] (and changed
-/// with [`Cache::apply`]), which it leaves as it found it.
+/// with [`Cache::apply`]), which it leaves as it found it; each outermost
+/// `%p:` binds only the squares `suspects` names for it (those that still
+/// hold one of its pieces).
 pub fn search_changes_loaded(
     program: &Program,
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
     at: Coord,
+    suspects: &Suspects,
 ) -> Result<bool, EngineError> {
-    run(program, cache, limits, oracle, Some(at))
+    run(program, cache, limits, oracle, Some(at), Some(&suspects.binds))
 }
 
 fn start(
@@ -370,7 +418,7 @@ fn start(
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.codes);
-    run(program, cache, limits, oracle, find)
+    run(program, cache, limits, oracle, find, None)
 }
 
 fn run(
@@ -379,6 +427,7 @@ fn run(
     limits: &Limits,
     oracle: &dyn Oracle,
     find: Option<Coord>,
+    only: Option<&[(u32, Coord)]>,
 ) -> Result<bool, EngineError> {
     cache.pois.clear();
     cache.poi_hash = 0;
@@ -390,6 +439,7 @@ fn run(
         limits,
         oracle,
         find,
+        only,
     };
     s.run_level(0, program.start, Mode::Collect)
 }
@@ -401,6 +451,8 @@ struct Search<'a> {
     oracle: &'a dyn Oracle,
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
+    /// The only squares the outermost `%p:`s may bind, by bind id.
+    only: Option<&'a [(u32, Coord)]>,
 }
 
 impl Search<'_> {
@@ -745,6 +797,25 @@ impl Search<'_> {
     /// Binds the next square of a `%p:` and continues inside it.
     fn next_bind(&mut self, level: usize, mut f: BindFrame) {
         let codes = &self.prog.binds[f.id as usize];
+        if let Some(only) = self.only
+            && level == 0
+            && self.cache.pois.is_empty()
+        {
+            // The cursor's `source` walks the list of allowed squares.
+            let board = &self.cache.board;
+            let mut found = None;
+            while let Some(&(id, at)) = only.get(f.cursor.source as usize) {
+                f.cursor.source += 1;
+                if id == f.id && codes.contains(&board.get(at.x, at.y)) {
+                    found = Some((at.x, at.y));
+                    break;
+                }
+            }
+            if let Some((x, y)) = found {
+                self.bind_at(level, f, x, y);
+            }
+            return;
+        }
         let reach = match self.find {
             Some(target) if level == 0 && self.cache.pois.is_empty() => {
                 self.prog.reach.get(f.id as usize).map(|r| (r, target))
@@ -761,16 +832,21 @@ impl Search<'_> {
             }
         }
         if let Some((x, y)) = found {
-            let c = &mut *self.cache;
-            let code = c.board.get(x, y);
-            c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
-            c.pois.push(Poi { x, y, code });
-            if c.pois.len() == 1 && c.trace.from.is_none() {
-                c.trace.from = Some(Coord::new(x, y));
-            }
-            self.push(level, Frame::Bind(f));
-            self.push(level, Frame::Step(f.next));
+            self.bind_at(level, f, x, y);
         }
+    }
+
+    /// Makes the square `(x, y)` the piece of interest and continues inside the bind.
+    fn bind_at(&mut self, level: usize, f: BindFrame, x: i32, y: i32) {
+        let c = &mut *self.cache;
+        let code = c.board.get(x, y);
+        c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
+        c.pois.push(Poi { x, y, code });
+        if c.pois.len() == 1 && c.trace.from.is_none() {
+            c.trace.from = Some(Coord::new(x, y));
+        }
+        self.push(level, Frame::Bind(f));
+        self.push(level, Frame::Step(f.next));
     }
 
     /// Runs an ordered choice's alternatives until one has results, keeps

@@ -336,32 +336,57 @@ impl Game {
             }
         }
         // Each candidate is made on a second board, its royal pieces tested
-        // there, and taken back: no position is built for the test.
+        // there, and taken back: no position is built for the test. Which
+        // opponent pieces could reach a royal square that does not move is
+        // worked out once per position (`Suspects`), not once per candidate.
         let royals = self.royal_squares(&state.position, state.turn);
         let aux = cache.aux();
         aux.load(&state.position, &self.programs[state.turn]);
+        let opponents: Vec<&Program> = (0..self.programs.len())
+            .filter(|&q| q != state.turn)
+            .map(|q| &self.programs[q])
+            .collect();
+        let fixed: Vec<Vec<engine::Suspects>> = royals
+            .iter()
+            .map(|&r| opponents.iter().map(|p| engine::suspects(p, aux, r)).collect())
+            .collect();
         let mut legal = Vec::with_capacity(candidates.len());
-        let mut after = Vec::new();
+        let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
         for a in candidates {
-            after.clear();
-            after.extend(royals.iter().filter(|r| !a.changes.iter().any(|c| c.at == **r)));
-            after.extend(
-                a.changes
-                    .iter()
-                    .filter(|c| matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)))
-                    .map(|c| c.at),
-            );
-            if after.is_empty() {
+            tests.clear();
+            for (i, &r) in royals.iter().enumerate() {
+                if !a.changes.iter().any(|c| c.at == r) {
+                    tests.push((r, Some(i)));
+                }
+            }
+            for c in &a.changes {
+                if matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)) {
+                    tests.push((c.at, None));
+                }
+            }
+            if tests.is_empty() {
                 legal.push(a);
                 continue;
             }
+            // Opponent pieces this move writes could be new attackers.
+            let written: Vec<Coord> = a
+                .changes
+                .iter()
+                .filter(|c| matches!(c.content, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn)))
+                .map(|c| c.at)
+                .collect();
             let mark = aux.apply(&a.changes, &self.limits)?;
             let mut safe = true;
-            'test: for &r in &after {
-                for (q, program) in self.programs.iter().enumerate() {
-                    if q != state.turn
-                        && engine::search_changes_loaded(program, aux, &self.limits, &engine::NoAttacks, r)?
-                    {
+            'test: for &(r, known) in &tests {
+                for (k, program) in opponents.iter().enumerate() {
+                    let mut who = match known {
+                        Some(i) => fixed[i][k].clone(),
+                        None => engine::suspects(program, aux, r),
+                    };
+                    for &w in &written {
+                        who.add_square(program, aux, w, r);
+                    }
+                    if engine::search_changes_loaded(program, aux, &self.limits, &engine::NoAttacks, r, &who)? {
                         safe = false;
                         break 'test;
                     }
