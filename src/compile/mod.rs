@@ -261,6 +261,22 @@ impl<'m> Compiler<'m> {
                 let next = self.here() + 1;
                 self.emit(Inst::Attacked { next })?;
             }
+            // A guard on one rewrite only asks whether its left side matches:
+            // no sub-search, no change made.
+            Move::Guard { holds, body } if matches!(**body, Move::Rewrite(_)) => {
+                let Move::Rewrite(rw) = &**body else {
+                    unreachable!("matched above")
+                };
+                let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
+                let id = self.rewrites.len() as u32;
+                self.rewrites.push(compiled);
+                let next = self.here() + 1;
+                self.emit(Inst::Test {
+                    holds: *holds,
+                    id,
+                    next,
+                })?;
+            }
             Move::Guard { holds, body } => {
                 let sub = self.sub(body, poi, nesting);
                 let next = self.here() + 1;
@@ -313,6 +329,11 @@ impl<'m> Compiler<'m> {
                 },
                 Inst::Unbind { next } => Inst::Unbind { next: resolve(next) },
                 Inst::Attacked { next } => Inst::Attacked { next: resolve(next) },
+                Inst::Test { holds, id, next } => Inst::Test {
+                    holds,
+                    id,
+                    next: resolve(next),
+                },
                 Inst::Guard { holds, sub, next } => Inst::Guard {
                     holds,
                     sub,
@@ -344,9 +365,10 @@ impl<'m> Compiler<'m> {
                     indegree[next as usize] += 1;
                     merges[next as usize] = true;
                 }
-                Inst::Bind { next, .. } | Inst::Guard { next, .. } | Inst::Attacked { next } => {
-                    indegree[next as usize] += 1
-                }
+                Inst::Bind { next, .. }
+                | Inst::Guard { next, .. }
+                | Inst::Attacked { next }
+                | Inst::Test { next, .. } => indegree[next as usize] += 1,
                 Inst::Split { first, second } => {
                     indegree[first as usize] += 1;
                     indegree[second as usize] += 1;
@@ -507,10 +529,28 @@ mod tests {
     }
 
     #[test]
+    fn a_guard_on_one_rewrite_is_a_test_not_a_sub_program() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
+            Move::guard(false, step_up()),
+        );
+        let p = compile(&mv, &table()).unwrap();
+        assert!(p.subs.is_empty());
+        assert!(
+            p.insts
+                .iter()
+                .any(|i| matches!(i, Inst::Test { holds: false, .. }))
+        );
+    }
+
+    #[test]
     fn sub_programs_are_laid_out_after_the_main_one() {
         let mv = Move::with_poi(
             CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
-            Move::ordered(vec![step_up(), Move::guard(true, step_up())]),
+            Move::ordered(vec![
+                step_up(),
+                Move::guard(true, Move::seq(vec![step_up(), step_up()])),
+            ]),
         );
         let p = compile(&mv, &table()).unwrap();
         assert_eq!(p.nesting(), 2);

@@ -65,6 +65,16 @@ pub(crate) enum Inst {
         /// Where to continue.
         next: Pc,
     },
+    /// A guard on one rewrite: continue at `next` when rewrite `id`'s left
+    /// side matches somewhere (`holds`) or nowhere (not `holds`).
+    Test {
+        /// Whether the left side must match.
+        holds: bool,
+        /// The rewrite, an index into [`Program::rewrites`].
+        id: u32,
+        /// Where to continue.
+        next: Pc,
+    },
     /// `attacked`: continue at `next` when an opponent could change the
     /// square of the piece of interest (the search's oracle decides).
     Attacked {
@@ -223,6 +233,10 @@ impl fmt::Display for Program {
                     write!(f, "ordered {starts:?} -> {next}")?
                 }
                 Inst::Attacked { next } => write!(f, "attacked -> {next}")?,
+                Inst::Test { holds, id, next } => {
+                    let kind = if *holds { "?" } else { "!" };
+                    write!(f, "test {kind}rewrite {id} -> {next}")?
+                }
                 Inst::Match => write!(f, "match")?,
             }
             writeln!(f)?;

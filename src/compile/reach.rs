@@ -116,7 +116,9 @@ impl Walk<'_> {
                 // What follows the piece of interest's move may write too.
                 Inst::Unbind { next } if depth == 0 => todo.push((next, UNBOUND)),
                 Inst::Unbind { .. } | Inst::Match => ends.push(d),
-                Inst::Guard { next, .. } | Inst::Attacked { next } => todo.push((next, d)),
+                Inst::Guard { next, .. } | Inst::Attacked { next } | Inst::Test { next, .. } => {
+                    todo.push((next, d))
+                }
                 Inst::Ordered { id, next } => {
                     for &sub in self.prog.ordered[id as usize].iter() {
                         for e in self.walk(self.prog.subs[sub as usize], d, depth + 1)? {

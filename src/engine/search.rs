@@ -198,10 +198,15 @@ impl Cache {
         Self::default()
     }
 
-    /// A second cache owned by this one, for searches made while this one's
-    /// results are still in use (allocated on first use).
-    pub fn aux(&mut self) -> &mut Cache {
-        self.aux.get_or_insert_with(Box::default)
+    /// Takes out the second cache this one keeps, for searches made while
+    /// this one's results are in use; give it back with [`Cache::put_aux`].
+    pub fn take_aux(&mut self) -> Box<Cache> {
+        self.aux.take().unwrap_or_default()
+    }
+
+    /// Gives back the cache [`Cache::take_aux`] took out.
+    pub fn put_aux(&mut self, aux: Box<Cache>) {
+        self.aux = Some(aux);
     }
 
     /// Loads `position` as the board that [`search_changes_loaded`] searches,
@@ -620,6 +625,12 @@ impl Search<'_> {
                     }
                     pc = next;
                 }
+                Inst::Test { holds, id, next } => {
+                    if self.matches_somewhere(id) != holds {
+                        return Ok(false);
+                    }
+                    pc = next;
+                }
                 Inst::Guard { holds, sub, next } => {
                     let found = self.run_level(level + 1, prog.subs[sub as usize], Mode::Exists)?;
                     if found != holds {
@@ -792,6 +803,21 @@ impl Search<'_> {
                 }
             }
         }
+    }
+
+    /// Whether some alternative of rewrite `id` matches under some translation.
+    fn matches_somewhere(&self, id: u32) -> bool {
+        for alt in self.prog.rewrites[id as usize].alternatives.iter() {
+            let anchor = &alt.anchors[self.pick_anchor(alt) as usize];
+            let check = &alt.checks[anchor.check as usize];
+            let mut cursor = Cursor::default();
+            while let Some((x, y)) = self.next_square(anchor.poi, &anchor.codes, &mut cursor) {
+                if self.matches(alt, x.wrapping_sub(check.dx), y.wrapping_sub(check.dy)) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Binds the next square of a `%p:` and continues inside it.

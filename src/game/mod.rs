@@ -314,12 +314,53 @@ impl Game {
 
     /// Every legal move of the player to move, in a deterministic order.
     pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
+        let mut legal = Vec::new();
+        self.each_legal(state, cache, |o| {
+            legal.push(Action {
+                changes: o.changes.to_vec(),
+                from: o.poi_from,
+                to: o.poi_to,
+            })
+        })?;
+        Ok(legal)
+    }
+
+    /// How many legal moves the player to move has (what perft counts at its
+    /// last ply), without building them.
+    pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {
+        let mut n = 0;
+        self.each_legal(state, cache, |_| n += 1)?;
+        Ok(n)
+    }
+
+    /// Calls `found` with each legal move, in the order the engine found them.
+    ///
+    /// Each pseudo-legal move is made on a second board, the mover's royal
+    /// pieces tested there, and taken back: no position is built for the
+    /// test. Which opponent pieces could reach a royal square that does not
+    /// move is worked out once per position (`Suspects`), not per move.
+    fn each_legal(
+        &self,
+        state: &State,
+        cache: &mut Cache,
+        mut found: impl FnMut(&engine::Outcome<'_>),
+    ) -> Result<(), PlayError> {
         let oracle = Attacks {
             game: self,
             attacker_of: state.turn,
         };
-        let mut candidates = Vec::new();
-        {
+        let mut aux = cache.take_aux();
+        let result = (|| {
+            let royals = self.royal_squares(&state.position, state.turn);
+            aux.load(&state.position, &self.programs[state.turn]);
+            let opponents: Vec<&Program> = (0..self.programs.len())
+                .filter(|&q| q != state.turn)
+                .map(|q| &self.programs[q])
+                .collect();
+            let fixed: Vec<Vec<engine::Suspects>> = royals
+                .iter()
+                .map(|&r| opponents.iter().map(|p| engine::suspects(p, &aux, r)).collect())
+                .collect();
             let outcomes = engine::search_with(
                 &self.programs[state.turn],
                 &state.position,
@@ -327,77 +368,70 @@ impl Game {
                 &self.limits,
                 &oracle,
             )?;
+            let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
+            let mut written: Vec<Coord> = Vec::new();
             for o in outcomes.iter() {
-                candidates.push(Action {
-                    changes: o.changes.to_vec(),
-                    from: o.poi_from,
-                    to: o.poi_to,
-                });
-            }
-        }
-        // Each candidate is made on a second board, its royal pieces tested
-        // there, and taken back: no position is built for the test. Which
-        // opponent pieces could reach a royal square that does not move is
-        // worked out once per position (`Suspects`), not once per candidate.
-        let royals = self.royal_squares(&state.position, state.turn);
-        let aux = cache.aux();
-        aux.load(&state.position, &self.programs[state.turn]);
-        let opponents: Vec<&Program> = (0..self.programs.len())
-            .filter(|&q| q != state.turn)
-            .map(|q| &self.programs[q])
-            .collect();
-        let fixed: Vec<Vec<engine::Suspects>> = royals
-            .iter()
-            .map(|&r| opponents.iter().map(|p| engine::suspects(p, aux, r)).collect())
-            .collect();
-        let mut legal = Vec::with_capacity(candidates.len());
-        let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
-        for a in candidates {
-            tests.clear();
-            for (i, &r) in royals.iter().enumerate() {
-                if !a.changes.iter().any(|c| c.at == r) {
-                    tests.push((r, Some(i)));
-                }
-            }
-            for c in &a.changes {
-                if matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)) {
-                    tests.push((c.at, None));
-                }
-            }
-            if tests.is_empty() {
-                legal.push(a);
-                continue;
-            }
-            // Opponent pieces this move writes could be new attackers.
-            let written: Vec<Coord> = a
-                .changes
-                .iter()
-                .filter(|c| matches!(c.content, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn)))
-                .map(|c| c.at)
-                .collect();
-            let mark = aux.apply(&a.changes, &self.limits)?;
-            let mut safe = true;
-            'test: for &(r, known) in &tests {
-                for (k, program) in opponents.iter().enumerate() {
-                    let mut who = match known {
-                        Some(i) => fixed[i][k].clone(),
-                        None => engine::suspects(program, aux, r),
-                    };
-                    for &w in &written {
-                        who.add_square(program, aux, w, r);
-                    }
-                    if engine::search_changes_loaded(program, aux, &self.limits, &engine::NoAttacks, r, &who)? {
-                        safe = false;
-                        break 'test;
+                tests.clear();
+                for (i, &r) in royals.iter().enumerate() {
+                    if !o.changes.iter().any(|c| c.at == r) {
+                        tests.push((r, Some(i)));
                     }
                 }
+                for c in o.changes {
+                    if matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)) {
+                        tests.push((c.at, None));
+                    }
+                }
+                if tests.is_empty() {
+                    found(&o);
+                    continue;
+                }
+                // Opponent pieces this move writes could be new attackers.
+                written.clear();
+                written.extend(
+                    o.changes
+                        .iter()
+                        .filter(|c| self.is_opponent_piece(c.content, state.turn))
+                        .map(|c| c.at),
+                );
+                let mark = aux.apply(o.changes, &self.limits)?;
+                let mut safe = true;
+                'test: for &(r, known) in &tests {
+                    for (k, program) in opponents.iter().enumerate() {
+                        let mut who = match known {
+                            Some(i) if written.is_empty() => std::borrow::Cow::Borrowed(&fixed[i][k]),
+                            Some(i) => std::borrow::Cow::Owned(fixed[i][k].clone()),
+                            None => std::borrow::Cow::Owned(engine::suspects(program, &aux, r)),
+                        };
+                        for &w in &written {
+                            who.to_mut().add_square(program, &aux, w, r);
+                        }
+                        if engine::search_changes_loaded(
+                            program,
+                            &mut aux,
+                            &self.limits,
+                            &engine::NoAttacks,
+                            r,
+                            &who,
+                        )? {
+                            safe = false;
+                            break 'test;
+                        }
+                    }
+                }
+                aux.undo(mark);
+                if safe {
+                    found(&o);
+                }
             }
-            aux.undo(mark);
-            if safe {
-                legal.push(a);
-            }
-        }
-        Ok(legal)
+            Ok(())
+        })();
+        cache.put_aux(aux);
+        result
+    }
+
+    fn is_opponent_piece(&self, content: Content, player: PlayerId) -> bool {
+        matches!(content, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != player))
     }
 
     fn is_royal_of(&self, piece: PieceId, player: PlayerId) -> bool {

@@ -10,10 +10,10 @@ pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Resul
     if depth == 0 {
         return Ok(1);
     }
-    let actions = game.legal_actions(state, cache)?;
     if depth == 1 {
-        return Ok(actions.len() as u64);
+        return game.count_legal(state, cache);
     }
+    let actions = game.legal_actions(state, cache)?;
     let mut total = 0;
     for a in &actions {
         let next = game.play_quietly(state, a);
