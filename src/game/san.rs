@@ -242,6 +242,10 @@ impl Game {
                 out.push(format!("{letter}{left}{to}{promotion}"));
             }
         }
+        if let Some(i) = san.find('=') {
+            // Without the piece it becomes: ambiguous, so the choices are listed.
+            out.push(san[..i].to_string());
+        }
         out.push(san);
         out
     }
