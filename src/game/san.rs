@@ -54,8 +54,8 @@ impl Game {
             return self.action_name(state, action);
         };
         let info = &self.info[piece.index()];
-        if let Some(castle) = self.castling(state, action, piece, from, to) {
-            return castle.to_string();
+        if let Some(pair) = self.royal_pair_move(state, action, piece, from, to) {
+            return pair.to_string();
         }
         let capture = self.captured_value(state, action).is_some();
         let mut s = String::new();
@@ -145,7 +145,7 @@ impl Game {
 
     /// `O-O` or `O-O-O` when a royal piece goes two or more files along its
     /// rank and another piece of the mover's moves with it.
-    fn castling(
+    fn royal_pair_move(
         &self,
         state: &State,
         action: &Action,
