@@ -11,6 +11,9 @@
 //! 4. [`engine`]: positions, and the backtracking search that applies a
 //!    program to a position.
 //!
+//! 5. [`game`]: turns, legality, outcomes, FEN, SAN, PGN and the AI, for any
+//!    game a rule file declares; [`play`]: a match in progress.
+//!
 //! Front ends (the `chessalg` binary's `cli`) sit on top and are the only
 //! place that prints.
 
@@ -18,6 +21,7 @@ pub mod compile;
 pub mod engine;
 pub mod expand;
 pub mod game;
+pub mod play;
 pub mod report;
 pub mod source;
 pub mod syntax;

@@ -3,6 +3,8 @@
 mod apply;
 mod expand;
 mod game;
+mod play;
+mod tui;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -40,6 +42,8 @@ enum Command {
     Perft(game::PerftArgs),
     /// Show a position: the board, whose turn, its FEN, check and outcome.
     Show(game::GameArgs),
+    /// Play a game: humans, the AI or the random player on each side.
+    Play(play::PlayArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -60,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => game::moves(&args),
         Command::Perft(args) => game::perft(&args),
         Command::Show(args) => game::show(&args),
+        Command::Play(args) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

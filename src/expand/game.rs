@@ -20,6 +20,9 @@ pub struct PieceInfo {
     pub value: Option<f64>,
     /// Whether no move may leave it where an opponent could take it.
     pub royal: bool,
+    /// Whether SAN writes its moves without a letter (`san -`; captures are
+    /// then named by the file the piece left).
+    pub san_unlettered: bool,
 }
 
 /// One square of the initial position: empty, or a piece with marks.
@@ -346,6 +349,7 @@ fn piece_info(d: &ast::PieceDecl, pieces: &PieceTable, spec: &mut GameSpec, erro
     for (i, id) in ids.iter().enumerate() {
         let info = &mut spec.pieces[id.index()];
         info.royal = d.royal;
+        info.san_unlettered = !d.san_letter;
         info.value = d.value;
         info.fen = d.fen.as_ref().and_then(|(letters, _)| letters.get(i).copied());
         if d.symbols.len() == 2 && spec.players.len() >= 2 {

@@ -8,9 +8,12 @@
 //! its square", outcomes are the file's `outcome` lines, and a move is named
 //! by the squares its piece of interest left and reached.
 
+pub mod ai;
 mod fen;
 mod notation;
 mod perft;
+pub mod pgn;
+mod san;
 
 use std::fmt;
 
@@ -25,6 +28,8 @@ use crate::expand::{GameSpec, Marks, PieceId, PieceTable, Rules};
 pub use fen::FenError;
 pub use notation::square_name;
 pub use perft::{divide, perft};
+pub use pgn::PgnTags;
+pub use san::MoveInputError;
 
 /// Why a rule file is not a playable game.
 #[derive(Clone, Debug, Error, Diagnostic)]
@@ -110,6 +115,37 @@ pub enum Ending {
     Win(PlayerId),
     /// Nobody won.
     Draw,
+}
+
+/// Which of the rule file's `outcome` lines ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The player to move had no legal move (`checked`: and a royal piece was attacked).
+    NoMoves {
+        /// Whether a royal piece of the player to move was attacked.
+        checked: bool,
+    },
+    /// The position occurred this many times.
+    Repetition(u32),
+    /// This many plies passed without a move that resets the quiet count.
+    Quiet(u32),
+    /// The material left matched a `material` outcome.
+    Material,
+    /// A `when` pattern matched.
+    When,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NoMoves { checked: true } => f.write_str("no legal move, with a royal piece attacked"),
+            Reason::NoMoves { checked: false } => f.write_str("no legal move"),
+            Reason::Repetition(n) => write!(f, "the same position {n} times"),
+            Reason::Quiet(n) => write!(f, "{n} plies without a move that resets the quiet count"),
+            Reason::Material => f.write_str("the material left"),
+            Reason::When => f.write_str("an outcome pattern matched"),
+        }
+    }
 }
 
 /// A playable game built from a rule file.
@@ -529,6 +565,16 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Option<Ending>, PlayError> {
+        Ok(self.ending_reason(state, legal, cache)?.map(|(e, _)| e))
+    }
+
+    /// How the game stands, with the outcome rule that ended it.
+    pub fn ending_reason(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<(Ending, Reason)>, PlayError> {
         for (condition, verdict) in &self.outcomes {
             let holds = match condition {
                 CompiledCondition::NoMoves { checked } => {
@@ -554,12 +600,20 @@ impl Game {
                 }
             };
             if holds {
-                return Ok(Some(match verdict {
+                let ending = match verdict {
                     Verdict::Win(Some(p)) => Ending::Win(*p),
                     Verdict::Win(None) => Ending::Win(state.turn),
                     Verdict::Loss => Ending::Win((state.turn + 1) % self.players.len()),
                     Verdict::Draw => Ending::Draw,
-                }));
+                };
+                let reason = match condition {
+                    CompiledCondition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
+                    CompiledCondition::Repetition(n) => Reason::Repetition(*n),
+                    CompiledCondition::Quiet(n) => Reason::Quiet(*n),
+                    CompiledCondition::Material { .. } => Reason::Material,
+                    CompiledCondition::When(_) => Reason::When,
+                };
+                return Ok(Some((ending, reason)));
             }
         }
         Ok(None)
@@ -619,6 +673,21 @@ impl fmt::Display for Ending {
 }
 
 impl Game {
+    /// The number of files and ranks of the initial board's bounding box.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.frame.files, self.frame.ranks)
+    }
+
+    /// The coordinates of the square on `file` and `rank`, counted from 0 at the bottom left.
+    pub fn square_at(&self, file: u32, rank: u32) -> Coord {
+        Coord::new(self.frame.x0 + file as i32, self.frame.y0 + rank as i32)
+    }
+
+    /// The name of a square (`e4`).
+    pub fn square_label(&self, at: Coord) -> String {
+        notation::name(&self.frame, at)
+    }
+
     /// The position as the seed draws it, with rank numbers and file letters.
     pub fn board_text(&self, state: &State) -> String {
         let f = self.frame;

@@ -184,6 +184,8 @@ pub struct PieceDecl {
     pub value: Option<f64>,
     /// Whether the pieces are royal.
     pub royal: bool,
+    /// Whether SAN names the pieces by letter (`san -` says no).
+    pub san_letter: bool,
     /// The whole declaration.
     pub span: Span,
 }

@@ -326,6 +326,7 @@ impl Builder {
                     fen: None,
                     value: None,
                     royal: false,
+                    san_letter: true,
                     span,
                 };
                 for q in p.into_inner() {
@@ -340,6 +341,7 @@ impl Builder {
                             decl.value = text.parse().ok();
                         }
                         Rule::royal => decl.royal = true,
+                        Rule::san_none => decl.san_letter = false,
                         r => unreachable!("piece attribute {r:?}"),
                     }
                 }

@@ -35,6 +35,9 @@ pub fn file(f: &File) -> String {
                 if p.royal {
                     attrs.push_str(" royal");
                 }
+                if !p.san_letter {
+                    attrs.push_str(" san -");
+                }
                 let (start, end) = (p.span.start, p.span.end);
                 let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
             }

@@ -1,0 +1,374 @@
+//! A player for any game: negamax with alpha-beta pruning, iterative
+//! deepening, captures searched first and a transposition table.
+//!
+//! A position is scored for the player to move by the pieces' declared
+//! `value`s (their owner's positive, the others' negative), plus a little for
+//! having more moves than the opponent had, and by the rule file's outcomes:
+//! a win or loss is worth more than any material (sooner wins more), a draw
+//! nothing. The search knows nothing of any particular game.
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::engine::{Cache, Content};
+
+use super::{Action, Ending, Game, PlayError, State};
+
+/// A small deterministic random number generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator whose sequence is fixed by `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Shuffles `items` in place.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// How far and how long the AI may think about one move.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// The deepest iteration, in plies (at least 1).
+    pub depth: u32,
+    /// Stop deepening once this much time has passed (the first iteration always completes).
+    pub time: Option<Duration>,
+}
+
+/// The move the AI chose and what it found.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The index of the chosen move among the legal moves given.
+    pub index: usize,
+    /// Its score for the mover, in hundredths of a value point.
+    pub score: i32,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// Scores beyond this are wins or losses.
+const WIN: i32 = 1_000_000;
+const MATE_BOUND: i32 = WIN - 10_000;
+/// The score of one legal move more than the opponent had.
+const MOBILITY: i32 = 2;
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    best: Option<u32>,
+}
+
+enum Stop {
+    Time,
+    Error(PlayError),
+}
+
+impl From<PlayError> for Stop {
+    fn from(e: PlayError) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+/// The AI player: its random tie-breaks and its transposition table.
+pub struct Ai {
+    rng: Rng,
+    table: FxHashMap<u64, Entry>,
+    seen: FxHashSet<u64>,
+    deadline: Option<Instant>,
+    nodes: u64,
+}
+
+impl Ai {
+    /// An AI whose choices among equal moves are fixed by `seed`.
+    pub fn new(seed: u64) -> Ai {
+        Ai {
+            rng: Rng::new(seed),
+            table: FxHashMap::default(),
+            seen: FxHashSet::default(),
+            deadline: None,
+            nodes: 0,
+        }
+    }
+
+    /// Chooses one of `legal` (not empty), the legal moves of `state`.
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        state: &State,
+        legal: &[Action],
+        budget: Budget,
+        cache: &mut Cache,
+    ) -> Result<Choice, PlayError> {
+        let started = Instant::now();
+        self.deadline = budget.time.map(|t| started + t);
+        self.nodes = 0;
+        if self.table.len() > 1 << 20 {
+            self.table.clear();
+        }
+        // Positions of the game so far count as draws: the AI avoids repeating when ahead.
+        self.seen = state.history.iter().copied().collect();
+        self.seen.remove(&state.key());
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        self.rng.shuffle(&mut order);
+        order.sort_by_key(|&i| -material_gain(game, state, &legal[i]));
+        let mut best = Choice {
+            index: order[0],
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        for depth in 1..=budget.depth.max(1) {
+            match self.root(game, state, legal, &order, depth, cache) {
+                Ok((index, score)) => {
+                    best = Choice {
+                        index,
+                        score,
+                        depth,
+                        nodes: self.nodes,
+                    };
+                    // Search the best move first next time.
+                    if let Some(p) = order.iter().position(|&i| i == index) {
+                        let i = order.remove(p);
+                        order.insert(0, i);
+                    }
+                    if score.abs() >= MATE_BOUND {
+                        break;
+                    }
+                }
+                Err(Stop::Time) => break,
+                Err(Stop::Error(e)) => return Err(e),
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        Ok(best)
+    }
+
+    fn root(
+        &mut self,
+        game: &Game,
+        state: &State,
+        legal: &[Action],
+        order: &[usize],
+        depth: u32,
+        cache: &mut Cache,
+    ) -> Result<(usize, i32), Stop> {
+        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let mut best = order[0];
+        for &i in order {
+            let child = game.play_quietly(state, &legal[i]);
+            let score = -self.negamax(
+                game,
+                &child,
+                depth - 1,
+                -beta,
+                -alpha,
+                1,
+                legal.len(),
+                depth > 1,
+                cache,
+            )?;
+            if score > alpha {
+                alpha = score;
+                best = i;
+            }
+        }
+        Ok((best, alpha))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        game: &Game,
+        state: &State,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        parent_moves: usize,
+        timed: bool,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
+        self.nodes += 1;
+        if timed && self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Time);
+        }
+        let key = state.key();
+        if self.seen.contains(&key) {
+            return Ok(0);
+        }
+        let legal = game.legal_actions(state, cache)?;
+        if let Some(end) = game.ending(state, &legal, cache)? {
+            return Ok(match end {
+                Ending::Win(p) if p == state.turn => WIN - ply,
+                Ending::Win(_) => -(WIN - ply),
+                Ending::Draw => 0,
+            });
+        }
+        if depth == 0 || legal.is_empty() {
+            let mobility = legal.len() as i32 - parent_moves as i32;
+            return Ok(material(game, state) + MOBILITY * mobility);
+        }
+        let original_alpha = alpha;
+        let mut tt_best = None;
+        if let Some(e) = self.table.get(&key) {
+            tt_best = e.best;
+            if e.depth >= depth {
+                let score = from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return Ok(score),
+                    Bound::Lower if score >= beta => return Ok(score),
+                    Bound::Upper if score <= alpha => return Ok(score),
+                    _ => {}
+                }
+            }
+        }
+        let mut order: Vec<(i32, usize)> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let first = tt_best == Some(i as u32);
+                (
+                    if first {
+                        i32::MAX
+                    } else {
+                        material_gain(game, state, a)
+                    },
+                    i,
+                )
+            })
+            .collect();
+        order.sort_by_key(|&(k, _)| -(k as i64));
+        let mut best_score = -WIN - 1;
+        let mut best = None;
+        for &(_, i) in &order {
+            let child = game.play_quietly(state, &legal[i]);
+            let score = -self.negamax(
+                game,
+                &child,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                legal.len(),
+                timed,
+                cache,
+            )?;
+            if score > best_score {
+                best_score = score;
+                best = Some(i as u32);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best_score <= original_alpha {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                score: to_table(best_score, ply),
+                bound,
+                best,
+            },
+        );
+        Ok(best_score)
+    }
+}
+
+/// Mate scores are stored relative to the position, not the root.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// A piece's value in hundredths, for `player`: positive if theirs.
+fn worth(game: &Game, content: Content, player: usize) -> i32 {
+    match content {
+        Content::Piece(p, _) => {
+            let info = &game.info[p.index()];
+            let v = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
+            match info.owner {
+                Some(o) if o == player => v,
+                Some(_) => -v,
+                None => 0,
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// The material balance for the player to move, in hundredths of a value point.
+pub fn material(game: &Game, state: &State) -> i32 {
+    state
+        .position
+        .squares()
+        .map(|(_, c)| worth(game, c, state.turn))
+        .sum()
+}
+
+/// How much a move changes the mover's material balance (captures and promotions).
+fn material_gain(game: &Game, state: &State, action: &Action) -> i32 {
+    action
+        .changes
+        .iter()
+        .map(|c| worth(game, c.content, state.turn) - worth(game, state.position.get(c.at), state.turn))
+        .sum()
+}

@@ -1,0 +1,289 @@
+//! Standard algebraic notation (SAN), derived from the rule file alone, and
+//! reading a move a person typed (SAN or coordinate notation).
+//!
+//! - The letter is the moving piece's upper-case FEN letter (its symbol when
+//!   it has none); pieces declared `san -` get no letter, and their captures
+//!   are named by the file they left (`exd5`).
+//! - A capture is a move that lowers the number of the opponents' pieces: `x`.
+//! - A move where a royal piece goes two or more files along its rank while
+//!   another of the mover's pieces moves too is `O-O` towards the higher files
+//!   and `O-O-O` towards the lower ones.
+//! - A piece that changes into another is promoted: `=Q`.
+//! - After the move: `#` when the move wins the game, `+` when a royal piece
+//!   of the player to move is attacked.
+//! - When several pieces of the same kind can reach the square, the file of
+//!   the square left is added, else its rank, else both.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::engine::{Cache, Content, Coord};
+use crate::expand::PieceId;
+
+use super::notation::{name, parse_square};
+use super::{Action, Ending, Game, PlayError, State};
+
+/// Why a typed move does not name one legal move.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
+pub enum MoveInputError {
+    /// No legal move reads that way.
+    #[error("`{text}` is not a legal move")]
+    #[diagnostic(code(chessalg::game::illegal_move))]
+    NoMatch {
+        /// What was typed.
+        text: String,
+    },
+    /// Several legal moves read that way.
+    #[error("`{text}` could be any of {}", candidates.join(", "))]
+    #[diagnostic(code(chessalg::game::ambiguous_move))]
+    Ambiguous {
+        /// What was typed.
+        text: String,
+        /// The SAN of each move it could be.
+        candidates: Vec<String>,
+    },
+}
+
+impl Game {
+    /// The SAN of a legal move, without the `+` or `#` that depends on what follows.
+    pub fn san_core(&self, state: &State, action: &Action, legal: &[Action]) -> String {
+        let (Some(from), Some(to)) = (action.from, action.to) else {
+            return self.action_name(state, action);
+        };
+        let Content::Piece(piece, _) = state.position.get(from) else {
+            return self.action_name(state, action);
+        };
+        let info = &self.info[piece.index()];
+        if let Some(pair) = self.royal_pair_move(state, action, piece, from, to) {
+            return pair.to_string();
+        }
+        let capture = self.captured_value(state, action).is_some();
+        let mut s = String::new();
+        let others: Vec<Coord> = legal
+            .iter()
+            .filter(|a| a.to == Some(to) && a.from != Some(from))
+            .filter_map(|a| a.from)
+            .filter(|&f| matches!(state.position.get(f), Content::Piece(p, _) if p == piece))
+            .collect();
+        let square = name(&self.frame, from);
+        let (file, rank) = square.split_at(1);
+        if info.san_unlettered {
+            if capture || !others.is_empty() {
+                s.push_str(file);
+            }
+            let same_file: Vec<&Coord> = others.iter().filter(|c| c.x == from.x).collect();
+            if (capture || !others.is_empty()) && !same_file.is_empty() {
+                s.push_str(rank);
+            }
+        } else {
+            s.push(self.san_letter(piece));
+            if !others.is_empty() {
+                if others.iter().all(|c| c.x != from.x) {
+                    s.push_str(file);
+                } else if others.iter().all(|c| c.y != from.y) {
+                    s.push_str(rank);
+                } else {
+                    s.push_str(&square);
+                }
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+        s.push_str(&name(&self.frame, to));
+        let after = action
+            .changes
+            .iter()
+            .find(|c| c.at == to)
+            .map_or_else(|| state.position.get(to), |c| c.content);
+        if let Content::Piece(became, _) = after
+            && became != piece
+        {
+            s.push('=');
+            s.push(self.san_letter(became));
+        }
+        s
+    }
+
+    /// The SAN of a legal move, with `+` or `#`.
+    pub fn san(
+        &self,
+        state: &State,
+        action: &Action,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<String, PlayError> {
+        let mut s = self.san_core(state, action, legal);
+        let next = self.play(state, action);
+        let replies = self.legal_actions(&next, cache)?;
+        let wins = matches!(self.ending(&next, &replies, cache)?, Some(Ending::Win(p)) if p == state.turn);
+        if wins {
+            s.push('#');
+        } else if self.royal_attacked(&next.position, next.turn, cache)? {
+            s.push('+');
+        }
+        Ok(s)
+    }
+
+    /// The SAN of every legal move, in the order given.
+    pub fn san_all(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Vec<String>, PlayError> {
+        legal.iter().map(|a| self.san(state, a, legal, cache)).collect()
+    }
+
+    /// The letter SAN gives a piece: its upper-case FEN letter, else its symbol.
+    fn san_letter(&self, piece: PieceId) -> char {
+        match self.info[piece.index()].fen {
+            Some(l) => l.to_ascii_uppercase(),
+            None => self.pieces.symbol(piece),
+        }
+    }
+
+    /// `O-O` or `O-O-O` when a royal piece goes two or more files along its
+    /// rank and another piece of the mover's moves with it.
+    fn royal_pair_move(
+        &self,
+        state: &State,
+        action: &Action,
+        piece: PieceId,
+        from: Coord,
+        to: Coord,
+    ) -> Option<&'static str> {
+        if !self.info[piece.index()].royal || from.y != to.y || (to.x - from.x).abs() < 2 {
+            return None;
+        }
+        let owner = self.info[piece.index()].owner;
+        let partner_moves = action.changes.iter().any(|c| {
+            c.at != to
+                && matches!(c.content, Content::Piece(p, _) if self.info[p.index()].owner == owner)
+                && c.content != state.position.get(c.at)
+        });
+        partner_moves.then_some(if to.x > from.x { "O-O" } else { "O-O-O" })
+    }
+
+    /// The value of the opponents' pieces a move removes, if it removes any
+    /// (`Some(0.0)` for pieces without a value).
+    pub fn captured_value(&self, state: &State, action: &Action) -> Option<f64> {
+        let mover = Some(state.turn);
+        let (mut removed, mut added, mut value) = (0, 0, 0.0);
+        for c in &action.changes {
+            if let Content::Piece(p, _) = state.position.get(c.at)
+                && self.info[p.index()].owner.is_some_and(|o| Some(o) != mover)
+            {
+                removed += 1;
+                value += self.info[p.index()].value.unwrap_or(0.0);
+            }
+            if let Content::Piece(p, _) = c.content
+                && self.info[p.index()].owner.is_some_and(|o| Some(o) != mover)
+            {
+                added += 1;
+                value -= self.info[p.index()].value.unwrap_or(0.0);
+            }
+        }
+        (removed > added).then_some(value)
+    }
+
+    /// The legal move a person typed: SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`; the
+    /// `x`, `=`, `+` and `#` may be left out, `0-0` is `O-O`) or coordinate
+    /// notation (`g1f3`, `e7e8q`). Returns the move's index in `legal`.
+    pub fn read_move(&self, state: &State, legal: &[Action], text: &str) -> Result<usize, MoveInputError> {
+        let wanted = normalise(text.trim());
+        let mut found: Vec<usize> = Vec::new();
+        if !wanted.is_empty() {
+            for (i, a) in legal.iter().enumerate() {
+                if self
+                    .spellings(state, a, legal)
+                    .iter()
+                    .any(|s| normalise(s) == wanted)
+                {
+                    found.push(i);
+                }
+            }
+        }
+        match found.len() {
+            1 => Ok(found[0]),
+            0 => Err(MoveInputError::NoMatch {
+                text: text.trim().to_string(),
+            }),
+            _ => Err(MoveInputError::Ambiguous {
+                text: text.trim().to_string(),
+                candidates: found
+                    .iter()
+                    .map(|&i| self.san_core(state, &legal[i], legal))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// Every way a move may be typed: its SAN, its coordinate name, and SAN
+    /// with the square left written in part or in full.
+    fn spellings(&self, state: &State, action: &Action, legal: &[Action]) -> Vec<String> {
+        let san = self.san_core(state, action, legal);
+        let mut out = vec![self.action_name(state, action)];
+        if let (Some(from), Some(to), Content::Piece(piece, _)) = (
+            action.from,
+            action.to,
+            action.from.map_or(Content::Empty, |f| state.position.get(f)),
+        ) {
+            let letter = if self.info[piece.index()].san_unlettered {
+                String::new()
+            } else {
+                self.san_letter(piece).to_string()
+            };
+            let square = name(&self.frame, from);
+            let (file, rank) = square.split_at(1);
+            let promotion = san.find('=').map_or("", |i| &san[i..]);
+            let to = name(&self.frame, to);
+            for left in [file, rank, square.as_str()] {
+                out.push(format!("{letter}{left}{to}{promotion}"));
+            }
+        }
+        if let Some(i) = san.find('=') {
+            // Without the piece it becomes: ambiguous, so the choices are listed.
+            out.push(san[..i].to_string());
+        }
+        out.push(san);
+        out
+    }
+
+    /// The legal moves to show when `text` was refused: those from the square
+    /// it starts with, or of the piece its letter names, else all of them.
+    pub fn moves_for_input(&self, state: &State, legal: &[Action], text: &str) -> Vec<usize> {
+        let text = text.trim();
+        let square = (2..=text.len().min(3))
+            .rev()
+            .filter(|&n| text.is_char_boundary(n))
+            .find_map(|n| parse_square(&self.frame, &text[..n]));
+        let all = || (0..legal.len()).collect::<Vec<usize>>();
+        if let Some(at) = square {
+            return (0..legal.len()).filter(|&i| legal[i].from == Some(at)).collect();
+        }
+        let Some(first) = text.chars().next() else {
+            return all();
+        };
+        let of_piece: Vec<usize> = (0..legal.len())
+            .filter(|&i| {
+                legal[i].from.is_some_and(|f| match state.position.get(f) {
+                    Content::Piece(p, _) => {
+                        !self.info[p.index()].san_unlettered && self.san_letter(p) == first
+                    }
+                    _ => false,
+                })
+            })
+            .collect();
+        if of_piece.is_empty() { all() } else { of_piece }
+    }
+}
+
+/// A typed move with what SAN lets one leave out removed: `x`, `=`, `+`,
+/// `#`, `!`, `?`, `-`, and with `0` read as `O` (castling).
+fn normalise(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, 'x' | ':' | '=' | '+' | '#' | '!' | '?' | '-'))
+        .map(|c| if c == '0' { 'O' } else { c })
+        .collect()
+}

@@ -1,0 +1,190 @@
+//! A game in progress between humans, the AI and the random player: the
+//! moves so far, undo, whose turn, the legal moves in SAN, the ending, and
+//! the record as PGN. Front ends (line mode, the terminal board) drive it and
+//! do the printing.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::Cache;
+use crate::game::ai::{Ai, Budget, Choice, Rng};
+use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
+
+/// Who makes a player's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// A person, typing or picking moves.
+    Human,
+    /// The alpha-beta AI.
+    Ai,
+    /// A uniformly random legal move.
+    Random,
+}
+
+impl Controller {
+    /// The name PGN's player tags use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Controller::Human => "Human",
+            Controller::Ai => "chessalg AI",
+            Controller::Random => "Random mover",
+        }
+    }
+}
+
+/// How a match stands after the last move.
+#[derive(Clone, Debug)]
+pub struct Status {
+    /// The legal moves of the player to move.
+    pub legal: Vec<Action>,
+    /// Their SAN, in the same order.
+    pub sans: Vec<String>,
+    /// Whether a royal piece of the player to move is attacked.
+    pub in_check: bool,
+    /// How the game ended, if it did.
+    pub ending: Option<(Ending, Reason)>,
+}
+
+/// A match: the game, where it started, every move since, and who plays whom.
+pub struct Match<'g> {
+    /// The game.
+    pub game: &'g Game,
+    /// The position it started from.
+    pub start: State,
+    /// The state before each move, then the current one (never empty).
+    pub states: Vec<State>,
+    /// The moves played.
+    pub actions: Vec<Action>,
+    /// Who plays each side, in turn order.
+    pub controllers: Vec<Controller>,
+    /// The AI's budget per move.
+    pub budget: Budget,
+    ai: Ai,
+    rng: Rng,
+    /// Scratch space for the game's searches.
+    pub cache: Cache,
+}
+
+/// What the AI or the random player chose.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The index of the move among the legal ones.
+    pub index: usize,
+    /// The AI's findings (none for the random player).
+    pub choice: Option<Choice>,
+    /// How long choosing took.
+    pub elapsed: Duration,
+}
+
+impl<'g> Match<'g> {
+    /// A match from `start`; `seed` fixes the random player's and the AI's choices.
+    pub fn new(
+        game: &'g Game,
+        start: State,
+        controllers: Vec<Controller>,
+        budget: Budget,
+        seed: u64,
+    ) -> Match<'g> {
+        Match {
+            game,
+            states: vec![start.clone()],
+            start,
+            actions: Vec::new(),
+            controllers,
+            budget,
+            ai: Ai::new(seed ^ 0xA1),
+            rng: Rng::new(seed),
+            cache: Cache::new(),
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &State {
+        self.states.last().expect("a match always has a state")
+    }
+
+    /// Who moves now.
+    pub fn controller(&self) -> Controller {
+        self.controllers
+            .get(self.state().turn)
+            .copied()
+            .unwrap_or(Controller::Ai)
+    }
+
+    /// The legal moves, their SAN, check and the ending.
+    pub fn status(&mut self) -> Result<Status, PlayError> {
+        let state = self.states.last().expect("a match always has a state").clone();
+        let legal = self.game.legal_actions(&state, &mut self.cache)?;
+        let sans = self.game.san_all(&state, &legal, &mut self.cache)?;
+        let in_check = self
+            .game
+            .royal_attacked(&state.position, state.turn, &mut self.cache)?;
+        let ending = self.game.ending_reason(&state, &legal, &mut self.cache)?;
+        Ok(Status {
+            legal,
+            sans,
+            in_check,
+            ending,
+        })
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, action: Action) {
+        let next = self.game.play(self.state(), &action);
+        self.actions.push(action);
+        self.states.push(next);
+    }
+
+    /// Takes back the last move, and then the moves of players who are not
+    /// human until a human is to move again (or the start is reached).
+    /// Returns how many moves were taken back.
+    pub fn undo(&mut self) -> usize {
+        let mut n = 0;
+        while !self.actions.is_empty() {
+            self.actions.pop();
+            self.states.pop();
+            n += 1;
+            if self.controller() == Controller::Human || !self.controllers.contains(&Controller::Human) {
+                break;
+            }
+        }
+        n
+    }
+
+    /// The AI's or the random player's move (`legal` not empty).
+    pub fn decide(&mut self, legal: &[Action]) -> Result<Decision, PlayError> {
+        let started = Instant::now();
+        let state = self.state().clone();
+        let (index, choice) = match self.controller() {
+            Controller::Random => (self.rng.below(legal.len()), None),
+            _ => {
+                let c = self
+                    .ai
+                    .choose(self.game, &state, legal, self.budget, &mut self.cache)?;
+                (c.index, Some(c))
+            }
+        };
+        Ok(Decision {
+            index,
+            choice,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// The game so far as PGN, with `ending` as its result and `termination` as a closing comment.
+    pub fn pgn(&mut self, ending: Option<Ending>, termination: Option<String>) -> Result<String, PlayError> {
+        let players = self
+            .controllers
+            .iter()
+            .zip(&self.game.players)
+            .map(|(c, name)| format!("{} ({name})", c.label()))
+            .collect();
+        let tags = PgnTags {
+            event: Some(format!("{}: chessalg play", self.game.name)),
+            date: Some(pgn::today()),
+            players,
+            termination,
+        };
+        self.game
+            .pgn(&self.start, &self.actions, ending, &tags, &mut self.cache)
+    }
+}

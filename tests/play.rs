@@ -1,0 +1,305 @@
+//! SAN, PGN, the AI and `chessalg play` on `rules/chess.alg`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chessalg::engine::Cache;
+use chessalg::expand::Rules;
+use chessalg::game::ai::{Ai, Budget};
+use chessalg::game::{Ending, Game, MoveInputError, PgnTags, State};
+use chessalg::source::Source;
+
+fn chess() -> Game {
+    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
+    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).unwrap();
+    Game::new(&rules).unwrap()
+}
+
+/// The SAN of every legal move of a position, sorted.
+fn sans(game: &Game, state: &State) -> Vec<String> {
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(state, &mut cache).unwrap();
+    let mut s = game.san_all(state, &legal, &mut cache).unwrap();
+    s.sort();
+    s
+}
+
+fn sans_of(fen: &str) -> Vec<String> {
+    let game = chess();
+    let state = game.from_fen(fen).unwrap();
+    sans(&game, &state)
+}
+
+/// Plays moves typed as SAN or coordinates; returns the states and the SAN written for each move.
+fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<String>, Vec<chessalg::game::Action>) {
+    let mut cache = Cache::new();
+    let mut written = Vec::new();
+    let mut actions = Vec::new();
+    for m in moves {
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let i = game
+            .read_move(&state, &legal, m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        written.push(game.san(&state, &legal[i], &legal, &mut cache).unwrap());
+        actions.push(legal[i].clone());
+        state = game.play(&state, &legal[i]);
+    }
+    (state, written, actions)
+}
+
+fn has(list: &[String], s: &str) -> bool {
+    list.iter().any(|x| x == s)
+}
+
+#[test]
+fn san_from_the_start() {
+    let game = chess();
+    let s = sans(&game, &game.initial());
+    assert_eq!(s.len(), 20);
+    for m in ["Nf3", "Nc3", "Na3", "e4", "e3", "a4", "h3"] {
+        assert!(has(&s, m), "{m} missing from {s:?}");
+    }
+}
+
+#[test]
+fn san_castling_both_ways() {
+    let s = sans_of("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(has(&s, "O-O") && has(&s, "O-O-O"), "{s:?}");
+    let s = sans_of("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+    assert!(has(&s, "O-O") && has(&s, "O-O-O"), "{s:?}");
+}
+
+#[test]
+fn san_promotion_with_check() {
+    let s = sans_of("k7/4P3/8/8/8/8/8/4K3 w - - 0 1");
+    for m in ["e8=Q+", "e8=R+", "e8=B", "e8=N"] {
+        assert!(has(&s, m), "{m} missing from {s:?}");
+    }
+}
+
+#[test]
+fn san_captures_and_disambiguation() {
+    let s = sans_of("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    assert!(has(&s, "Nbd2") && has(&s, "Nfd2"), "{s:?}");
+    let s = sans_of("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
+    assert!(has(&s, "R1a3") && has(&s, "R5a3"), "{s:?}");
+    let s = sans_of("4k3/8/8/2p1p3/3P4/8/8/4K3 w - - 0 1");
+    assert!(has(&s, "dxc5") && has(&s, "dxe5") && has(&s, "d5"), "{s:?}");
+    // en passant is a capture: it lowers the opponent's piece count
+    let s = sans_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    assert!(has(&s, "exd6"), "{s:?}");
+}
+
+#[test]
+fn fools_mate_is_written_with_a_hash() {
+    let game = chess();
+    let (state, written, actions) = play(&game, game.initial(), &["f3", "e5", "g4", "Qh4"]);
+    assert_eq!(written, ["f3", "e5", "g4", "Qh4#"]);
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    assert_eq!(
+        game.ending(&state, &legal, &mut cache).unwrap(),
+        Some(Ending::Win(1))
+    );
+    let tags = PgnTags {
+        players: vec!["A".into(), "B".into()],
+        ..PgnTags::default()
+    };
+    let pgn = game
+        .pgn(&game.initial(), &actions, Some(Ending::Win(1)), &tags, &mut cache)
+        .unwrap();
+    assert!(pgn.starts_with("[Event \"Chess\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"));
+    assert!(pgn.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n"));
+    assert!(!pgn.contains("SetUp"));
+    assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n\n"), "{pgn}");
+}
+
+#[test]
+fn pgn_from_a_set_up_position() {
+    let game = chess();
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 7";
+    let start = game.from_fen(fen).unwrap();
+    let (_, written, actions) = play(&game, start.clone(), &["0-0-0", "e1g1"]);
+    assert_eq!(written, ["O-O-O", "O-O"]);
+    let mut cache = Cache::new();
+    let pgn = game
+        .pgn(&start, &actions, None, &PgnTags::default(), &mut cache)
+        .unwrap();
+    assert!(
+        pgn.contains("[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 7\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.ends_with("\n7... O-O-O 8. O-O *\n\n"), "{pgn}");
+}
+
+#[test]
+fn typed_moves_in_many_spellings() {
+    let game = chess();
+    let state = game.initial();
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let name = |t: &str| game.action_name(&state, &legal[game.read_move(&state, &legal, t).unwrap()]);
+    assert_eq!(name("Nf3"), "g1f3");
+    assert_eq!(name("g1f3"), "g1f3");
+    assert_eq!(name("Ng1f3"), "g1f3");
+    assert_eq!(name("e4"), "e2e4");
+    assert_eq!(name("e2-e4"), "e2e4");
+    assert!(matches!(
+        game.read_move(&state, &legal, "e5"),
+        Err(MoveInputError::NoMatch { .. })
+    ));
+    assert!(game.read_move(&state, &legal, "").is_err());
+    let promo = game.from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&promo, &mut cache).unwrap();
+    for t in ["e8=Q", "e8Q", "e7e8q", "e8=Q+"] {
+        let i = game.read_move(&promo, &legal, t).unwrap();
+        assert_eq!(game.action_name(&promo, &legal[i]), "e7e8q", "{t}");
+    }
+    assert!(matches!(
+        game.read_move(&promo, &legal, "e8"),
+        Err(MoveInputError::Ambiguous { .. })
+    ));
+}
+
+#[test]
+fn the_ai_takes_a_free_queen_and_mates_in_one() {
+    let game = chess();
+    let mut cache = Cache::new();
+    let budget = Budget { depth: 2, time: None };
+    // a free queen on d5
+    let state = game.from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let c = Ai::new(1)
+        .choose(&game, &state, &legal, budget, &mut cache)
+        .unwrap();
+    assert_eq!(game.action_name(&state, &legal[c.index]), "d1d5");
+    // back-rank mate
+    let state = game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let c = Ai::new(1)
+        .choose(&game, &state, &legal, budget, &mut cache)
+        .unwrap();
+    assert_eq!(game.action_name(&state, &legal[c.index]), "a1a8");
+}
+
+#[test]
+fn the_ai_answers_within_its_time() {
+    let game = chess();
+    let mut cache = Cache::new();
+    let state = game.initial();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let started = Instant::now();
+    let budget = Budget {
+        depth: 50,
+        time: Some(Duration::from_millis(300)),
+    };
+    let c = Ai::new(7)
+        .choose(&game, &state, &legal, budget, &mut cache)
+        .unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(1500), "took {took:?}");
+    assert!(c.depth >= 1);
+}
+
+/// Runs `chessalg` with `input` on stdin.
+fn chessalg_with(args: &[&str], input: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn line_mode_through_a_pipe() {
+    let dir = std::env::temp_dir().join(format!("chessalg-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game.pgn");
+    let input = "e4\nmoves\ne2e5\nNf6\nundo\nd4\nquit\n";
+    let (code, out) = chessalg_with(
+        &[
+            "play",
+            "rules/chess.alg",
+            "--depth",
+            "1",
+            "--seed",
+            "5",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(" 1 ♖♘♗♕♔♗♘♖\n   abcdefgh\nwhite to move\n"), "{out}");
+    assert!(out.contains("1. white plays e4"), "{out}");
+    assert!(out.contains("1... black plays "), "{out}");
+    // the legal moves in SAN
+    assert!(out.contains("Nf3") && out.contains("Ke2"), "{out}");
+    // refused, and the prompt comes back
+    assert!(out.contains("`e2e5` is not a legal move"), "{out}");
+    assert!(
+        out.contains("`Nf6` is not a legal move; legal: Na3 Nc3 Ne2 Nf3 Nh3\nwhite> "),
+        "{out}"
+    );
+    assert!(out.contains("took back 2 moves"), "{out}");
+    assert!(out.contains("1. white plays d4"), "{out}");
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    assert!(written.contains("[White \"Human (white)\"]"), "{written}");
+    assert!(written.contains("\n1. d4 "), "{written}");
+    assert!(written.contains("{abandoned} *"), "{written}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn line_mode_ends_at_end_of_input_and_announces_mate() {
+    let (code, out) = chessalg_with(
+        &["play", "rules/chess.alg", "--white", "human", "--black", "human"],
+        "f3\ne5\ng4\nQh4\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("2... black plays Qh4#"), "{out}");
+    assert!(out.contains("Game over: black wins"), "{out}");
+    assert!(out.contains("0-1"), "{out}");
+}
+
+#[test]
+fn ai_beats_the_random_player() {
+    let mut wins = 0;
+    for seed in 1..=4 {
+        let seed = seed.to_string();
+        let (code, out) = chessalg_with(
+            &[
+                "play",
+                "rules/chess.alg",
+                "--white",
+                "ai",
+                "--black",
+                "random",
+                "--depth",
+                "2",
+                "--seed",
+                &seed,
+                "--max-plies",
+                "200",
+                "--quiet",
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{out}");
+        assert!(!out.contains("black wins"), "seed {seed}: {out}");
+        if out.contains("white wins") {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 3, "the AI won {wins} of 4");
+}
