@@ -240,6 +240,17 @@ impl Ai {
                 Ending::Draw => 0,
             });
         }
+        // A side in check at the horizon gets one more ply (up to a bound),
+        // so a mate one move past the horizon is seen, not a quiet score.
+        let depth = if depth == 0
+            && !legal.is_empty()
+            && ply < MAX_EXTENDED_PLY
+            && game.royal_attacked(&state.position, state.turn, cache)?
+        {
+            1
+        } else {
+            depth
+        };
         if depth == 0 || legal.is_empty() {
             let mobility = legal.len() as i32 - parent_moves as i32;
             return Ok(material(game, state) + MOBILITY * mobility);
@@ -319,6 +330,9 @@ impl Ai {
 }
 
 /// Mate scores are stored relative to the position, not the root.
+/// How deep check extensions may take the search, in plies from the root.
+const MAX_EXTENDED_PLY: i32 = 12;
+
 fn to_table(score: i32, ply: i32) -> i32 {
     if score >= MATE_BOUND {
         score + ply
