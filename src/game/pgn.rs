@@ -30,9 +30,14 @@ pub fn result_token(ending: Option<Ending>) -> &'static str {
     }
 }
 
+/// The position the PGN standard (section 9.7.1) assumes for a game without
+/// a `FEN` tag: part of the PGN format, as FEN's syntax is.
+const PGN_DEFAULT_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 impl Game {
     /// The PGN of the moves `actions` played from `start`. `[SetUp "1"]` and
-    /// `[FEN ...]` are written when `start` is not the game's initial position.
+    /// `[FEN ...]` are written unless `start` is the position PGN assumes
+    /// when a game has neither (so always for a variant's own setup).
     pub fn pgn(
         &self,
         start: &State,
@@ -59,7 +64,7 @@ impl Game {
         tag(&mut out, "Black", tags.players.get(1).map_or("?", String::as_str));
         tag(&mut out, "Result", result);
         let fen = self.to_fen(start);
-        if fen != self.to_fen(&self.initial) {
+        if fen != PGN_DEFAULT_START {
             tag(&mut out, "SetUp", "1");
             tag(&mut out, "FEN", &fen);
         }
