@@ -655,19 +655,11 @@ impl<'a> Expander<'a> {
         expects: &str,
         help: &str,
     ) -> Result<Pattern, Tagged> {
-        match self.expr(e, scope, src)? {
+        let picked = self.operand(e, scope, src, |v| match v {
             Value::Pattern(p) => Ok(p),
-            other => Err(Some((
-                src,
-                ExpandError::Kind {
-                    span: e.span,
-                    operator: operator.into(),
-                    expects: expects.into(),
-                    found: other.kind(),
-                    help: help.into(),
-                },
-            ))),
-        }
+            other => Err(other),
+        })?;
+        picked.map_err(|found| kind_error(src, e, operator, expects, found, help))
     }
 
     fn a_move(
@@ -678,22 +670,40 @@ impl<'a> Expander<'a> {
         operator: &str,
         expects: &str,
     ) -> Result<Move, Tagged> {
-        match self.expr(e, scope, src)? {
+        let picked = self.operand(e, scope, src, |v| match v {
             Value::Move(m) => Ok(m),
-            other => Err(Some((
-                src,
-                ExpandError::Kind {
-                    span: e.span,
-                    operator: operator.into(),
-                    expects: expects.into(),
-                    found: other.kind(),
-                    help: "a fragment becomes a move with `->`, e.g. `% + u. -> . + u%`".into(),
-                },
-            ))),
-        }
+            other => Err(other),
+        })?;
+        picked.map_err(|found| kind_error(src, e, operator, expects, found, MOVE_HELP))
+    }
+
+    /// Expands an operand and picks the kind of value an operator needs.
+    fn operand<T>(
+        &mut self,
+        e: &'a Expr,
+        scope: &Scope,
+        src: SourceId,
+        pick: impl FnOnce(Value) -> Result<T, Value>,
+    ) -> Result<Result<T, Value>, Tagged> {
+        Ok(pick(self.expr(e, scope, src)?))
     }
 }
 
+/// An operand of the wrong kind, located at the operand.
+fn kind_error(src: SourceId, e: &Expr, operator: &str, expects: &str, found: Value, help: &str) -> Tagged {
+    Some((
+        src,
+        ExpandError::Kind {
+            span: e.span,
+            operator: operator.into(),
+            expects: expects.into(),
+            found: found.kind(),
+            help: help.into(),
+        },
+    ))
+}
+
+const MOVE_HELP: &str = "a fragment becomes a move with `->`, e.g. `% + u. -> . + u%`";
 const GLUE_HELP: &str = "to repeat a move one or more times write `+` right after it, e.g. `(M)+ N`";
 const ARROW_HELP: &str = "both sides of `->` are fragments (or patterns), e.g. `% + u. -> . + u%`";
 

@@ -63,9 +63,10 @@ pub struct TargetRule {
     pub offset: Offset,
 }
 
-/// When an outcome applies (see the grammar's `outcome` for each).
+/// When an outcome applies (see the grammar's `outcome` for each); `W` is
+/// what a `when` holds: the move here, a compiled program in the game layer.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Condition {
+pub enum Condition<W = Move> {
     /// The player to move has no legal move (and, if `checked`, a royal piece
     /// of theirs is attacked).
     NoMoves {
@@ -86,7 +87,28 @@ pub enum Condition {
         same_colour: bool,
     },
     /// This move has a result.
-    When(Move),
+    When(W),
+}
+
+impl<W> Condition<W> {
+    /// The same condition with its `when` move turned into something else.
+    pub fn try_map_when<V, E>(&self, f: impl FnOnce(&W) -> Result<V, E>) -> Result<Condition<V>, E> {
+        Ok(match self {
+            Condition::NoMoves { checked } => Condition::NoMoves { checked: *checked },
+            Condition::Repetition(n) => Condition::Repetition(*n),
+            Condition::Quiet(n) => Condition::Quiet(*n),
+            Condition::Material {
+                exact,
+                any,
+                same_colour,
+            } => Condition::Material {
+                exact: exact.clone(),
+                any: any.clone(),
+                same_colour: *same_colour,
+            },
+            Condition::When(w) => Condition::When(f(w)?),
+        })
+    }
 }
 
 /// Who an outcome favours.

@@ -179,19 +179,26 @@ pub(crate) struct Frame {
     pub(crate) ranks: u32,
 }
 
-enum CompiledCondition {
-    NoMoves {
-        checked: bool,
-    },
-    Repetition(u32),
-    Quiet(u32),
-    Material {
-        exact: Vec<PieceId>,
-        any: Vec<PieceId>,
-        same_colour: bool,
-    },
-    When(Program),
+impl Frame {
+    /// The bounding box of some squares.
+    fn around(squares: impl Iterator<Item = Coord> + Clone) -> Frame {
+        let (x0, x1) = (
+            squares.clone().map(|c| c.x).min(),
+            squares.clone().map(|c| c.x).max(),
+        );
+        let (y0, y1) = (squares.clone().map(|c| c.y).min(), squares.map(|c| c.y).max());
+        let (x0, x1, y0, y1) = (x0.unwrap_or(0), x1.unwrap_or(0), y0.unwrap_or(0), y1.unwrap_or(0));
+        Frame {
+            x0,
+            y0,
+            files: (x1 - x0 + 1) as u32,
+            ranks: (y1 - y0 + 1) as u32,
+        }
+    }
 }
+
+/// An outcome's condition with its `when` move compiled.
+type CompiledCondition = Condition<Program>;
 
 impl Game {
     /// Builds the game a rule file declares.
@@ -212,36 +219,16 @@ impl Game {
             })?;
             programs.push(p);
         }
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        for (at, _) in &spec.board {
-            xs.push(at.x);
-            ys.push(at.y);
-        }
-        let width = (xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0) + 1) as u32;
-        let height = (ys.iter().max().unwrap_or(&0) - ys.iter().min().unwrap_or(&0) + 1) as u32;
+        let frame = Frame::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
         let programs: Vec<Program> = programs
             .into_iter()
-            .map(|p| p.with_reach(width, height))
+            .map(|p| p.with_reach(frame.files, frame.ranks))
             .collect();
         let mut outcomes = Vec::new();
         for rule in &spec.outcomes {
-            let c = match &rule.condition {
-                Condition::NoMoves { checked } => CompiledCondition::NoMoves { checked: *checked },
-                Condition::Repetition(n) => CompiledCondition::Repetition(*n),
-                Condition::Quiet(n) => CompiledCondition::Quiet(*n),
-                Condition::Material {
-                    exact,
-                    any,
-                    same_colour,
-                } => CompiledCondition::Material {
-                    exact: exact.clone(),
-                    any: any.clone(),
-                    same_colour: *same_colour,
-                },
-                Condition::When(m) => {
-                    CompiledCondition::When(compile::compile(m, &pieces).map_err(GameError::CompileOutcome)?)
-                }
-            };
+            let c = rule
+                .condition
+                .try_map_when(|m| compile::compile(m, &pieces).map_err(GameError::CompileOutcome))?;
             outcomes.push((c, rule.verdict));
         }
         let squares: Vec<(Coord, Content)> = spec
@@ -255,16 +242,6 @@ impl Game {
                 (Coord::new(at.x, at.y), content)
             })
             .collect();
-        let frame = Frame {
-            x0: squares.iter().map(|(c, _)| c.x).min().unwrap_or(0),
-            y0: squares.iter().map(|(c, _)| c.y).min().unwrap_or(0),
-            files: (squares.iter().map(|(c, _)| c.x).max().unwrap_or(0)
-                - squares.iter().map(|(c, _)| c.x).min().unwrap_or(0)
-                + 1) as u32,
-            ranks: (squares.iter().map(|(c, _)| c.y).max().unwrap_or(0)
-                - squares.iter().map(|(c, _)| c.y).min().unwrap_or(0)
-                + 1) as u32,
-        };
         let position = Position::from_squares(squares);
         let mut game = Game {
             name: spec.name.clone().unwrap_or_else(|| "game".to_string()),
