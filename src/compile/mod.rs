@@ -59,6 +59,7 @@ pub fn compile(mv: &Move, pieces: &PieceTable) -> Result<Program, CompileError> 
         pending: Vec::new(),
         depth: 0,
         mark_count: pieces.mark_count(),
+        unbound_writes: false,
     };
     c.compile(mv, 0, 0)?;
     c.emit(Inst::Match)?;
@@ -101,6 +102,8 @@ struct Compiler<'m> {
     pending: Vec<Pending<'m>>,
     depth: usize,
     mark_count: usize,
+    /// Whether some rewrite runs with no piece of interest bound.
+    unbound_writes: bool,
 }
 
 impl<'m> Compiler<'m> {
@@ -166,6 +169,7 @@ impl<'m> Compiler<'m> {
         match mv {
             Move::Nil => {}
             Move::Rewrite(rw) => {
+                self.unbound_writes |= poi == 0;
                 let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
                 let id = self.rewrites.len() as u32;
                 self.rewrites.push(compiled);
@@ -418,6 +422,7 @@ impl<'m> Compiler<'m> {
             depth: self.depth,
             reach: Vec::new(),
             split_reach: Vec::new(),
+            unbound_writes: self.unbound_writes,
         }
     }
 }

@@ -173,6 +173,9 @@ pub struct Program {
     /// Per instruction, where the program may write from a `Split` on,
     /// relative to the piece of interest (empty until [`Program::with_reach`]).
     pub(crate) split_reach: Vec<super::reach::Reach>,
+    /// Whether some rewrite runs outside every `%p:` (and so may write
+    /// anywhere, whatever the pieces of interest can reach).
+    pub(crate) unbound_writes: bool,
 }
 
 impl Program {

@@ -411,6 +411,10 @@ pub fn search_changes_loaded(
     at: Coord,
     suspects: &Suspects,
 ) -> Result<bool, EngineError> {
+    // Every write comes from a piece of interest and none can reach `at`.
+    if suspects.binds.is_empty() && !program.unbound_writes {
+        return Ok(false);
+    }
     run(program, cache, limits, oracle, Some(at), Some(&suspects.binds))
 }
 

@@ -492,8 +492,9 @@ impl Game {
             if q == player {
                 continue;
             }
-            let hit = engine::search_changes(program, position, cache, &self.limits, &engine::NoAttacks, at)?;
-            if hit {
+            cache.load(position, program);
+            let who = engine::suspects(program, cache, at);
+            if engine::search_changes_loaded(program, cache, &self.limits, &engine::NoAttacks, at, &who)? {
                 return Ok(true);
             }
         }
@@ -631,12 +632,24 @@ struct Attacks<'g> {
     attacker_of: PlayerId,
 }
 
+thread_local! {
+    /// Scratch for `attacked` tests made in the middle of another search.
+    static ORACLE_CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::new());
+}
+
 impl Oracle for Attacks<'_> {
     fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError> {
-        let mut cache = Cache::new();
-        self.game
-            .attacked(position, at, self.attacker_of, &mut cache)
+        ORACLE_CACHE.with(|cache| {
+            // Attack tests never nest (inside one, `attacked` is false), so
+            // the cache is free; a fresh one serves if it ever is not.
+            match cache.try_borrow_mut() {
+                Ok(mut c) => self.game.attacked(position, at, self.attacker_of, &mut c),
+                Err(_) => self
+                    .game
+                    .attacked(position, at, self.attacker_of, &mut Cache::new()),
+            }
             .map_err(|PlayError::Engine(e)| e)
+        })
     }
 }
 
