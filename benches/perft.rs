@@ -95,7 +95,9 @@ fn summary() {
         // a busy machine slows a round down, never speeds it up.
         let (mut ours, mut theirs) = (0f64, 0f64);
         for _ in 0..5 {
-            ours = ours.max(rate(|| game::perft(&game, &state, depth, &mut cache).expect("perft")));
+            ours = ours.max(rate(|| {
+                game::perft(&game, &state, depth, &mut cache).expect("perft")
+            }));
             theirs = theirs.max(rate(|| shakmaty_perft(&pos, depth)));
         }
         println!(
