@@ -340,20 +340,6 @@ pub fn search_with<'c>(
     })
 }
 
-/// Whether some result of `program` on `position` changes square `at`;
-/// stops at the first. With [`Program::with_reach`], pieces of interest that
-/// cannot reach `at` are not tried.
-pub fn search_changes(
-    program: &Program,
-    position: &Position,
-    cache: &mut Cache,
-    limits: &Limits,
-    oracle: &dyn Oracle,
-    at: Coord,
-) -> Result<bool, EngineError> {
-    start(program, position, cache, limits, oracle, Some(at))
-}
-
 /// The pieces of interest that could change square `at` of the loaded
 /// board: each `%p:` of `program` with a square it binds whose piece can
 /// reach `at` (by [`Program::with_reach`]).
@@ -399,10 +385,11 @@ pub fn suspects(program: &Program, cache: &Cache, at: Coord) -> Suspects {
     out
 }
 
-/// [`search_changes`] on the board loaded with [`Cache::load`] (and changed
-/// with [`Cache::apply`]), which it leaves as it found it; each outermost
-/// `%p:` binds only the squares `suspects` names for it (those that still
-/// hold one of its pieces).
+/// Whether some result of `program` changes square `at` of the board
+/// loaded with [`Cache::load`] (and changed with [`Cache::apply`]), which it
+/// leaves as it found it; stops at the first. Each outermost `%p:` binds
+/// only the squares `suspects` names for it (those that still hold one of
+/// its pieces), and `Split`s whose rest cannot write `at` are not followed.
 pub fn search_changes_loaded(
     program: &Program,
     cache: &mut Cache,

@@ -10,7 +10,9 @@
 
 pub mod ai;
 mod fen;
+mod legal;
 mod notation;
+mod outcome;
 mod perft;
 pub mod pgn;
 mod san;
@@ -21,9 +23,9 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::compile::{self, CompileError, Program};
-use crate::engine::{self, Cache, Change, Content, Coord, EngineError, Limits, Oracle, Position};
+use crate::engine::{Change, Content, Coord, EngineError, Limits, Position};
 use crate::expand::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
-use crate::expand::{GameSpec, Marks, PieceId, PieceTable, Rules};
+use crate::expand::{GameSpec, Marks, PieceTable, Rules};
 
 pub use fen::FenError;
 pub use notation::square_name;
@@ -325,182 +327,6 @@ impl Game {
         next
     }
 
-    /// Every legal move of the player to move, in a deterministic order.
-    pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
-        let mut legal = Vec::new();
-        self.each_legal(state, cache, |o| {
-            legal.push(Action {
-                changes: o.changes.to_vec(),
-                from: o.poi_from,
-                to: o.poi_to,
-            })
-        })?;
-        Ok(legal)
-    }
-
-    /// How many legal moves the player to move has (what perft counts at its
-    /// last ply), without building them.
-    pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {
-        let mut n = 0;
-        self.each_legal(state, cache, |_| n += 1)?;
-        Ok(n)
-    }
-
-    /// Calls `found` with each legal move, in the order the engine found them.
-    ///
-    /// Each pseudo-legal move is made on a second board, the mover's royal
-    /// pieces tested there, and taken back: no position is built for the
-    /// test. Which opponent pieces could reach a royal square that does not
-    /// move is worked out once per position (`Suspects`), not per move.
-    fn each_legal(
-        &self,
-        state: &State,
-        cache: &mut Cache,
-        mut found: impl FnMut(&engine::Outcome<'_>),
-    ) -> Result<(), PlayError> {
-        let oracle = Attacks {
-            game: self,
-            attacker_of: state.turn,
-        };
-        let mut aux = cache.take_aux();
-        let result = (|| {
-            let royals = self.royal_squares(&state.position, state.turn);
-            aux.load(&state.position, &self.programs[state.turn]);
-            let opponents: Vec<&Program> = (0..self.programs.len())
-                .filter(|&q| q != state.turn)
-                .map(|q| &self.programs[q])
-                .collect();
-            let fixed: Vec<Vec<engine::Suspects>> = royals
-                .iter()
-                .map(|&r| opponents.iter().map(|p| engine::suspects(p, &aux, r)).collect())
-                .collect();
-            let outcomes = engine::search_with(
-                &self.programs[state.turn],
-                &state.position,
-                cache,
-                &self.limits,
-                &oracle,
-            )?;
-            let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
-            let mut written: Vec<Coord> = Vec::new();
-            for o in outcomes.iter() {
-                tests.clear();
-                for (i, &r) in royals.iter().enumerate() {
-                    if !o.changes.iter().any(|c| c.at == r) {
-                        tests.push((r, Some(i)));
-                    }
-                }
-                for c in o.changes {
-                    if matches!(c.content, Content::Piece(p, _) if self.is_royal_of(p, state.turn)) {
-                        tests.push((c.at, None));
-                    }
-                }
-                if tests.is_empty() {
-                    found(&o);
-                    continue;
-                }
-                // Opponent pieces this move writes could be new attackers.
-                written.clear();
-                written.extend(
-                    o.changes
-                        .iter()
-                        .filter(|c| self.is_opponent_piece(c.content, state.turn))
-                        .map(|c| c.at),
-                );
-                let mark = aux.apply(o.changes, &self.limits)?;
-                let mut safe = true;
-                'test: for &(r, known) in &tests {
-                    for (k, program) in opponents.iter().enumerate() {
-                        let mut who = match known {
-                            Some(i) if written.is_empty() => std::borrow::Cow::Borrowed(&fixed[i][k]),
-                            Some(i) => std::borrow::Cow::Owned(fixed[i][k].clone()),
-                            None => std::borrow::Cow::Owned(engine::suspects(program, &aux, r)),
-                        };
-                        for &w in &written {
-                            who.to_mut().add_square(program, &aux, w, r);
-                        }
-                        if engine::search_changes_loaded(
-                            program,
-                            &mut aux,
-                            &self.limits,
-                            &engine::NoAttacks,
-                            r,
-                            &who,
-                        )? {
-                            safe = false;
-                            break 'test;
-                        }
-                    }
-                }
-                aux.undo(mark);
-                if safe {
-                    found(&o);
-                }
-            }
-            Ok(())
-        })();
-        cache.put_aux(aux);
-        result
-    }
-
-    fn is_opponent_piece(&self, content: Content, player: PlayerId) -> bool {
-        matches!(content, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != player))
-    }
-
-    fn is_royal_of(&self, piece: PieceId, player: PlayerId) -> bool {
-        let info = &self.info[piece.index()];
-        info.royal && info.owner == Some(player)
-    }
-
-    /// The squares of `player`'s royal pieces.
-    fn royal_squares(&self, position: &Position, player: PlayerId) -> Vec<Coord> {
-        position
-            .squares()
-            .filter_map(|(at, c)| match c {
-                Content::Piece(p, _) if self.is_royal_of(p, player) => Some(at),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Whether a royal piece of `player` stands where an opponent's move could change its square.
-    pub fn royal_attacked(
-        &self,
-        position: &Position,
-        player: PlayerId,
-        cache: &mut Cache,
-    ) -> Result<bool, PlayError> {
-        let royals = self.royal_squares(position, player);
-        for at in royals {
-            if self.attacked(position, at, player, cache)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Whether some opponent of `player` has a move that changes square `at`.
-    /// (Inside this test, `attacked` in the opponents' rules is false.)
-    pub fn attacked(
-        &self,
-        position: &Position,
-        at: Coord,
-        player: PlayerId,
-        cache: &mut Cache,
-    ) -> Result<bool, PlayError> {
-        for (q, program) in self.programs.iter().enumerate() {
-            if q == player {
-                continue;
-            }
-            cache.load(position, program);
-            let who = engine::suspects(program, cache, at);
-            if engine::search_changes_loaded(program, cache, &self.limits, &engine::NoAttacks, at, &who)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
     /// The state after `action`: the board changed, the turn passed, counters updated.
     pub fn play(&self, state: &State, action: &Action) -> State {
         let position = state.position.with_changes(&action.changes);
@@ -536,120 +362,10 @@ impl Game {
         false
     }
 
-    /// How the game stands: ended (and how) or not, given the legal moves.
-    pub fn ending(
-        &self,
-        state: &State,
-        legal: &[Action],
-        cache: &mut Cache,
-    ) -> Result<Option<Ending>, PlayError> {
-        Ok(self.ending_reason(state, legal, cache)?.map(|(e, _)| e))
-    }
-
-    /// How the game stands, with the outcome rule that ended it.
-    pub fn ending_reason(
-        &self,
-        state: &State,
-        legal: &[Action],
-        cache: &mut Cache,
-    ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        for (condition, verdict) in &self.outcomes {
-            let holds = match condition {
-                CompiledCondition::NoMoves { checked } => {
-                    legal.is_empty()
-                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
-                }
-                CompiledCondition::Repetition(n) => {
-                    let key = state.key();
-                    state.history.iter().filter(|&&k| k == key).count() >= *n as usize
-                }
-                CompiledCondition::Quiet(n) => state.quiet >= *n,
-                CompiledCondition::Material {
-                    exact,
-                    any,
-                    same_colour,
-                } => self.material_matches(&state.position, exact, any, *same_colour),
-                CompiledCondition::When(p) => {
-                    let oracle = Attacks {
-                        game: self,
-                        attacker_of: state.turn,
-                    };
-                    !engine::search_with(p, &state.position, cache, &self.limits, &oracle)?.is_empty()
-                }
-            };
-            if holds {
-                let ending = match verdict {
-                    Verdict::Win(Some(p)) => Ending::Win(*p),
-                    Verdict::Win(None) => Ending::Win(state.turn),
-                    Verdict::Loss => Ending::Win((state.turn + 1) % self.players.len()),
-                    Verdict::Draw => Ending::Draw,
-                };
-                let reason = match condition {
-                    CompiledCondition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
-                    CompiledCondition::Repetition(n) => Reason::Repetition(*n),
-                    CompiledCondition::Quiet(n) => Reason::Quiet(*n),
-                    CompiledCondition::Material { .. } => Reason::Material,
-                    CompiledCondition::When(_) => Reason::When,
-                };
-                return Ok(Some((ending, reason)));
-            }
-        }
-        Ok(None)
-    }
-
-    fn material_matches(
-        &self,
-        position: &Position,
-        exact: &[PieceId],
-        any: &[PieceId],
-        same_colour: bool,
-    ) -> bool {
-        let mut needed = exact.to_vec();
-        let mut colours = [false, false];
-        for (at, c) in position.squares() {
-            let Content::Piece(p, _) = c else { continue };
-            if let Some(i) = needed.iter().position(|&q| q == p) {
-                needed.swap_remove(i);
-            } else if any.contains(&p) {
-                colours[((at.x + at.y).rem_euclid(2)) as usize] = true;
-            } else {
-                return false;
-            }
-        }
-        needed.is_empty() && !(same_colour && colours[0] && colours[1])
-    }
-
     /// The coordinate name of a move: from and to squares, and the FEN letter
     /// of a piece it turns into (`e2e4`, `e7e8q`).
     pub fn action_name(&self, state: &State, action: &Action) -> String {
         notation::coordinate(self, state, action)
-    }
-}
-
-/// The `attacked` test of the engine, answered with the opponents' moves.
-struct Attacks<'g> {
-    game: &'g Game,
-    attacker_of: PlayerId,
-}
-
-thread_local! {
-    /// Scratch for `attacked` tests made in the middle of another search.
-    static ORACLE_CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::new());
-}
-
-impl Oracle for Attacks<'_> {
-    fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError> {
-        ORACLE_CACHE.with(|cache| {
-            // Attack tests never nest (inside one, `attacked` is false), so
-            // the cache is free; a fresh one serves if it ever is not.
-            match cache.try_borrow_mut() {
-                Ok(mut c) => self.game.attacked(position, at, self.attacker_of, &mut c),
-                Err(_) => self
-                    .game
-                    .attacked(position, at, self.attacker_of, &mut Cache::new()),
-            }
-            .map_err(|PlayError::Engine(e)| e)
-        })
     }
 }
 

@@ -1,0 +1,91 @@
+//! Outcomes: whether a game has ended, how, and why, by the rule file's
+//! `outcome` lines.
+
+use crate::engine::{self, Cache, Content, Position};
+use crate::expand::PieceId;
+use crate::expand::game::{Condition, Verdict};
+
+use super::legal::Attacks;
+use super::{Action, Ending, Game, PlayError, Reason, State};
+
+impl Game {
+    /// How the game stands: ended (and how) or not, given the legal moves.
+    pub fn ending(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<Ending>, PlayError> {
+        Ok(self.ending_reason(state, legal, cache)?.map(|(e, _)| e))
+    }
+
+    /// How the game stands, with the outcome rule that ended it.
+    pub fn ending_reason(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<(Ending, Reason)>, PlayError> {
+        for (condition, verdict) in &self.outcomes {
+            let holds = match condition {
+                Condition::NoMoves { checked } => {
+                    legal.is_empty()
+                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                }
+                Condition::Repetition(n) => {
+                    let key = state.key();
+                    state.history.iter().filter(|&&k| k == key).count() >= *n as usize
+                }
+                Condition::Quiet(n) => state.quiet >= *n,
+                Condition::Material {
+                    exact,
+                    any,
+                    same_colour,
+                } => self.material_matches(&state.position, exact, any, *same_colour),
+                Condition::When(p) => {
+                    let oracle = Attacks::new(self, state.turn);
+                    !engine::search_with(p, &state.position, cache, &self.limits, &oracle)?.is_empty()
+                }
+            };
+            if holds {
+                let ending = match verdict {
+                    Verdict::Win(Some(p)) => Ending::Win(*p),
+                    Verdict::Win(None) => Ending::Win(state.turn),
+                    Verdict::Loss => Ending::Win((state.turn + 1) % self.players.len()),
+                    Verdict::Draw => Ending::Draw,
+                };
+                let reason = match condition {
+                    Condition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
+                    Condition::Repetition(n) => Reason::Repetition(*n),
+                    Condition::Quiet(n) => Reason::Quiet(*n),
+                    Condition::Material { .. } => Reason::Material,
+                    Condition::When(_) => Reason::When,
+                };
+                return Ok(Some((ending, reason)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn material_matches(
+        &self,
+        position: &Position,
+        exact: &[PieceId],
+        any: &[PieceId],
+        same_colour: bool,
+    ) -> bool {
+        let mut needed = exact.to_vec();
+        let mut colours = [false, false];
+        for (at, c) in position.squares() {
+            let Content::Piece(p, _) = c else { continue };
+            if let Some(i) = needed.iter().position(|&q| q == p) {
+                needed.swap_remove(i);
+            } else if any.contains(&p) {
+                colours[((at.x + at.y).rem_euclid(2)) as usize] = true;
+            } else {
+                return false;
+            }
+        }
+        needed.is_empty() && !(same_colour && colours[0] && colours[1])
+    }
+}
