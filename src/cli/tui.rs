@@ -81,6 +81,14 @@ fn save_now(
     Ok(())
 }
 
+/// Saves the game after a move: it goes on, so no ending and no termination.
+fn save_played(m: &mut Match<'_>, pgn: Option<&str>) -> Result<(), Failure> {
+    if let Some(path) = pgn {
+        save(m, path, None, None).map_err(Failure::Message)?;
+    }
+    Ok(())
+}
+
 fn run_loop(
     m: &mut Match<'_>,
     view: &mut View,
@@ -123,15 +131,7 @@ fn run_loop(
                 d.elapsed.as_secs_f64()
             );
             m.push(status.legal[d.index].clone());
-            save_now(
-                m,
-                pgn,
-                &Status {
-                    ending: None,
-                    ..status
-                },
-                None,
-            )?;
+            save_played(m, pgn)?;
             continue;
         }
         draw(m, &status, view).map_err(io)?;
@@ -166,15 +166,7 @@ fn run_loop(
                     match options.get(d.wrapping_sub(1)) {
                         Some(&i) => {
                             play_human(m, view, &status, i);
-                            save_now(
-                                m,
-                                pgn,
-                                &Status {
-                                    ending: None,
-                                    ..status
-                                },
-                                None,
-                            )?;
+                            save_played(m, pgn)?;
                         }
                         None => view.choosing = Some(options),
                     }
@@ -201,15 +193,7 @@ fn run_loop(
                             }
                             1 => {
                                 play_human(m, view, &status, picks[0]);
-                                save_now(
-                                    m,
-                                    pgn,
-                                    &Status {
-                                        ending: None,
-                                        ..status
-                                    },
-                                    None,
-                                )?;
+                                save_played(m, pgn)?;
                             }
                             _ => {
                                 let list: Vec<String> = picks
