@@ -184,6 +184,11 @@ impl Program {
     /// square skip the pieces that cannot reach it.
     pub fn with_reach(mut self, width: u32, height: u32) -> Program {
         (self.reach, self.split_reach) = super::reach::reaches(&self, width, height);
+        // Loops that move the piece of interest one fixed step per pass (a
+        // slide) cannot repeat a state: they need no visited set.
+        for pc in super::reach::monotone_loops(&self, width, height) {
+            self.visit[pc as usize] = false;
+        }
         self
     }
 

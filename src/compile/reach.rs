@@ -167,3 +167,113 @@ pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> (Vec<Reach>, V
     }
     (binds, splits)
 }
+
+/// Whether the loop at `head` (a `Split` whose first branch is the body)
+/// moves the piece of interest by the same non-zero step on every pass and
+/// does nothing else that could bring a state back: then no state at the
+/// head can repeat within the loop, and the visited set need not be asked.
+fn monotone_loop(prog: &Program, head: Pc, first: Pc, width: u32, height: u32) -> bool {
+    let (w, h) = (width as i32, height as i32);
+    let mut seen: FxHashSet<(Pc, (i32, i32))> = FxHashSet::default();
+    let mut todo = vec![(first, (0, 0))];
+    let mut step: Option<(i32, i32)> = None;
+    while let Some((pc, d)) = todo.pop() {
+        if pc == head {
+            if d == (0, 0) || step.is_some_and(|s| s != d) {
+                return false;
+            }
+            step = Some(d);
+            continue;
+        }
+        if !seen.insert((pc, d)) {
+            continue;
+        }
+        if seen.len() > MAX_STATES {
+            return false;
+        }
+        match prog.insts[pc as usize] {
+            Inst::Rewrite { id, next } => {
+                for alt in prog.rewrites[id as usize].alternatives.iter() {
+                    let Some(poi) = alt.checks.iter().find(|c| c.poi && c.accepts.is_empty()) else {
+                        return false;
+                    };
+                    for choice in alt.choices.iter() {
+                        let mut nd = d;
+                        for ch in choice.iter() {
+                            if let Write::Poi(_) = ch.write {
+                                nd = (d.0 - poi.dx + ch.dx, d.1 - poi.dy + ch.dy);
+                            }
+                        }
+                        if nd.0.abs() <= w && nd.1.abs() <= h {
+                            todo.push((next, nd));
+                        }
+                    }
+                }
+            }
+            Inst::Split { first, second } => {
+                todo.push((first, d));
+                todo.push((second, d));
+            }
+            Inst::Jump { to } => todo.push((to, d)),
+            Inst::Guard { next, .. } | Inst::Attacked { next } | Inst::Test { next, .. } => {
+                todo.push((next, d))
+            }
+            // Leaving the loop, or anything it does not follow: keep the visited set.
+            Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Ordered { .. } | Inst::Match => return false,
+        }
+    }
+    step.is_some()
+}
+
+/// The loop heads whose visits need no visited set (see [`monotone_loop`]).
+pub(crate) fn monotone_loops(prog: &Program, width: u32, height: u32) -> Vec<Pc> {
+    prog.insts
+        .iter()
+        .enumerate()
+        .filter_map(|(pc, inst)| match *inst {
+            Inst::Split { first, .. }
+                if prog.visit[pc] && monotone_loop(prog, pc as Pc, first, width, height) =>
+            {
+                Some(pc as Pc)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::compile;
+    use crate::compile::program::Inst;
+    use crate::expand::{Rules, Value};
+    use crate::source::Source;
+
+    /// How many loop heads still consult the visited set after `with_reach`.
+    fn visited_splits(expr: &str) -> usize {
+        let rules = Rules::prelude();
+        let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
+            panic!("not a move")
+        };
+        let p = compile(&m, rules.pieces()).unwrap().with_reach(8, 8);
+        p.insts
+            .iter()
+            .enumerate()
+            .filter(|(pc, i)| matches!(i, Inst::Split { .. }) && p.visit[*pc])
+            .count()
+    }
+
+    #[test]
+    fn a_slide_needs_no_visited_set() {
+        assert_eq!(visited_splits("%♖: (% + u. -> . + u%)*"), 0);
+    }
+
+    #[test]
+    fn loops_that_can_come_back_keep_it() {
+        assert_eq!(
+            visited_splits("%♖: ((% + u. -> . + u%) | (% + d. -> . + d%))*"),
+            1
+        );
+        assert_eq!(visited_splits("(. -> ♙)*"), 1);
+        assert_eq!(visited_splits("%♖: (% -> %)*"), 1);
+    }
+}
