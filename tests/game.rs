@@ -221,3 +221,22 @@ fn a_bad_fen_is_one_line_and_a_failure() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: bad FEN: board field"), "{err}");
 }
+
+/// Tic-tac-toe: nothing in the engine is about chess.
+#[test]
+fn tic_tac_toe() {
+    let text = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
+    let (rules, _) = Rules::load(&Source::new("rules/tictactoe.alg", text)).unwrap();
+    let game = Game::new(&rules).unwrap();
+    let mut cache = Cache::new();
+    // Perft ignores outcomes: 9 * 8 * 7 * ... sequences.
+    let counts: Vec<u64> = (1..=5)
+        .map(|d| chessalg::game::perft(&game, &game.initial(), d, &mut cache).unwrap())
+        .collect();
+    assert_eq!(counts, [9, 72, 504, 3024, 15120]);
+    // Crosses on a1, b1, c1: crosses win as soon as the row is complete.
+    let won = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O", "c1=X"]);
+    assert_eq!(ending(&game, &won), Some(Ending::Win(0)));
+    let going = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
+    assert_eq!(ending(&game, &going), None);
+}
