@@ -143,3 +143,76 @@ fn expand_reports_errors_in_the_expression() {
         "{err}"
     );
 }
+
+#[test]
+fn apply_prints_every_position_then_the_count() {
+    let out = chessalg(
+        &[
+            "apply",
+            "--board",
+            "tests/data/apply/two_pawns.board",
+            "--expr",
+            "♙ -> . + u♙",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "....♙..\n..♙....\n\n..♙....\n....♙..\n\n2 positions\n"
+    );
+    let count = chessalg(
+        &[
+            "apply",
+            "--board",
+            "tests/data/apply/two_pawns.board",
+            "--expr",
+            "♙ -> . + u♙",
+            "--count",
+        ],
+        None,
+    );
+    assert_eq!(text(&count.stdout), "2 positions\n");
+}
+
+#[test]
+fn apply_stops_a_runaway_rule_with_one_line() {
+    let out = chessalg(
+        &[
+            "apply",
+            "--board",
+            "tests/data/apply/empty8.board",
+            "--expr",
+            "(. -> ♙)*",
+            "--count",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--max-states"), "{err}");
+}
+
+#[test]
+fn apply_refuses_a_board_that_is_not_a_diagram() {
+    let out = chessalg(
+        &[
+            "apply",
+            "--board",
+            "tests/data/apply/two_pawns.board",
+            "--expr",
+            "%: . -> .",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let path = std::env::temp_dir().join("chessalg-bad.board");
+    std::fs::write(&path, "..★\n").unwrap();
+    let out = chessalg(
+        &["apply", "--board", path.to_str().unwrap(), "--expr", ". -> ♙"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains('★'), "{}", text(&out.stderr));
+}
