@@ -55,7 +55,8 @@ pub fn is_movement_word(w: &str) -> bool {
     !w.is_empty() && w.chars().all(|c| "udlrR1".contains(c))
 }
 
-fn movement_of_word(w: &str) -> Movement {
+/// The movement a word of `u d l r R` (and `1`) stands for.
+pub(super) fn movement_of_word(w: &str) -> Movement {
     w.chars()
         .rev()
         .fold(Movement::IDENTITY, |acc, c| match Movement::from_letter(c) {

@@ -4,7 +4,7 @@
 
 use super::error::ExpandError;
 use super::ir::Move;
-use super::movement::{Movement, Offset};
+use super::movement::Offset;
 use super::pieces::{Marks, PieceId, PieceTable};
 use crate::source::Span;
 use crate::syntax::ast;
@@ -331,9 +331,7 @@ pub fn collect<'f>(
             }
             ast::Item::FenTarget(p) => {
                 if let Some((piece, marks)) = marked_piece(&p.piece, pieces, errors) {
-                    let m = p.offset.text.chars().fold(Movement::IDENTITY, |acc, c| {
-                        Movement::from_letter(c).map_or(acc, |l| l.compose(acc).unwrap_or(acc))
-                    });
+                    let m = super::expander::movement_of_word(&p.offset.text);
                     spec.targets.push(TargetRule {
                         piece,
                         marks,

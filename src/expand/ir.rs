@@ -250,14 +250,6 @@ impl Pattern {
         })
     }
 
-    /// Whether any square may be `cell`.
-    pub fn mentions(&self, cell: Cell) -> bool {
-        self.terms.iter().any(|t| match t {
-            Term::Square { contents, .. } => contents.cells().contains(&cell),
-            Term::Either(alts) => alts.iter().any(|a| a.mentions(cell)),
-        })
-    }
-
     /// The pattern with `marks` added to every piece and `%`; `None` if some
     /// square is empty or `#`.
     pub fn marked(&self, marks: Marks) -> Option<Pattern> {
