@@ -3,14 +3,18 @@
 
 use std::process::Command;
 
-use chessalg::engine::Cache;
+use chessalg::engine::{Cache, Coord};
 use chessalg::expand::Rules;
 use chessalg::game::{Ending, Game, State};
 use chessalg::source::Source;
 
 fn chess() -> Game {
-    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
-    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).unwrap();
+    game_of("rules/chess.alg")
+}
+
+fn game_of(path: &str) -> Game {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
     Game::new(&rules).unwrap()
 }
 
@@ -239,4 +243,77 @@ fn tic_tac_toe() {
     assert_eq!(ending(&game, &won), Some(Ending::Win(0)));
     let going = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
     assert_eq!(ending(&game, &going), None);
+}
+
+/// The square named like `e4` (file letter, rank number from 1).
+fn square(game: &Game, name: &str) -> Coord {
+    let b = name.as_bytes();
+    game.square_at(u32::from(b[0] - b'a'), u32::from(b[1] - b'1'))
+}
+
+#[test]
+fn in_chess_every_piece_keeps_its_whole_scope_everywhere() {
+    let game = chess();
+    let mut cache = Cache::new();
+    let prospects = game.prospects(&mut cache).unwrap();
+    let squares: Vec<Coord> = game.initial().position.squares().map(|(at, _)| at).collect();
+    for symbol in "♔♕♖♗♘♙♚♛♜♝♞♟".chars() {
+        let piece = game.pieces.lookup(symbol).unwrap();
+        let full = prospects.full_scope(piece);
+        let expected = if "♗♝".contains(symbol) { 32 } else { 64 };
+        assert_eq!(full, expected, "{symbol}");
+        for &at in &squares {
+            // Pawns never stand on the first or last rank: nothing to check there.
+            let is_pawn = "♙♟".contains(symbol);
+            if !(is_pawn && (at.y == 0 || at.y == 7)) {
+                assert_eq!(prospects.scope(&game, piece, at), full, "{symbol} on {at:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn in_irreversible_chess_pieces_lose_scope_as_they_advance() {
+    let game = game_of("rules/irreversible.alg");
+    let mut cache = Cache::new();
+    let prospects = game.prospects(&mut cache).unwrap();
+    let scope = |symbol: char, at: &str| {
+        prospects.scope(&game, game.pieces.lookup(symbol).unwrap(), square(&game, at))
+    };
+    // A rook only goes straight ahead: the seven squares of its file.
+    assert_eq!(scope('♖', "a1"), 7);
+    assert_eq!(scope('♖', "a5"), 3);
+    assert_eq!(scope('♜', "a8"), 7);
+    // On the last rank nothing moves any more.
+    assert_eq!(scope('♕', "e8"), 0);
+    assert_eq!(scope('♛', "e1"), 0);
+    // One step from the end, the queen can take on the three squares ahead.
+    assert_eq!(scope('♕', "e7"), 3);
+    // Her home squares are her best; every step forward loses some scope.
+    assert_eq!(
+        prospects.full_scope(game.pieces.lookup('♕').unwrap()),
+        scope('♕', "e1")
+    );
+    assert!(scope('♕', "e2") < scope('♕', "e1"));
+    assert!(scope('♘', "b1") > scope('♘', "b5"));
+}
+
+#[test]
+fn a_win_one_move_past_the_end_is_found() {
+    let game = chess();
+    let mut cache = Cache::new();
+    let mated = game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&mated, &mut cache).unwrap();
+    let i = game.winning_move(&mated, &legal, &mut cache).unwrap().unwrap();
+    assert_eq!(game.action_name(&mated, &legal[i]), "a1a8");
+    // A check that is not mate is not a win.
+    let escapes = game.from_fen("6k1/5pp1/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&escapes, &mut cache).unwrap();
+    assert_eq!(game.winning_move(&escapes, &legal, &mut cache).unwrap(), None);
+    // Tic-tac-toe: the third cross of a row wins at once.
+    let ttt = game_of("rules/tictactoe.alg");
+    let two = play(&ttt, ttt.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
+    let legal = ttt.legal_actions(&two, &mut cache).unwrap();
+    let i = ttt.winning_move(&two, &legal, &mut cache).unwrap().unwrap();
+    assert_eq!(ttt.action_name(&two, &legal[i]), "c1=X");
 }

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::engine::{Cache, Content};
+use crate::engine::{Cache, Content, Coord};
 
-use super::{Action, Ending, Game, PlayError, State};
+use super::{Action, Ending, Game, PlayError, Prospects, State};
 
 /// A small deterministic random number generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -143,7 +143,8 @@ impl Ai {
         self.seen.remove(&state.key());
         let mut order: Vec<usize> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
-        order.sort_by_key(|&i| -material_gain(game, state, &legal[i]));
+        let prospects = game.prospects(cache)?;
+        order.sort_by_key(|&i| -material_gain(game, prospects, state, &legal[i]));
         let mut best = Choice {
             index: order[0],
             score: 0,
@@ -251,9 +252,15 @@ impl Ai {
         } else {
             depth
         };
+        // At the horizon, a move that wins at once (a mate, a completed row)
+        // is still seen: the position is worth that win, not a quiet score.
+        if depth == 0 && ply < MAX_EXTENDED_PLY && game.winning_move(state, &legal, cache)?.is_some() {
+            return Ok(WIN - ply - 1);
+        }
         if depth == 0 || legal.is_empty() {
             let mobility = legal.len() as i32 - parent_moves as i32;
-            return Ok(material(game, state) + MOBILITY * mobility);
+            let prospects = game.prospects(cache)?;
+            return Ok(material(game, prospects, state) + MOBILITY * mobility);
         }
         let original_alpha = alpha;
         let mut tt_best = None;
@@ -269,6 +276,7 @@ impl Ai {
                 }
             }
         }
+        let prospects = game.prospects(cache)?;
         let mut order: Vec<(i32, usize)> = legal
             .iter()
             .enumerate()
@@ -278,7 +286,7 @@ impl Ai {
                     if first {
                         i32::MAX
                     } else {
-                        material_gain(game, state, a)
+                        material_gain(game, prospects, state, a)
                     },
                     i,
                 )
@@ -353,36 +361,47 @@ fn from_table(score: i32, ply: i32) -> i32 {
     }
 }
 
-/// A piece's value in hundredths, for `player`: positive if theirs.
-fn worth(game: &Game, content: Content, player: usize) -> i32 {
-    match content {
-        Content::Piece(p, _) => {
-            let info = &game.info[p.index()];
-            let v = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
-            match info.owner {
-                Some(o) if o == player => v,
-                Some(_) => -v,
-                None => 0,
-            }
-        }
-        _ => 0,
+/// A piece's worth in hundredths, for `player`: positive if theirs. Half of
+/// the declared value is the piece's own; the other half goes with the share
+/// of its scope (the squares it could ever take on) it keeps where it stands,
+/// so a piece that has run out of moves, or past what it could attack, in a
+/// game whose pieces cannot come back, is worth less.
+fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player: usize) -> i32 {
+    let Content::Piece(p, _) = content else { return 0 };
+    let info = &game.info[p.index()];
+    let value = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
+    let full = prospects.full_scope(p) as i32;
+    let value = if full == 0 {
+        value
+    } else {
+        value / 2 + value * prospects.scope(game, p, at) as i32 / full / 2
+    };
+    match info.owner {
+        Some(o) if o == player => value,
+        Some(_) => -value,
+        None => 0,
     }
 }
 
-/// The material balance for the player to move, in hundredths of a value point.
-pub fn material(game: &Game, state: &State) -> i32 {
+/// The material balance for the player to move, in hundredths of a value
+/// point, each piece weighed by the scope it keeps ([`worth`]).
+pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
     state
         .position
         .squares()
-        .map(|(_, c)| worth(game, c, state.turn))
+        .map(|(at, c)| worth(game, prospects, at, c, state.turn))
         .sum()
 }
 
-/// How much a move changes the mover's material balance (captures and promotions).
-fn material_gain(game: &Game, state: &State, action: &Action) -> i32 {
+/// How much a move changes the mover's material balance (captures,
+/// promotions, and the scope the moved pieces keep).
+fn material_gain(game: &Game, prospects: &Prospects, state: &State, action: &Action) -> i32 {
     action
         .changes
         .iter()
-        .map(|c| worth(game, c.content, state.turn) - worth(game, state.position.get(c.at), state.turn))
+        .map(|c| {
+            worth(game, prospects, c.at, c.content, state.turn)
+                - worth(game, prospects, c.at, state.position.get(c.at), state.turn)
+        })
         .sum()
 }

@@ -2,6 +2,8 @@
 //! pieces where an opponent's move could change its square, and the
 //! `attacked` test the engine asks the game to answer.
 
+use std::ops::ControlFlow;
+
 use crate::compile::Program;
 use crate::engine::{self, Cache, Content, Coord, EngineError, Oracle, Position};
 use crate::expand::PieceId;
@@ -17,7 +19,8 @@ impl Game {
                 changes: o.changes.to_vec(),
                 from: o.poi_from,
                 to: o.poi_to,
-            })
+            });
+            ControlFlow::Continue(())
         })?;
         Ok(legal)
     }
@@ -26,11 +29,25 @@ impl Game {
     /// last ply), without building them.
     pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {
         let mut n = 0;
-        self.each_legal(state, cache, |_| n += 1)?;
+        self.each_legal(state, cache, |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        })?;
         Ok(n)
     }
 
-    /// Calls `found` with each legal move, in the order the engine found them.
+    /// Whether the player to move has a legal move; stops at the first one.
+    pub fn has_legal(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+        let mut any = false;
+        self.each_legal(state, cache, |_| {
+            any = true;
+            ControlFlow::Break(())
+        })?;
+        Ok(any)
+    }
+
+    /// Calls `found` with each legal move, in the order the engine found them,
+    /// until it says to stop.
     ///
     /// Each pseudo-legal move is made on a second board, the mover's royal
     /// pieces tested there, and taken back: no position is built for the
@@ -40,7 +57,7 @@ impl Game {
         &self,
         state: &State,
         cache: &mut Cache,
-        mut found: impl FnMut(&engine::Outcome<'_>),
+        mut found: impl FnMut(&engine::Outcome<'_>) -> ControlFlow<()>,
     ) -> Result<(), PlayError> {
         let oracle = Attacks::new(self, state.turn);
         let mut aux = cache.take_aux();
@@ -77,7 +94,9 @@ impl Game {
                     }
                 }
                 if tests.is_empty() {
-                    found(&o);
+                    if found(&o).is_break() {
+                        return Ok(());
+                    }
                     continue;
                 }
                 // Opponent pieces this move writes could be new attackers.
@@ -114,8 +133,8 @@ impl Game {
                     }
                 }
                 aux.undo(mark);
-                if safe {
-                    found(&o);
+                if safe && found(&o).is_break() {
+                    return Ok(());
                 }
             }
             Ok(())

@@ -15,15 +15,17 @@ mod notation;
 mod outcome;
 mod perft;
 pub mod pgn;
+mod prospects;
 mod san;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::compile::{self, CompileError, Program};
-use crate::engine::{Change, Content, Coord, EngineError, Limits, Position};
+use crate::engine::{Cache, Change, Content, Coord, EngineError, Limits, Position};
 use crate::expand::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
 use crate::expand::{GameSpec, Marks, PieceTable, Rules};
 
@@ -31,6 +33,7 @@ pub use fen::FenError;
 pub use notation::square_name;
 pub use perft::{divide, perft};
 pub use pgn::PgnTags;
+pub use prospects::Prospects;
 pub use san::MoveInputError;
 
 /// Why a rule file is not a playable game.
@@ -170,6 +173,8 @@ pub struct Game {
     initial: State,
     /// Bounds on each search.
     pub limits: Limits,
+    /// What each piece could still do, worked out when first asked for.
+    prospects: OnceLock<Prospects>,
 }
 
 /// The bounding box of the initial board: squares are named from its corner.
@@ -264,6 +269,7 @@ impl Game {
                 history: Vec::new(),
             },
             limits: Limits::default(),
+            prospects: OnceLock::new(),
         };
         let mut first = game.initial.clone();
         game.begin_turn(&mut first);
@@ -274,6 +280,16 @@ impl Game {
     /// The state the game starts in.
     pub fn initial(&self) -> State {
         self.initial.clone()
+    }
+
+    /// What each piece could still do from each square: worked out on the
+    /// first call (a few thousand small searches), then kept.
+    pub fn prospects(&self, cache: &mut Cache) -> Result<&Prospects, PlayError> {
+        if let Some(p) = self.prospects.get() {
+            return Ok(p);
+        }
+        let p = Prospects::new(self, cache)?;
+        Ok(self.prospects.get_or_init(|| p))
     }
 
     /// The declared game data (FEN rules, outcomes).

@@ -26,11 +26,46 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
+        self.judge(state, cache, |_, _| Ok(legal.is_empty()))
+    }
+
+    /// A move of `legal` (the moves of `state`) after which the game has
+    /// ended in the mover's win, if there is one: the AI's look one move past
+    /// its horizon. Each reply position is only searched as far as its
+    /// outcome rules need (a check before "no legal move", one legal move).
+    pub fn winning_move(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<usize>, PlayError> {
+        for (i, action) in legal.iter().enumerate() {
+            let next = self.play_quietly(state, action);
+            let ending = self.judge(&next, cache, |game, cache| Ok(!game.has_legal(&next, cache)?))?;
+            if matches!(ending, Some((Ending::Win(p), _)) if p == state.turn) {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first outcome rule that holds in `state`, asking `no_moves` whether
+    /// the player to move has no legal move only when a rule needs to know.
+    fn judge(
+        &self,
+        state: &State,
+        cache: &mut Cache,
+        mut no_moves: impl FnMut(&Game, &mut Cache) -> Result<bool, PlayError>,
+    ) -> Result<Option<(Ending, Reason)>, PlayError> {
+        let mut known_no_moves = None;
         for (condition, verdict) in &self.outcomes {
             let holds = match condition {
                 Condition::NoMoves { checked } => {
-                    legal.is_empty()
-                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                    (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                        && match known_no_moves {
+                            Some(v) => v,
+                            None => *known_no_moves.insert(no_moves(self, cache)?),
+                        }
                 }
                 Condition::Repetition(n) => {
                     let key = state.key();

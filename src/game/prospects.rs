@@ -1,0 +1,184 @@
+//! Prospects: what each piece could still do from each square, worked out
+//! once per game from the rule file's moves on an otherwise empty board.
+//!
+//! A piece's *scope* on a square is how many squares it could ever take on,
+//! by any sequence of its own moves (promotions included) from there. In
+//! chess every piece keeps its whole scope wherever it stands; in a game
+//! whose pieces only move forward, a piece that has advanced has lost part
+//! of it, and one that can no longer move has none. The AI values pieces by
+//! the share of their scope they keep.
+
+use crate::engine::{self, Cache, Content, Coord, Position};
+use crate::expand::{Marks, PieceId};
+
+use super::{Game, PlayError};
+
+/// Where each piece could still go and what it could still take, per square.
+#[derive(Clone, Debug)]
+pub struct Prospects {
+    /// The board's squares, in reading order.
+    squares: Vec<Coord>,
+    /// For each square of the frame (row-major from the frame's corner), its index in `squares`.
+    index: Vec<Option<usize>>,
+    /// Scope per (piece, square): squares it could ever take on from there.
+    scope: Vec<u32>,
+    /// The largest scope of each piece over all squares.
+    full: Vec<u32>,
+}
+
+/// A set of square indices.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SquareSet(Vec<u64>);
+
+impl SquareSet {
+    fn new(n: usize) -> SquareSet {
+        SquareSet(vec![0; n.div_ceil(64)])
+    }
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn union_with(&mut self, other: &SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+impl Prospects {
+    /// Works out every piece's prospects on `game`'s board: for each piece
+    /// with an owner and each square, the moves it has there alone on the
+    /// board and the squares it could take an opponent's piece on.
+    pub fn new(game: &Game, cache: &mut Cache) -> Result<Prospects, PlayError> {
+        let frame = game.frame;
+        let squares: Vec<Coord> = game.initial.position.squares().map(|(at, _)| at).collect();
+        let mut index = vec![None; (frame.files * frame.ranks) as usize];
+        for (i, &at) in squares.iter().enumerate() {
+            if let Some(k) = frame_index(frame, at) {
+                index[k] = Some(i);
+            }
+        }
+        let n = squares.len();
+        let pieces = game.info.len();
+        let node = |p: usize, s: usize| p * n + s;
+        let mut next: Vec<Vec<usize>> = vec![Vec::new(); pieces * n];
+        let mut takes: Vec<SquareSet> = vec![SquareSet::new(n); pieces * n];
+        let empty: Vec<(Coord, Content)> = squares.iter().map(|&at| (at, Content::Empty)).collect();
+        let find = |at: Coord| frame_index(frame, at).and_then(|k| index[k]);
+        for (p, info) in game.info.iter().enumerate() {
+            let Some(owner) = info.owner else { continue };
+            let program = &game.programs[owner];
+            let Some(target) = victim(game, owner) else {
+                continue;
+            };
+            let piece = Content::Piece(PieceId(p as u16), Marks::default());
+            for (s, &from) in squares.iter().enumerate() {
+                let mut board = empty.clone();
+                board[s].1 = piece;
+                // Where it can go alone on the board.
+                let alone = Position::from_squares(board.iter().copied());
+                let outcomes = engine::search(program, &alone, cache, &game.limits)?;
+                for o in outcomes.iter() {
+                    for c in o.changes {
+                        if let (Content::Piece(q, _), Some(t)) = (c.content, find(c.at))
+                            && game.info[q.index()].owner == Some(owner)
+                            && node(q.index(), t) != node(p, s)
+                        {
+                            next[node(p, s)].push(node(q.index(), t));
+                        }
+                    }
+                }
+                // What it can take: an opponent's piece on each other square.
+                for (t, &at) in squares.iter().enumerate() {
+                    if at == from {
+                        continue;
+                    }
+                    board[t].1 = target;
+                    let position = Position::from_squares(board.iter().copied());
+                    board[t].1 = Content::Empty;
+                    let outcomes = engine::search(program, &position, cache, &game.limits)?;
+                    for o in outcomes.iter() {
+                        if !o.changes.iter().any(|c| c.at == at) {
+                            continue;
+                        }
+                        takes[node(p, s)].insert(t);
+                        if let Some(c) = o.changes.iter().find(|c| c.at == at)
+                            && let Content::Piece(q, _) = c.content
+                            && game.info[q.index()].owner == Some(owner)
+                        {
+                            next[node(p, s)].push(node(q.index(), t));
+                        }
+                    }
+                }
+            }
+        }
+        // Scope: what the squares reachable by its moves can take, together.
+        let mut scope = vec![0; pieces * n];
+        let mut seen = vec![false; pieces * n];
+        let mut stack = Vec::new();
+        for start in 0..pieces * n {
+            seen.iter_mut().for_each(|v| *v = false);
+            let mut all = SquareSet::new(n);
+            stack.push(start);
+            seen[start] = true;
+            while let Some(k) = stack.pop() {
+                all.union_with(&takes[k]);
+                for &m in &next[k] {
+                    if !seen[m] {
+                        seen[m] = true;
+                        stack.push(m);
+                    }
+                }
+            }
+            scope[start] = all.len();
+        }
+        let full = (0..pieces)
+            .map(|p| (0..n).map(|s| scope[node(p, s)]).max().unwrap_or(0))
+            .collect();
+        Ok(Prospects {
+            squares,
+            index,
+            scope,
+            full,
+        })
+    }
+
+    /// How many squares `piece` could ever take on from `at` (0 off the board).
+    pub fn scope(&self, game: &Game, piece: PieceId, at: Coord) -> u32 {
+        match frame_index(game.frame, at).and_then(|k| self.index[k]) {
+            Some(s) => self.scope[piece.index() * self.squares.len() + s],
+            None => 0,
+        }
+    }
+
+    /// The largest scope `piece` has on any square.
+    pub fn full_scope(&self, piece: PieceId) -> u32 {
+        self.full[piece.index()]
+    }
+}
+
+/// The piece a capture test puts in the way of `owner`'s pieces: an
+/// opponent's royal piece if there is one (what the AI cares to reach),
+/// else any opponent's piece.
+fn victim(game: &Game, owner: usize) -> Option<Content> {
+    let theirs = |royal: bool| {
+        game.info
+            .iter()
+            .position(|i| i.owner.is_some_and(|o| o != owner) && (i.royal || !royal))
+    };
+    theirs(true)
+        .or_else(|| theirs(false))
+        .map(|p| Content::Piece(PieceId(p as u16), Marks::default()))
+}
+
+/// The index of `at` in the frame's row-major grid, if inside it.
+fn frame_index(frame: super::Frame, at: Coord) -> Option<usize> {
+    let (x, y) = (at.x - frame.x0, at.y - frame.y0);
+    (x >= 0 && y >= 0 && (x as u32) < frame.files && (y as u32) < frame.ranks)
+        .then(|| (y as u32 * frame.files + x as u32) as usize)
+}
