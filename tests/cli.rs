@@ -1,25 +1,12 @@
 //! The `chessalg` binary run as a user runs it: exit codes, stdout, stderr.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
+use common::text;
 
 fn chessalg(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run chessalg");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.unwrap_or_default()).expect("write stdin");
-    drop(input);
-    child.wait_with_output().expect("wait for chessalg")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::run(args, stdin.unwrap_or_default())
 }
 
 #[test]

@@ -1,22 +1,13 @@
 //! The game layer on `rules/chess.alg`: FEN in and out, outcomes, and the
 //! `moves`, `perft` and `show` commands.
 
-use std::process::Command;
-
 use chessalg::engine::{Cache, Coord};
 use chessalg::expand::Rules;
 use chessalg::game::{Ending, Game, State};
 use chessalg::source::Source;
 
-fn chess() -> Game {
-    game_of("rules/chess.alg")
-}
-
-fn game_of(path: &str) -> Game {
-    let text = std::fs::read_to_string(path).unwrap();
-    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
-    Game::new(&rules).unwrap()
-}
+mod common;
+use common::{chess, game as game_of};
 
 fn ending(game: &Game, state: &State) -> Option<Ending> {
     let mut cache = Cache::new();
@@ -175,15 +166,11 @@ fn bad_fens_say_which_field_is_wrong() {
 }
 
 fn chessalg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = common::run(args, b"");
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        common::text(&out.stdout),
+        common::text(&out.stderr),
     )
 }
 

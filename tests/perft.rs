@@ -9,15 +9,8 @@ use chessalg::expand::Rules;
 use chessalg::game::{self, Game};
 use chessalg::source::Source;
 
-fn game(path: &str) -> Game {
-    let text = std::fs::read_to_string(path).unwrap();
-    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
-    Game::new(&rules).unwrap()
-}
-
-fn chess() -> Game {
-    game("rules/chess.alg")
-}
+mod common;
+use common::{chess, game};
 
 /// Every (FEN, depth, count) of a data file.
 fn cases_of(path: &str) -> Vec<(String, u32, u64)> {

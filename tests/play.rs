@@ -1,20 +1,13 @@
 //! SAN, PGN, the AI and `chessalg play` on `rules/chess.alg`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chessalg::engine::Cache;
-use chessalg::expand::Rules;
 use chessalg::game::ai::{Ai, Budget};
 use chessalg::game::{Ending, Game, MoveInputError, PgnTags, State};
-use chessalg::source::Source;
 
-fn chess() -> Game {
-    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
-    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).unwrap();
-    Game::new(&rules).unwrap()
-}
+mod common;
+use common::chess;
 
 /// The SAN of every legal move of a position, sorted.
 fn sans(game: &Game, state: &State) -> Vec<String> {
@@ -204,20 +197,8 @@ fn the_ai_answers_within_its_time() {
 
 /// Runs `chessalg` with `input` on stdin.
 fn chessalg_with(args: &[&str], input: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let out = common::run(args, input.as_bytes());
+    (out.status.code().unwrap_or(-1), common::text(&out.stdout))
 }
 
 #[test]

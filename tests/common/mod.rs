@@ -1,0 +1,43 @@
+//! Helpers the integration tests share: a rule file loaded as a game, and
+//! the `chessalg` binary run as a user runs it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use chessalg::expand::Rules;
+use chessalg::game::Game;
+use chessalg::source::Source;
+
+/// The game of the rule file at `path` (relative to the repository).
+pub fn game(path: &str) -> Game {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
+    Game::new(&rules).unwrap()
+}
+
+/// `rules/chess.alg`.
+pub fn chess() -> Game {
+    game("rules/chess.alg")
+}
+
+/// Runs the `chessalg` binary with `args`, `stdin` piped in, colours off.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run chessalg");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for chessalg")
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
