@@ -13,6 +13,9 @@ use crate::expand::{Marks, PieceId};
 
 use super::{Game, PlayError};
 
+/// Boards up to this many squares try each capture with its target alone.
+pub const EXACT_SQUARES: usize = 100;
+
 /// Where each piece could still go and what it could still take, per square.
 #[derive(Clone, Debug)]
 pub struct Prospects {
@@ -54,7 +57,19 @@ impl Prospects {
     /// Works out every piece's prospects on `game`'s board: for each piece
     /// with an owner and each square, the moves it has there alone on the
     /// board and the squares it could take an opponent's piece on.
+    ///
+    /// On boards of up to [`EXACT_SQUARES`] squares each capture is tried with
+    /// the opponent's piece alone on its square (one search per pair of
+    /// squares); on larger boards with an opponent's piece on every other
+    /// square at once (one search per square), which finds the same scope for
+    /// pieces that slide or leap and keeps the work linear in the board.
     pub fn new(game: &Game, cache: &mut Cache) -> Result<Prospects, PlayError> {
+        let alone = game.initial.position.len() <= EXACT_SQUARES;
+        Prospects::build(game, cache, alone)
+    }
+
+    /// [`Prospects::new`], with captures tried one target at a time or all at once.
+    fn build(game: &Game, cache: &mut Cache, one_target: bool) -> Result<Prospects, PlayError> {
         let frame = game.frame;
         let squares: Vec<Coord> = game.initial.position.squares().map(|(at, _)| at).collect();
         let mut index = vec![None; (frame.files * frame.ranks) as usize];
@@ -93,25 +108,37 @@ impl Prospects {
                         }
                     }
                 }
-                // What it can take: an opponent's piece on each other square.
-                for (t, &at) in squares.iter().enumerate() {
-                    if at == from {
-                        continue;
-                    }
-                    board[t].1 = target;
-                    let position = Position::from_squares(board.iter().copied());
-                    board[t].1 = Content::Empty;
-                    let outcomes = engine::search(program, &position, cache, &game.limits)?;
+                // What it can take: an opponent's piece on each other square,
+                // alone or all at once.
+                let setups: Vec<Position> = if one_target {
+                    (0..n)
+                        .filter(|&t| t != s)
+                        .map(|t| {
+                            let mut b = board.clone();
+                            b[t].1 = target;
+                            Position::from_squares(b)
+                        })
+                        .collect()
+                } else {
+                    let crowd = board
+                        .iter()
+                        .map(|&(at, c)| (at, if at == from { c } else { target }));
+                    vec![Position::from_squares(crowd)]
+                };
+                for position in &setups {
+                    let outcomes = engine::search(program, position, cache, &game.limits)?;
                     for o in outcomes.iter() {
-                        if !o.changes.iter().any(|c| c.at == at) {
-                            continue;
-                        }
-                        takes[node(p, s)].insert(t);
-                        if let Some(c) = o.changes.iter().find(|c| c.at == at)
-                            && let Content::Piece(q, _) = c.content
-                            && game.info[q.index()].owner == Some(owner)
-                        {
-                            next[node(p, s)].push(node(q.index(), t));
+                        for c in o.changes {
+                            let Some(t) = find(c.at) else { continue };
+                            if t == s || !matches!(position.get(c.at), Content::Piece(..)) {
+                                continue;
+                            }
+                            takes[node(p, s)].insert(t);
+                            if let Content::Piece(q, _) = c.content
+                                && game.info[q.index()].owner == Some(owner)
+                            {
+                                next[node(p, s)].push(node(q.index(), t));
+                            }
                         }
                     }
                 }
@@ -181,4 +208,34 @@ fn frame_index(frame: super::Frame, at: Coord) -> Option<usize> {
     let (x, y) = (at.x - frame.x0, at.y - frame.y0);
     (x >= 0 && y >= 0 && (x as u32) < frame.files && (y as u32) < frame.ranks)
         .then(|| (y as u32 * frame.files + x as u32) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expand::Rules;
+    use crate::source::Source;
+
+    fn game(path: &str) -> Game {
+        let text = std::fs::read_to_string(path).unwrap();
+        let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
+        Game::new(&rules).unwrap()
+    }
+
+    /// The quick way (all targets at once) finds the same scopes as the exact one.
+    #[test]
+    fn crowded_boards_give_the_same_scopes() {
+        for path in [
+            "rules/chess.alg",
+            "rules/irreversible.alg",
+            "rules/irreversible-captures.alg",
+        ] {
+            let game = game(path);
+            let mut cache = Cache::new();
+            let exact = Prospects::build(&game, &mut cache, true).unwrap();
+            let quick = Prospects::build(&game, &mut cache, false).unwrap();
+            assert_eq!(exact.scope, quick.scope, "{path}");
+            assert!(exact.scope.iter().any(|&s| s > 0));
+        }
+    }
 }
