@@ -58,6 +58,33 @@ impl Board {
         self.index();
     }
 
+    /// Becomes a copy of `other` (without its undo log), ready for a program
+    /// mentioning codes below `codes`: what [`Board::load`] does with
+    /// `other`'s position, without building that position or re-indexing it.
+    pub(crate) fn copy_from(&mut self, other: &Board, codes: usize) {
+        if codes > other.codes {
+            self.load(&other.position(), codes);
+            return;
+        }
+        self.x0 = other.x0;
+        self.y0 = other.y0;
+        self.width = other.width;
+        self.height = other.height;
+        self.cells.clone_from(&other.cells);
+        self.words = other.words;
+        self.bits.clone_from(&other.bits);
+        self.counts.clone_from(&other.counts);
+        self.codes = other.codes;
+        self.hash = other.hash;
+        self.log.clear();
+        // Stamps older than the generation mean nothing; they only need the right length.
+        if self.stamps.len() != self.cells.len() {
+            self.stamps.clear();
+            self.stamps.resize(self.cells.len(), 0);
+            self.generation = 0;
+        }
+    }
+
     /// Rebuilds bit sets, counts and stamps from the cells.
     fn index(&mut self) {
         let n = self.cells.len();

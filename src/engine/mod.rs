@@ -16,8 +16,8 @@ mod search;
 
 pub use position::{Change, Content, Coord, DiagramError, Position};
 pub use search::{
-    Cache, NoAttacks, Oracle, Outcome, Outcomes, Suspects, search, search_changes_loaded, search_with,
-    suspects,
+    BoardView, Cache, NoAttacks, Oracle, Outcome, Outcomes, Suspects, search, search_changes_loaded,
+    search_with, suspects,
 };
 
 use miette::Diagnostic;

@@ -215,6 +215,12 @@ impl Cache {
         self.board.load(position, program.codes);
     }
 
+    /// Loads the position another search is at, for `program`, copying
+    /// that search's board rather than building a position from it.
+    pub fn load_view(&mut self, view: BoardView<'_>, program: &Program) {
+        self.board.copy_from(view.0, program.codes);
+    }
+
     /// Makes `changes` on the loaded board; [`Cache::undo`] with the mark
     /// returned takes them back.
     pub fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
@@ -301,15 +307,27 @@ enum Mode {
 /// Answers `attacked` for the engine: whether an opponent has a move that
 /// changes square `at` of `position`. The game layer knows the opponents.
 pub trait Oracle {
-    /// Whether `at` is attacked in `position`.
-    fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError>;
+    /// Whether `at` is attacked on `board`, the position being searched.
+    fn attacked(&self, board: BoardView<'_>, at: Coord) -> Result<bool, EngineError>;
+}
+
+/// The position a search is at, as the engine holds it: an oracle reads it
+/// or loads it into a cache of its own ([`Cache::load_view`]).
+#[derive(Clone, Copy)]
+pub struct BoardView<'b>(&'b Board);
+
+impl BoardView<'_> {
+    /// The position, built from the board.
+    pub fn position(&self) -> Position {
+        self.0.position()
+    }
 }
 
 /// The oracle of a search without opponents: nothing is ever attacked.
 pub struct NoAttacks;
 
 impl Oracle for NoAttacks {
-    fn attacked(&self, _: &Position, _: Coord) -> Result<bool, EngineError> {
+    fn attacked(&self, _: BoardView<'_>, _: Coord) -> Result<bool, EngineError> {
         Ok(false)
     }
 }
@@ -610,8 +628,10 @@ impl Search<'_> {
                         .pois
                         .last()
                         .expect("the compiler checked a piece of interest is bound");
-                    let position = self.cache.board.position();
-                    if !self.oracle.attacked(&position, Coord::new(p.x, p.y))? {
+                    if !self
+                        .oracle
+                        .attacked(BoardView(&self.cache.board), Coord::new(p.x, p.y))?
+                    {
                         return Ok(false);
                     }
                     pc = next;

@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 
 use crate::compile::Program;
-use crate::engine::{self, Cache, Content, Coord, EngineError, Oracle, Position};
+use crate::engine::{self, BoardView, Cache, Content, Coord, EngineError, Oracle, Position};
 use crate::expand::PieceId;
 
 use super::{Action, Game, PlayError, PlayerId, State};
@@ -188,11 +188,34 @@ impl Game {
         player: PlayerId,
         cache: &mut Cache,
     ) -> Result<bool, PlayError> {
+        self.attacked_with(|cache, program| cache.load(position, program), at, player, cache)
+    }
+
+    /// [`Game::attacked`] on the board another search is at.
+    fn attacked_on(
+        &self,
+        view: BoardView<'_>,
+        at: Coord,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        self.attacked_with(|cache, program| cache.load_view(view, program), at, player, cache)
+    }
+
+    /// Whether an opponent of `player` has a move that changes `at`, on the
+    /// position `load` puts in the cache for each opponent's program.
+    fn attacked_with(
+        &self,
+        load: impl Fn(&mut Cache, &Program),
+        at: Coord,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
         for (q, program) in self.programs.iter().enumerate() {
             if q == player {
                 continue;
             }
-            cache.load(position, program);
+            load(cache, program);
             let who = engine::suspects(program, cache, at);
             if engine::search_changes_loaded(program, cache, &self.limits, &engine::NoAttacks, at, &who)? {
                 return Ok(true);
@@ -221,15 +244,15 @@ thread_local! {
 }
 
 impl Oracle for Attacks<'_> {
-    fn attacked(&self, position: &Position, at: Coord) -> Result<bool, EngineError> {
+    fn attacked(&self, view: BoardView<'_>, at: Coord) -> Result<bool, EngineError> {
         ORACLE_CACHE.with(|cache| {
             // Attack tests never nest (inside one, `attacked` is false), so
             // the cache is free; a fresh one serves if it ever is not.
             match cache.try_borrow_mut() {
-                Ok(mut c) => self.game.attacked(position, at, self.attacker_of, &mut c),
+                Ok(mut c) => self.game.attacked_on(view, at, self.attacker_of, &mut c),
                 Err(_) => self
                     .game
-                    .attacked(position, at, self.attacker_of, &mut Cache::new()),
+                    .attacked_on(view, at, self.attacker_of, &mut Cache::new()),
             }
             .map_err(|PlayError::Engine(e)| e)
         })
