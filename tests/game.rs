@@ -242,7 +242,7 @@ fn square(game: &Game, name: &str) -> Coord {
 fn in_chess_every_piece_keeps_its_whole_scope_everywhere() {
     let game = chess();
     let mut cache = Cache::new();
-    let prospects = game.prospects(&mut cache).unwrap();
+    let prospects = game.prospects(&mut cache);
     let squares: Vec<Coord> = game.initial().position.squares().map(|(at, _)| at).collect();
     for symbol in "♔♕♖♗♘♙♚♛♜♝♞♟".chars() {
         let piece = game.pieces.lookup(symbol).unwrap();
@@ -263,7 +263,7 @@ fn in_chess_every_piece_keeps_its_whole_scope_everywhere() {
 fn in_irreversible_chess_pieces_lose_scope_as_they_advance() {
     let game = game_of("rules/irreversible.alg");
     let mut cache = Cache::new();
-    let prospects = game.prospects(&mut cache).unwrap();
+    let prospects = game.prospects(&mut cache);
     let scope = |symbol: char, at: &str| {
         prospects.scope(&game, game.pieces.lookup(symbol).unwrap(), square(&game, at))
     };

@@ -143,7 +143,7 @@ impl Ai {
         self.seen.remove(&state.key());
         let mut order: Vec<usize> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
-        let prospects = game.prospects(cache)?;
+        let prospects = game.prospects(cache);
         order.sort_by_key(|&i| -material_gain(game, prospects, state, &legal[i]));
         let mut best = Choice {
             index: order[0],
@@ -259,7 +259,7 @@ impl Ai {
         }
         if depth == 0 || legal.is_empty() {
             let mobility = legal.len() as i32 - parent_moves as i32;
-            let prospects = game.prospects(cache)?;
+            let prospects = game.prospects(cache);
             return Ok(material(game, prospects, state) + MOBILITY * mobility);
         }
         let original_alpha = alpha;
@@ -276,7 +276,7 @@ impl Ai {
                 }
             }
         }
-        let prospects = game.prospects(cache)?;
+        let prospects = game.prospects(cache);
         let mut order: Vec<(i32, usize)> = legal
             .iter()
             .enumerate()

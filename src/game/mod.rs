@@ -283,13 +283,15 @@ impl Game {
     }
 
     /// What each piece could still do from each square: worked out on the
-    /// first call (a few thousand small searches), then kept.
-    pub fn prospects(&self, cache: &mut Cache) -> Result<&Prospects, PlayError> {
+    /// first call (a few thousand small searches), then kept. If a search
+    /// fails (a rule that runs past the engine's limits on an empty board),
+    /// nothing is known and every piece keeps its declared value.
+    pub fn prospects(&self, cache: &mut Cache) -> &Prospects {
         if let Some(p) = self.prospects.get() {
-            return Ok(p);
+            return p;
         }
-        let p = Prospects::new(self, cache)?;
-        Ok(self.prospects.get_or_init(|| p))
+        let p = Prospects::new(self, cache).unwrap_or_else(|_| Prospects::unknown());
+        self.prospects.get_or_init(|| p)
     }
 
     /// The declared game data (FEN rules, outcomes).

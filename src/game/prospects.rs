@@ -175,17 +175,31 @@ impl Prospects {
         })
     }
 
+    /// Prospects that know nothing: every scope 0, so no piece's value changes.
+    pub fn unknown() -> Prospects {
+        Prospects {
+            squares: Vec::new(),
+            index: Vec::new(),
+            scope: Vec::new(),
+            full: Vec::new(),
+        }
+    }
+
     /// How many squares `piece` could ever take on from `at` (0 off the board).
     pub fn scope(&self, game: &Game, piece: PieceId, at: Coord) -> u32 {
-        match frame_index(game.frame, at).and_then(|k| self.index[k]) {
-            Some(s) => self.scope[piece.index() * self.squares.len() + s],
+        match frame_index(game.frame, at).and_then(|k| self.index.get(k).copied().flatten()) {
+            Some(s) => self
+                .scope
+                .get(piece.index() * self.squares.len() + s)
+                .copied()
+                .unwrap_or(0),
             None => 0,
         }
     }
 
     /// The largest scope `piece` has on any square.
     pub fn full_scope(&self, piece: PieceId) -> u32 {
-        self.full[piece.index()]
+        self.full.get(piece.index()).copied().unwrap_or(0)
     }
 }
 
@@ -236,6 +250,11 @@ mod tests {
             let quick = Prospects::build(&game, &mut cache, false).unwrap();
             assert_eq!(exact.scope, quick.scope, "{path}");
             assert!(exact.scope.iter().any(|&s| s > 0));
+            // Knowing nothing changes no value: every scope is 0.
+            let unknown = Prospects::unknown();
+            let at = game.initial.position.squares().next().unwrap().0;
+            assert_eq!(unknown.scope(&game, PieceId(0), at), 0);
+            assert_eq!(unknown.full_scope(PieceId(0)), 0);
         }
     }
 }
