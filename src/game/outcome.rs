@@ -26,7 +26,7 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        self.judge(state, cache, |_, _| Ok(legal.is_empty()))
+        self.judge(state, cache, Some(legal.is_empty()), |_, _| Ok(legal.is_empty()))
     }
 
     /// A move of `legal` (the moves of `state`) after which the game has
@@ -41,7 +41,9 @@ impl Game {
     ) -> Result<Option<usize>, PlayError> {
         for (i, action) in legal.iter().enumerate() {
             let next = self.play_quietly(state, action);
-            let ending = self.judge(&next, cache, |game, cache| Ok(!game.has_legal(&next, cache)?))?;
+            let ending = self.judge(&next, cache, None, |game, cache| {
+                Ok(!game.has_legal(&next, cache)?)
+            })?;
             if matches!(ending, Some((Ending::Win(p), _)) if p == state.turn) {
                 return Ok(Some(i));
             }
@@ -49,22 +51,24 @@ impl Game {
         Ok(None)
     }
 
-    /// The first outcome rule that holds in `state`, asking `no_moves` whether
-    /// the player to move has no legal move only when a rule needs to know.
+    /// The first outcome rule that holds in `state`. Whether the player to
+    /// move has no legal move is `known`, or asked of `no_moves` only when a
+    /// rule needs to know (after the cheaper royal-attacked test).
     fn judge(
         &self,
         state: &State,
         cache: &mut Cache,
+        mut known: Option<bool>,
         mut no_moves: impl FnMut(&Game, &mut Cache) -> Result<bool, PlayError>,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        let mut known_no_moves = None;
         for (condition, verdict) in &self.outcomes {
             let holds = match condition {
                 Condition::NoMoves { checked } => {
-                    (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
-                        && match known_no_moves {
+                    known != Some(false)
+                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                        && match known {
                             Some(v) => v,
-                            None => *known_no_moves.insert(no_moves(self, cache)?),
+                            None => *known.insert(no_moves(self, cache)?),
                         }
                 }
                 Condition::Repetition(n) => {
