@@ -307,3 +307,64 @@ fn ai_beats_the_random_player_at_irreversible_chess() {
         "the AI won {white} of 5 as white, {black} of 5 as black"
     );
 }
+
+#[test]
+fn match_plays_many_games_and_counts_them() {
+    let dir = std::env::temp_dir().join(format!("chessalg-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let (code, out) = chessalg_with(
+        &[
+            "match",
+            "rules/irreversible.alg",
+            "--games",
+            "3",
+            "--depth",
+            "2",
+            "--seed",
+            "11",
+            "--pgn",
+            pgn,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    for seed in 11..=13 {
+        assert!(out.contains(&format!("seed {seed}: white wins")), "{out}");
+    }
+    assert!(
+        out.contains("3 games: white (chessalg AI) won 3, black (Random mover) won 0, 0 drawn, 0 unfinished"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 3);
+    assert_eq!(text.matches("[Result \"1-0\"]").count(), 3);
+    // Random against random at tic-tac-toe: every game is counted once.
+    let (code, out) = chessalg_with(
+        &[
+            "match",
+            "rules/tictactoe.alg",
+            "--white",
+            "random",
+            "--games",
+            "30",
+            "--jobs",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("seed ")).count(), 30);
+    let tally = out.lines().last().unwrap();
+    let numbers: Vec<u32> = tally
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(numbers[0], 30, "{tally}");
+    assert_eq!(numbers[1..].iter().sum::<u32>(), 30, "{tally}");
+    // Nobody types in a match.
+    let (code, _) = chessalg_with(&["match", "rules/chess.alg", "--black", "human"], "");
+    assert_eq!(code, 1);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,6 +4,7 @@ mod apply;
 mod expand;
 mod game;
 mod play;
+mod series;
 mod tui;
 
 use std::io::{IsTerminal, Read};
@@ -44,6 +45,8 @@ enum Command {
     Show(game::GameArgs),
     /// Play a game: humans, the AI or the random player on each side.
     Play(play::PlayArgs),
+    /// Play many games between the AI and the random player, in parallel, and count the results
+    Match(series::MatchArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -65,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => game::perft(&args),
         Command::Show(args) => game::show(&args),
         Command::Play(args) => play::run(&args),
+        Command::Match(args) => series::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -84,20 +84,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
         None => game.initial(),
     };
-    if let Some(t) = args.time
-        && !(t > 0.0 && t.is_finite())
-    {
-        return Err(Failure::Message(format!(
-            "--time must be a positive number of seconds, not {t}"
-        )));
-    }
-    let budget = Budget {
-        depth: args
-            .depth
-            .unwrap_or(if args.time.is_some() { 64 } else { 3 })
-            .max(1),
-        time: args.time.map(Duration::from_secs_f64),
-    };
+    let budget = budget(args.depth, args.time)?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
     controllers.resize(game.players.len(), Controller::Ai);
     let mut m = Match::new(&game, start, controllers, budget, args.seed);
@@ -106,6 +93,22 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         return tui::run(&mut m, args.max_plies, args.pgn.as_deref());
     }
     line_mode(&mut m, args)
+}
+
+/// The AI's budget from `--depth` and `--time`: depth 3 by default, or as
+/// deep as the time allows.
+pub fn budget(depth: Option<u32>, time: Option<f64>) -> Result<Budget, Failure> {
+    if let Some(t) = time
+        && !(t > 0.0 && t.is_finite())
+    {
+        return Err(Failure::Message(format!(
+            "--time must be a positive number of seconds, not {t}"
+        )));
+    }
+    Ok(Budget {
+        depth: depth.unwrap_or(if time.is_some() { 64 } else { 3 }).max(1),
+        time: time.map(Duration::from_secs_f64),
+    })
 }
 
 /// The players' names and the result, as one line.

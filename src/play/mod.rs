@@ -170,6 +170,24 @@ impl<'g> Match<'g> {
         })
     }
 
+    /// Plays on without humans until the game ends (its ending) or `max_plies`
+    /// moves have been played in all (`None`). Moves are not named, so this
+    /// is what many-game matches use.
+    pub fn play_out(&mut self, max_plies: Option<usize>) -> Result<Option<(Ending, Reason)>, PlayError> {
+        loop {
+            let state = self.state().clone();
+            let legal = self.game.legal_actions(&state, &mut self.cache)?;
+            if let Some(ending) = self.game.ending_reason(&state, &legal, &mut self.cache)? {
+                return Ok(Some(ending));
+            }
+            if max_plies.is_some_and(|n| self.actions.len() >= n) {
+                return Ok(None);
+            }
+            let d = self.decide(&legal)?;
+            self.push(legal[d.index].clone());
+        }
+    }
+
     /// The game so far as PGN, with `ending` as its result and `termination` as a closing comment.
     pub fn pgn(&mut self, ending: Option<Ending>, termination: Option<String>) -> Result<String, PlayError> {
         let players = self

@@ -1,0 +1,172 @@
+//! `chessalg match`: many games between the AI and the random player (or
+//! either against itself), played in parallel, with a tally: how a variant's
+//! author checks that the AI plays it and how balanced it is.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use clap::Args;
+
+use chessalg::game::ai::Budget;
+use chessalg::game::{Ending, Game, PlayError, Reason};
+use chessalg::play::{Controller, Match};
+
+use super::play::{Side, budget};
+use super::{Failure, load_rules};
+
+/// Arguments of `chessalg match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The rule file of the game.
+    rules: String,
+    /// Who plays the first player (white): `ai` or `random`.
+    #[arg(long, value_enum, default_value = "ai")]
+    white: Side,
+    /// Who plays the second player (black): `ai` or `random`.
+    #[arg(long, value_enum, default_value = "random")]
+    black: Side,
+    /// How many games; game k uses seed `--seed` + k - 1.
+    #[arg(long, default_value_t = 10)]
+    games: u64,
+    /// How many plies deep the AI searches (default 3, or as deep as `--time` allows).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Seconds the AI may think per move.
+    #[arg(long)]
+    time: Option<f64>,
+    /// The seed of the first game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop a game after this many plies (it then counts as unfinished).
+    #[arg(long, default_value_t = 1000)]
+    max_plies: usize,
+    /// Games played at once (default: one per processor).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write every game to this PGN file, in seed order.
+    #[arg(long)]
+    pgn: Option<String>,
+}
+
+/// One finished game.
+struct Played {
+    seed: u64,
+    ending: Option<(Ending, Reason)>,
+    plies: usize,
+    pgn: String,
+}
+
+/// Runs `chessalg match`.
+pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    if args.white == Side::Human || args.black == Side::Human {
+        return Err(Failure::Message(
+            "a match is played by `ai` and `random` only; use `chessalg play` to play yourself".to_string(),
+        ));
+    }
+    if args.games == 0 {
+        return Err(Failure::Message("--games must be at least 1".to_string()));
+    }
+    let rules = load_rules(&args.rules)?;
+    let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
+    let budget = budget(args.depth, args.time)?;
+    let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
+    controllers.resize(game.players.len(), Controller::Ai);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, args.games.min(256) as usize);
+    let next = AtomicU64::new(0);
+    let done: Mutex<Vec<Result<Played, PlayError>>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= args.games {
+                        break;
+                    }
+                    let seed = args.seed.wrapping_add(k);
+                    let result = play_one(&game, &controllers, budget, seed, args.max_plies);
+                    let stop = result.is_err();
+                    done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
+                    if stop {
+                        next.store(args.games, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let mut played = Vec::new();
+    for result in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        played.push(result.map_err(|e| Failure::Message(e.to_string()))?);
+    }
+    played.sort_by_key(|p| p.seed);
+    report(&game, &controllers, &played);
+    if let Some(path) = &args.pgn {
+        let text: String = played
+            .iter()
+            .map(|p| p.pgn.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(path, text).map_err(|e| Failure::Message(format!("cannot write {path}: {e}")))?;
+        println!("games saved to {path}");
+    }
+    Ok(())
+}
+
+/// Plays game `seed` to its end or the ply limit.
+fn play_one(
+    game: &Game,
+    controllers: &[Controller],
+    budget: Budget,
+    seed: u64,
+    max_plies: usize,
+) -> Result<Played, PlayError> {
+    let mut m = Match::new(game, game.initial(), controllers.to_vec(), budget, seed);
+    let ending = m.play_out(Some(max_plies))?;
+    let termination = match ending {
+        Some((_, reason)) => reason.to_string(),
+        None => "ply limit".to_string(),
+    };
+    let pgn = m.pgn(ending.map(|(e, _)| e), Some(termination))?;
+    Ok(Played {
+        seed,
+        ending,
+        plies: m.actions.len(),
+        pgn,
+    })
+}
+
+/// Prints a line per game and the tally.
+fn report(game: &Game, controllers: &[Controller], played: &[Played]) {
+    let mut wins = vec![0; game.players.len()];
+    let (mut draws, mut unfinished) = (0, 0);
+    for p in played {
+        let result = match p.ending {
+            Some((Ending::Win(w), reason)) => {
+                wins[w] += 1;
+                format!("{} wins ({reason})", game.players[w])
+            }
+            Some((Ending::Draw, reason)) => {
+                draws += 1;
+                format!("draw ({reason})")
+            }
+            None => {
+                unfinished += 1;
+                "unfinished".to_string()
+            }
+        };
+        println!("seed {}: {result} after {} plies", p.seed, p.plies);
+    }
+    let sides: Vec<String> = wins
+        .iter()
+        .zip(&game.players)
+        .zip(controllers)
+        .map(|((w, name), c)| format!("{name} ({}) won {w}", c.label()))
+        .collect();
+    println!(
+        "{} games: {}, {draws} drawn, {unfinished} unfinished",
+        played.len(),
+        sides.join(", ")
+    );
+}
