@@ -19,9 +19,9 @@ pub const EXACT_SQUARES: usize = 100;
 /// Where each piece could still go and what it could still take, per square.
 #[derive(Clone, Debug)]
 pub struct Prospects {
-    /// The board's squares, in reading order.
-    squares: Vec<Coord>,
-    /// For each square of the frame (row-major from the frame's corner), its index in `squares`.
+    /// How many squares the board has (numbered in reading order).
+    squares: usize,
+    /// For each square of the frame (row-major from the frame's corner), its number.
     index: Vec<Option<usize>>,
     /// Scope per (piece, square): squares it could ever take on from there.
     scope: Vec<u32>,
@@ -168,7 +168,7 @@ impl Prospects {
             .map(|p| (0..n).map(|s| scope[node(p, s)]).max().unwrap_or(0))
             .collect();
         Ok(Prospects {
-            squares,
+            squares: n,
             index,
             scope,
             full,
@@ -178,7 +178,7 @@ impl Prospects {
     /// Prospects that know nothing: every scope 0, so no piece's value changes.
     pub fn unknown() -> Prospects {
         Prospects {
-            squares: Vec::new(),
+            squares: 0,
             index: Vec::new(),
             scope: Vec::new(),
             full: Vec::new(),
@@ -190,7 +190,7 @@ impl Prospects {
         match frame_index(game.frame, at).and_then(|k| self.index.get(k).copied().flatten()) {
             Some(s) => self
                 .scope
-                .get(piece.index() * self.squares.len() + s)
+                .get(piece.index() * self.squares + s)
                 .copied()
                 .unwrap_or(0),
             None => 0,
