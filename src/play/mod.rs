@@ -84,6 +84,11 @@ impl<'g> Match<'g> {
         budget: Budget,
         seed: u64,
     ) -> Match<'g> {
+        let mut cache = Cache::new();
+        if controllers.contains(&Controller::Ai) {
+            // Worked out now, so the AI's first move keeps its whole time budget.
+            game.prospects(&mut cache);
+        }
         Match {
             game,
             states: vec![start.clone()],
@@ -93,7 +98,7 @@ impl<'g> Match<'g> {
             budget,
             ai: Ai::new(seed ^ 0xA1),
             rng: Rng::new(seed),
-            cache: Cache::new(),
+            cache,
         }
     }
 
