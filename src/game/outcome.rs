@@ -6,7 +6,7 @@ use crate::expand::PieceId;
 use crate::expand::game::{Condition, Verdict};
 
 use super::legal::Attacks;
-use super::{Action, Ending, Game, PlayError, Reason, State};
+use super::{Action, Ending, Game, PlayError, PlayerId, Reason, State};
 
 impl Game {
     /// How the game stands: ended (and how) or not, given the legal moves.
@@ -41,14 +41,25 @@ impl Game {
     ) -> Result<Option<usize>, PlayError> {
         for (i, action) in legal.iter().enumerate() {
             let next = self.play_quietly(state, action);
-            let ending = self.judge(&next, cache, None, |game, cache| {
-                Ok(!game.has_legal(&next, cache)?)
-            })?;
-            if matches!(ending, Some((Ending::Win(p), _)) if p == state.turn) {
+            if self.won_by(&next, state.turn, cache)? {
                 return Ok(Some(i));
             }
         }
         Ok(None)
+    }
+
+    /// Whether the game has ended at `state` in `player`'s win, searching the
+    /// position only as far as the outcome rules need.
+    pub(super) fn won_by(
+        &self,
+        state: &State,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        let ending = self.judge(state, cache, None, |game, cache| {
+            Ok(!game.has_legal(state, cache)?)
+        })?;
+        Ok(matches!(ending, Some((Ending::Win(p), _)) if p == player))
     }
 
     /// The first outcome rule that holds in `state`. Whether the player to

@@ -21,7 +21,7 @@ use crate::engine::{Cache, Content, Coord};
 use crate::expand::PieceId;
 
 use super::notation::{name, parse_square};
-use super::{Action, Ending, Game, PlayError, State};
+use super::{Action, Game, PlayError, State};
 
 /// Why a typed move does not name one legal move.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
@@ -115,9 +115,7 @@ impl Game {
     ) -> Result<String, PlayError> {
         let mut s = self.san_core(state, action, legal);
         let next = self.play(state, action);
-        let replies = self.legal_actions(&next, cache)?;
-        let wins = matches!(self.ending(&next, &replies, cache)?, Some(Ending::Win(p)) if p == state.turn);
-        if wins {
+        if self.won_by(&next, state.turn, cache)? {
             s.push('#');
         } else if self.royal_attacked(&next.position, next.turn, cache)? {
             s.push('+');
