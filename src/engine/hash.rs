@@ -15,8 +15,11 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 /// The key of the square `(x, y)` holding `code` (never called for non-squares).
 #[inline]
 pub(crate) fn square(x: i32, y: i32, code: Code) -> u64 {
-    let at = (x as u32 as u64) | ((y as u32 as u64) << 32);
-    mix(mix(at) ^ code as u64)
+    // Coordinates in the low 40 bits (20 each, so distinct for coordinates
+    // within ±524,288), the code above: one bijective mix of a distinct input
+    // per (square, code), where two mixes were used before.
+    let at = (x as u32 as u64 & 0xF_FFFF) | ((y as u32 as u64 & 0xF_FFFF) << 20);
+    mix(at | ((code as u64) << 40))
 }
 
 /// The key of the piece of interest at stack depth `depth`.
