@@ -91,10 +91,10 @@ fn summary() {
         let state = game.from_fen(fen).expect("a valid FEN");
         let mut cache = Cache::new();
         let pos = shakmaty_position(fen);
-        // Alternate the two, five rounds each, and keep each one's best:
+        // Alternate the two, nine rounds each, and keep each one's best:
         // a busy machine slows a round down, never speeds it up.
         let (mut ours, mut theirs) = (0f64, 0f64);
-        for _ in 0..5 {
+        for _ in 0..9 {
             ours = ours.max(rate(|| {
                 game::perft(&game, &state, depth, &mut cache).expect("perft")
             }));
