@@ -25,6 +25,37 @@ pub enum Side {
     Random,
 }
 
+/// The AI's budget flags, shared by `play` and `match`.
+#[derive(Args, Debug)]
+pub struct AiArgs {
+    /// How many plies deep the AI searches (default 3, or as deep as `--time` allows).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Seconds the AI may think per move.
+    #[arg(long)]
+    time: Option<f64>,
+}
+
+impl AiArgs {
+    /// The AI's budget: depth 3 by default, or as deep as the time allows.
+    pub fn budget(&self) -> Result<Budget, Failure> {
+        if let Some(t) = self.time
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(Failure::Message(format!(
+                "--time must be a positive number of seconds, not {t}"
+            )));
+        }
+        Ok(Budget {
+            depth: self
+                .depth
+                .unwrap_or(if self.time.is_some() { 64 } else { 3 })
+                .max(1),
+            time: self.time.map(Duration::from_secs_f64),
+        })
+    }
+}
+
 /// Arguments of `chessalg play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -36,12 +67,8 @@ pub struct PlayArgs {
     /// Who plays the second player (black).
     #[arg(long, value_enum, default_value = "ai")]
     black: Side,
-    /// How many plies deep the AI searches (default 3, or as deep as `--time` allows).
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Seconds the AI may think per move.
-    #[arg(long)]
-    time: Option<f64>,
+    #[command(flatten)]
+    ai: AiArgs,
     /// Seed of the random player and of the AI's choices among equal moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -84,7 +111,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
         None => game.initial(),
     };
-    let budget = budget(args.depth, args.time)?;
+    let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
     controllers.resize(game.players.len(), Controller::Ai);
     let mut m = Match::new(&game, start, controllers, budget, args.seed);
@@ -93,22 +120,6 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         return tui::run(&mut m, args.max_plies, args.pgn.as_deref());
     }
     line_mode(&mut m, args)
-}
-
-/// The AI's budget from `--depth` and `--time`: depth 3 by default, or as
-/// deep as the time allows.
-pub fn budget(depth: Option<u32>, time: Option<f64>) -> Result<Budget, Failure> {
-    if let Some(t) = time
-        && !(t > 0.0 && t.is_finite())
-    {
-        return Err(Failure::Message(format!(
-            "--time must be a positive number of seconds, not {t}"
-        )));
-    }
-    Ok(Budget {
-        depth: depth.unwrap_or(if time.is_some() { 64 } else { 3 }).max(1),
-        time: time.map(Duration::from_secs_f64),
-    })
 }
 
 /// The players' names and the result, as one line.

@@ -11,7 +11,7 @@ use chessalg::game::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::play::{Controller, Match};
 
-use super::play::{Side, budget};
+use super::play::{AiArgs, Side};
 use super::{Failure, load_rules};
 
 /// Arguments of `chessalg match`.
@@ -28,12 +28,8 @@ pub struct MatchArgs {
     /// How many games; game k uses seed `--seed` + k - 1.
     #[arg(long, default_value_t = 10)]
     games: u64,
-    /// How many plies deep the AI searches (default 3, or as deep as `--time` allows).
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Seconds the AI may think per move.
-    #[arg(long)]
-    time: Option<f64>,
+    #[command(flatten)]
+    ai: AiArgs,
     /// The seed of the first game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -68,7 +64,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     }
     let rules = load_rules(&args.rules)?;
     let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
-    let budget = budget(args.depth, args.time)?;
+    let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
     controllers.resize(game.players.len(), Controller::Ai);
     let jobs = args
