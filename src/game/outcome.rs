@@ -26,7 +26,7 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        self.judge(state, cache, Some(legal.is_empty()), |_, _| Ok(legal.is_empty()))
+        self.judge(state, cache, Some(legal.is_empty()))
     }
 
     /// A move of `legal` (the moves of `state`) after which the game has
@@ -56,21 +56,19 @@ impl Game {
         player: PlayerId,
         cache: &mut Cache,
     ) -> Result<bool, PlayError> {
-        let ending = self.judge(state, cache, None, |game, cache| {
-            Ok(!game.has_legal(state, cache)?)
-        })?;
+        let ending = self.judge(state, cache, None)?;
         Ok(matches!(ending, Some((Ending::Win(p), _)) if p == player))
     }
 
     /// The first outcome rule that holds in `state`. Whether the player to
-    /// move has no legal move is `known`, or asked of `no_moves` only when a
-    /// rule needs to know (after the cheaper royal-attacked test).
+    /// move has no legal move is `known`, or searched for (up to the first
+    /// legal move) only when a rule needs to know, after the cheaper
+    /// royal-attacked test.
     fn judge(
         &self,
         state: &State,
         cache: &mut Cache,
         mut known: Option<bool>,
-        mut no_moves: impl FnMut(&Game, &mut Cache) -> Result<bool, PlayError>,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
         for (condition, verdict) in &self.outcomes {
             let holds = match condition {
@@ -79,7 +77,7 @@ impl Game {
                         && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
                         && match known {
                             Some(v) => v,
-                            None => *known.insert(no_moves(self, cache)?),
+                            None => *known.insert(!self.has_legal(state, cache)?),
                         }
                 }
                 Condition::Repetition(n) => {
