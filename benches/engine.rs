@@ -6,9 +6,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use chessalg::compile::{Program, compile};
 use chessalg::engine::{Cache, Limits, Position, search};
-use chessalg::expand::{Rules, Value};
+use chessalg::ir::{Rules, Value};
+use chessalg::program::{Program, compile};
 use chessalg::source::Source;
 
 const CHESS: &str = include_str!("../tests/data/apply/chess_moves.alg");

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group};
 
 use chessalg::engine::Cache;
-use chessalg::expand::Rules;
 use chessalg::game::{self, Game};
+use chessalg::ir::Rules;
 use chessalg::source::Source;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};

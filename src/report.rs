@@ -2,7 +2,7 @@
 
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
-use crate::expand::Problems;
+use crate::ir::Problems;
 
 /// How diagnostics are drawn.
 #[derive(Clone, Copy, Debug)]

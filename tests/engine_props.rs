@@ -2,15 +2,15 @@
 //! LANGUAGE.md section 2 on random small moves and boards, and the algebra's
 //! symmetries (rotation, colour swap, commutative union).
 
+use chessalg::core::{Content, Coord, Marks, PieceId, PieceTable};
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use chessalg::compile::compile;
-use chessalg::engine::{self, Content, Coord, Limits, Position};
-use chessalg::expand::ir::{Cell, CellSet, Move, Pattern, Term};
-use chessalg::expand::movement::{Movement, Offset};
-use chessalg::expand::{Marks, PieceId, PieceTable};
+use chessalg::core::{Movement, Offset};
+use chessalg::engine::{self, Limits, Position};
+use chessalg::ir::{Cell, CellSet, Move, Pattern, Term};
+use chessalg::program::compile;
 
 fn table() -> PieceTable {
     let mut t = PieceTable::new();
@@ -219,7 +219,7 @@ impl Naive {
                                 let mut pois = pois.clone();
                                 for (o, _) in &alt {
                                     if !choice.iter().any(|(c, _)| c == o) {
-                                        changes.push(engine::Change {
+                                        changes.push(chessalg::core::Change {
                                             at: Coord::new(tx + o.x, ty + o.y),
                                             content: Content::NoSquare,
                                         });
@@ -235,7 +235,7 @@ impl Naive {
                                         }
                                         c => content(*c),
                                     };
-                                    changes.push(engine::Change { at, content });
+                                    changes.push(chessalg::core::Change { at, content });
                                 }
                                 self.spend(1)?;
                                 let q = pos.with_changes(&changes);

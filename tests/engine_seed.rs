@@ -2,13 +2,14 @@
 //! the whole pipeline: the expression is parsed and expanded from text,
 //! compiled, and applied to a board diagram.
 
-use chessalg::compile::{CompileError, compile};
+use chessalg::core::Coord;
 use chessalg::engine::{self, EngineError, Limits, Position};
-use chessalg::expand::{Rules, Value};
+use chessalg::ir::{Rules, Value};
+use chessalg::program::{CompileError, compile};
 use chessalg::source::Source;
 
 /// The expression's move compiled against the prelude's pieces (and `defs`).
-fn program(defs: &str, expr: &str) -> (Rules, Result<chessalg::compile::Program, CompileError>) {
+fn program(defs: &str, expr: &str) -> (Rules, Result<chessalg::program::Program, CompileError>) {
     let rules = if defs.is_empty() {
         Rules::prelude()
     } else {
@@ -296,7 +297,7 @@ fn outcomes_say_where_the_piece_of_interest_went() {
     let out = engine::search(&prog.unwrap(), &pos, &mut cache, &Limits::default()).unwrap();
     let mut ends: Vec<_> = out.iter().map(|o| (o.poi_from, o.poi_to)).collect();
     ends.sort();
-    use chessalg::engine::Coord;
+
     assert_eq!(
         ends,
         vec![

@@ -2,7 +2,7 @@
 //! normalisation, rotation about the middle of the origin square, and the
 //! canonical text parsing back to the same IR.
 
-use chessalg::expand::{Expanded, Rules, Value, print};
+use chessalg::ir::{Expanded, Rules, Value, print};
 use chessalg::source::Source;
 use proptest::prelude::*;
 

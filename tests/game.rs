@@ -1,9 +1,10 @@
 //! The game layer on `rules/chess.alg`: FEN in and out, outcomes, and the
 //! `moves`, `perft` and `show` commands.
 
-use chessalg::engine::{Cache, Coord};
-use chessalg::expand::Rules;
+use chessalg::core::Coord;
+use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, State};
+use chessalg::ir::Rules;
 use chessalg::source::Source;
 
 mod common;

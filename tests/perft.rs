@@ -5,8 +5,8 @@
 //! change to the engine or the rules is called done.
 
 use chessalg::engine::Cache;
-use chessalg::expand::Rules;
 use chessalg::game::{self, Game};
+use chessalg::ir::Rules;
 use chessalg::source::Source;
 
 mod common;

@@ -2,7 +2,7 @@
 //! seed 003 (copied into `tests/data/seed/seed003.alg`), and of every
 //! diagnostic in `tests/data/errors/`.
 
-use chessalg::expand::{Expanded, Rules, print};
+use chessalg::ir::{Expanded, Rules, print};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
 use chessalg::syntax;

@@ -2,9 +2,9 @@
 
 use clap::Args;
 
-use chessalg::compile;
 use chessalg::engine::{self, Limits, Position};
-use chessalg::expand::{Rules, Value, print};
+use chessalg::ir::{Rules, Value, print};
+use chessalg::program;
 use chessalg::source::Source;
 
 use super::{Failure, load_rules, print_problems, read_source};
@@ -51,7 +51,7 @@ pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
             )));
         }
     };
-    let program = compile::compile(&mv, rules.pieces()).map_err(|e| Failure::Message(e.to_string()))?;
+    let program = program::compile(&mv, rules.pieces()).map_err(|e| Failure::Message(e.to_string()))?;
     let board = read_source(&args.board)?;
     let position = Position::from_diagram(&board.text, rules.pieces())
         .map_err(|e| Failure::Message(format!("{}: {e}", board.name)))?;

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use chessalg::expand::{Expanded, Rules, print};
+use chessalg::ir::{Expanded, Rules, print};
 use chessalg::source::Source;
 
 use super::{Failure, load_rules, print_problems, read_source};

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use chessalg::expand::{Problems, Rules};
+use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
 use chessalg::syntax::SyntaxError;

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use chessalg::game::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, pgn};
-use chessalg::play::{Controller, Match, Status};
+use chessalg::session::{Controller, Match, Status};
 
 use super::tui;
 use super::{Failure, load_rules};

@@ -9,7 +9,7 @@ use clap::Args;
 
 use chessalg::game::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
-use chessalg::play::{Controller, Match};
+use chessalg::session::{Controller, Match};
 
 use super::play::{AiArgs, Side};
 use super::{Failure, load_rules};

@@ -9,8 +9,8 @@ use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifier
 use crossterm::style::{Color, Print, ResetColor, SetBackgroundColor, SetForegroundColor};
 use crossterm::{cursor, execute, queue, terminal};
 
-use chessalg::engine::Coord;
-use chessalg::play::{Controller, Match, Status};
+use chessalg::core::Coord;
+use chessalg::session::{Controller, Match, Status};
 
 use super::Failure;
 use super::play::{result_line, save};
@@ -307,9 +307,9 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
             let at = game.square_at(file, rank);
             let content = state.position.get(at);
             let text = match content {
-                chessalg::engine::Content::NoSquare => "   ".to_string(),
-                chessalg::engine::Content::Empty => "   ".to_string(),
-                chessalg::engine::Content::Piece(p, _) => format!(" {} ", game.pieces.symbol(p)),
+                chessalg::core::Content::NoSquare => "   ".to_string(),
+                chessalg::core::Content::Empty => "   ".to_string(),
+                chessalg::core::Content::Piece(p, _) => format!(" {} ", game.pieces.symbol(p)),
             };
             let light = (file + rank) % 2 == 1;
             let mut bg = if light {
@@ -353,7 +353,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
                     b: 90,
                 };
             }
-            if matches!(content, chessalg::engine::Content::NoSquare) {
+            if matches!(content, chessalg::core::Content::NoSquare) {
                 bg = Color::Reset;
             }
             queue!(

@@ -2,10 +2,11 @@
 //! undo log, a bit set and a count per content so the search finds the
 //! squares holding a piece without scanning, and an incremental hash.
 
-use crate::compile::{Code, OFF};
+use crate::core::{Code, OFF};
 
 use super::hash;
-use super::position::{Change, Content, Coord, Position};
+use super::position::Position;
+use crate::core::{Change, Content, Coord};
 
 /// One undo-log entry: the cell, what it held, and the hash before.
 #[derive(Clone, Copy, Debug)]
@@ -315,8 +316,8 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::EMPTY;
-    use crate::expand::pieces::PieceTable;
+    use crate::core::EMPTY;
+    use crate::core::PieceTable;
 
     fn board(text: &str) -> (Board, Position) {
         let mut t = PieceTable::new();
@@ -377,10 +378,7 @@ mod tests {
             diff,
             vec![Change {
                 at: Coord::new(1, 0),
-                content: Content::Piece(
-                    crate::expand::pieces::PieceId(0),
-                    crate::expand::pieces::Marks::NONE
-                )
+                content: Content::Piece(crate::core::PieceId(0), crate::core::Marks::NONE)
             }]
         );
     }

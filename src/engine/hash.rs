@@ -1,7 +1,7 @@
 //! Content hashes: a position's hash is the XOR of a mixed key per square,
 //! so one changed square updates it in two XORs.
 
-use crate::compile::Code;
+use crate::core::Code;
 
 /// The splitmix64 finaliser: a fast bijective mixer with good avalanche.
 #[inline]

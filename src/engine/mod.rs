@@ -14,7 +14,7 @@ mod hash;
 mod position;
 mod search;
 
-pub use position::{Change, Content, Coord, DiagramError, Position};
+pub use position::{DiagramError, Position};
 pub use search::{
     BoardView, Cache, NoAttacks, Oracle, Outcome, Outcomes, Suspects, search, search_changes_loaded,
     search_with, suspects,
@@ -23,7 +23,7 @@ pub use search::{
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::compile::Program;
+use crate::program::Program;
 
 /// Bounds on one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,69 +7,11 @@ use std::hash::{Hash, Hasher};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::compile::{self, Code, EMPTY, OFF};
-use crate::expand::movement::{Movement, Offset};
-use crate::expand::pieces::{Marks, PieceId, PieceTable};
+use crate::core::{Change, Code, Content, Coord, OFF};
+use crate::core::{Marks, PieceId, PieceTable};
+use crate::core::{Movement, Offset};
 
 use super::hash;
-
-/// A square's coordinates: x grows to the right, y upwards; the bottom-left
-/// corner of a diagram's bounding box is (0, 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Coord {
-    /// Column, from the left.
-    pub x: i32,
-    /// Row, from the bottom.
-    pub y: i32,
-}
-
-impl Coord {
-    /// The coordinates `(x, y)`.
-    pub const fn new(x: i32, y: i32) -> Self {
-        Coord { x, y }
-    }
-}
-
-/// What a coordinate of a position holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Content {
-    /// It is not a square of the board.
-    NoSquare,
-    /// An empty square.
-    Empty,
-    /// A square holding this piece, with these marks.
-    Piece(PieceId, Marks),
-}
-
-impl Content {
-    pub(crate) fn code(self) -> Code {
-        match self {
-            Content::NoSquare => OFF,
-            Content::Empty => EMPTY,
-            Content::Piece(p, m) => compile::piece_code(p, m),
-        }
-    }
-
-    pub(crate) fn from_code(code: Code) -> Content {
-        match code {
-            OFF => Content::NoSquare,
-            EMPTY => Content::Empty,
-            c => {
-                let (p, m) = compile::as_piece(c).expect("codes above EMPTY are pieces");
-                Content::Piece(p, m)
-            }
-        }
-    }
-}
-
-/// One square a move changed, and what it holds afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Change {
-    /// The square.
-    pub at: Coord,
-    /// What it holds now ([`Content::NoSquare`]: it stopped being a square).
-    pub content: Content,
-}
 
 /// Why a text diagram is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]

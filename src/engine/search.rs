@@ -13,11 +13,13 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::compile::{self, Alternative, Change as Write1, Code, Inst, Pc, Program, Write};
+use crate::core::{self as code, Code};
+use crate::program::{Alternative, Inst, Pc, Program, SquareWrite, Write};
 
 use super::board::{Board, TooLarge};
-use super::position::{Change, Coord, Position};
+use super::position::Position;
 use super::{EngineError, Limits, hash};
+use crate::core::{Change, Coord};
 
 /// The piece of interest: where it is and which piece it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -743,12 +745,12 @@ impl Search<'_> {
             c.accepts.contains(code)
                 || (c.poi
                     && top.is_some_and(|p| p.x == x && p.y == y && p.code == code)
-                    && (c.poi_marks.is_empty() || compile::has_marks(code, c.poi_marks)))
+                    && (c.poi_marks.is_empty() || code::has_marks(code, c.poi_marks)))
         })
     }
 
     /// Makes the changes of one replacement choice under `(tx, ty)`.
-    fn apply(&mut self, changes: &[Write1], tx: i32, ty: i32) -> Result<(), EngineError> {
+    fn apply(&mut self, changes: &[SquareWrite], tx: i32, ty: i32) -> Result<(), EngineError> {
         let c = &mut *self.cache;
         for ch in changes {
             let (x, y) = (tx.wrapping_add(ch.dx), ty.wrapping_add(ch.dy));
@@ -757,7 +759,7 @@ impl Search<'_> {
                 Write::Poi(marks) => {
                     let depth = c.pois.len() - 1;
                     let top = c.pois.last_mut().expect("the compiler checked `%` is bound");
-                    let code = compile::with_marks(top.code, marks);
+                    let code = code::with_marks(top.code, marks);
                     c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, x, y, code);
                     top.x = x;
                     top.y = y;

@@ -7,11 +7,12 @@
 //! a win or loss is worth more than any material (sooner wins more), a draw
 //! nothing. The search knows nothing of any particular game.
 
+use crate::core::{Content, Coord};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::engine::{Cache, Content, Coord};
+use crate::engine::Cache;
 
 use super::{Action, Ending, Game, PlayError, Prospects, State};
 

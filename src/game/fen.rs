@@ -2,11 +2,12 @@
 //! and en passant fields map to piece marks as the rule file's `fen castling`
 //! and `fen passant` lines say.
 
+use crate::core::{Change, Content, Coord};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::engine::{Change, Content, Coord, Position};
-use crate::expand::Marks;
+use crate::core::Marks;
+use crate::engine::Position;
 
 use super::notation::{name, parse_square};
 use super::{Game, State};
@@ -152,7 +153,7 @@ impl Game {
                 };
                 squares.push((
                     Coord::new(f.x0 + x as i32, y),
-                    Content::Piece(crate::expand::PieceId(p as u16), Marks::NONE),
+                    Content::Piece(crate::core::PieceId(p as u16), Marks::NONE),
                 ));
                 x += 1;
             }

@@ -2,11 +2,12 @@
 //! pieces where an opponent's move could change its square, and the
 //! `attacked` test the engine asks the game to answer.
 
+use crate::core::{Content, Coord};
 use std::ops::ControlFlow;
 
-use crate::compile::Program;
-use crate::engine::{self, BoardView, Cache, Content, Coord, EngineError, Oracle, Position};
-use crate::expand::PieceId;
+use crate::core::PieceId;
+use crate::engine::{self, BoardView, Cache, EngineError, Oracle, Position};
+use crate::program::Program;
 
 use super::{Action, Game, PlayError, PlayerId, State};
 

@@ -18,16 +18,18 @@ pub mod pgn;
 mod prospects;
 mod san;
 
+use crate::core::{Change, Content, Coord};
 use std::fmt;
 use std::sync::OnceLock;
 
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::compile::{self, CompileError, Program};
-use crate::engine::{Cache, Change, Content, Coord, EngineError, Limits, Position};
-use crate::expand::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
-use crate::expand::{GameSpec, Marks, PieceTable, Rules};
+use crate::core::{Marks, PieceTable};
+use crate::engine::{Cache, EngineError, Limits, Position};
+use crate::ir::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
+use crate::ir::{GameSpec, Rules};
+use crate::program::{self, CompileError, Program};
 
 pub use fen::FenError;
 pub use notation::square_name;
@@ -220,7 +222,7 @@ impl Game {
         let pieces = rules.pieces().clone();
         let mut programs = Vec::new();
         for (i, mv) in spec.moves.iter().enumerate() {
-            let p = compile::compile(mv, &pieces).map_err(|error| GameError::Compile {
+            let p = program::compile(mv, &pieces).map_err(|error| GameError::Compile {
                 player: spec.players[i].clone(),
                 error,
             })?;
@@ -235,7 +237,7 @@ impl Game {
         for rule in &spec.outcomes {
             let c = rule
                 .condition
-                .try_map_when(|m| compile::compile(m, &pieces).map_err(GameError::CompileOutcome))?;
+                .try_map_when(|m| program::compile(m, &pieces).map_err(GameError::CompileOutcome))?;
             outcomes.push((c, rule.verdict));
         }
         let squares: Vec<(Coord, Content)> = spec

@@ -1,8 +1,7 @@
 //! Names of squares and moves: `e2`, `e2e4`, `e7e8q`.
 
-use crate::engine::{Content, Coord};
-
 use super::{Action, Frame, Game, State};
+use crate::core::{Content, Coord};
 
 /// A square's name: file letter from the left of the initial board, rank
 /// number from its bottom (`a1` is the bottom-left corner).

@@ -1,9 +1,10 @@
 //! Outcomes: whether a game has ended, how, and why, by the rule file's
 //! `outcome` lines.
 
-use crate::engine::{self, Cache, Content, Position};
-use crate::expand::PieceId;
-use crate::expand::game::{Condition, Verdict};
+use crate::core::Content;
+use crate::core::PieceId;
+use crate::engine::{self, Cache, Position};
+use crate::ir::game::{Condition, Verdict};
 
 use super::legal::Attacks;
 use super::{Action, Ending, Game, PlayError, PlayerId, Reason, State};

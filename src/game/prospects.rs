@@ -8,8 +8,9 @@
 //! of it, and one that can no longer move has none. The AI values pieces by
 //! the share of their scope they keep.
 
-use crate::engine::{self, Cache, Content, Coord, Position};
-use crate::expand::{Marks, PieceId};
+use crate::core::{Content, Coord};
+use crate::core::{Marks, PieceId};
+use crate::engine::{self, Cache, Position};
 
 use super::{Game, PlayError};
 
@@ -227,7 +228,7 @@ fn frame_index(frame: super::Frame, at: Coord) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expand::Rules;
+    use crate::ir::Rules;
     use crate::source::Source;
 
     fn game(path: &str) -> Game {

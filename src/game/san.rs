@@ -14,11 +14,12 @@
 //! - When several pieces of the same kind can reach the square, the file of
 //!   the square left is added, else its rank, else both.
 
+use crate::core::{Content, Coord};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::engine::{Cache, Content, Coord};
-use crate::expand::PieceId;
+use crate::core::PieceId;
+use crate::engine::Cache;
 
 use super::notation::{name, parse_square};
 use super::{Action, Game, PlayError, State};

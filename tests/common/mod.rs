@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use chessalg::expand::Rules;
 use chessalg::game::Game;
+use chessalg::ir::Rules;
 use chessalg::source::Source;
 
 /// The game of the rule file at `path` (relative to the repository).

@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::program::{Inst, Pc, Program, Write};
+use super::inst::{Inst, Pc, Program, Write};
 
 /// The squares one bind's body may change, relative to the bound square.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,9 +243,9 @@ pub(crate) fn monotone_loops(prog: &Program, width: u32, height: u32) -> Vec<Pc>
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::compile;
-    use crate::compile::program::Inst;
-    use crate::expand::{Rules, Value};
+    use crate::ir::{Rules, Value};
+    use crate::program::compile;
+    use crate::program::inst::Inst;
     use crate::source::Source;
 
     /// How many loop heads still consult the visited set after `with_reach`.

@@ -2,13 +2,13 @@
 //! list of checks with its possible anchors, each replacement choice a list
 //! of changes.
 
-use crate::expand::ir::{Cell, CellSet, Pattern, Rewrite, Term};
-use crate::expand::movement::Offset;
-use crate::expand::pieces::Marks;
+use crate::core::Marks;
+use crate::core::Offset;
+use crate::ir::{Cell, CellSet, Pattern, Rewrite, Term};
 
-use super::code::{self, Code, CodeSet};
 use super::error::{CompileError, Side};
-use super::program::{Alternative, Anchor, Change, Check, CompiledRewrite, Write};
+use super::inst::{Alternative, Anchor, Check, CompiledRewrite, SquareWrite, Write};
+use crate::core::{self as code, Code, CodeSet};
 
 /// The most alternatives one side of a rewrite may have after multiplying out.
 pub const MAX_ALTERNATIVES: usize = 4096;
@@ -106,7 +106,7 @@ pub(crate) fn accept_codes(cell: Cell, mark_count: usize) -> Vec<Code> {
 fn write_of(cell: Cell) -> Write {
     match cell {
         Cell::Empty => Write::Code(code::EMPTY),
-        Cell::Piece(p, m) => Write::Code(code::piece(p, m)),
+        Cell::Piece(p, m) => Write::Code(code::piece_code(p, m)),
         Cell::OffBoard => Write::Code(code::OFF),
         Cell::Poi(m) => Write::Poi(m),
     }
@@ -191,7 +191,7 @@ fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<A
 /// choice writes, and the removal of left squares it does not cover. Writes
 /// that cannot change anything (the left side already fixes the same single
 /// contents there) are left out.
-fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -> Box<[Change]> {
+fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -> Box<[SquareWrite]> {
     let mut changes = Vec::new();
     for (at, cell) in choice {
         let write = write_of(*cell);
@@ -203,7 +203,7 @@ fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -
                 continue;
             }
         }
-        changes.push(Change {
+        changes.push(SquareWrite {
             dx: at.x,
             dy: at.y,
             write,
@@ -212,7 +212,7 @@ fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -
     for (at, contents) in left {
         let covered = choice.iter().any(|(c, _)| c == at);
         if !covered && contents.single() != Some(Cell::OffBoard) {
-            changes.push(Change {
+            changes.push(SquareWrite {
                 dx: at.x,
                 dy: at.y,
                 write: Write::Code(code::OFF),
@@ -270,7 +270,7 @@ pub(crate) fn lower_rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expand::pieces::PieceId;
+    use crate::core::PieceId;
 
     fn sq(x: i32, y: i32, c: Cell) -> Pattern {
         Pattern::square(Offset::new(x, y), CellSet::one(c))
@@ -296,7 +296,7 @@ mod tests {
         assert!(
             alt.checks[0]
                 .accepts
-                .is_only(code::piece(PieceId(5), Marks::NONE))
+                .is_only(code::piece_code(PieceId(5), Marks::NONE))
         );
         assert_eq!(alt.anchors.len(), 2);
         assert_eq!(alt.choices.len(), 1);
@@ -373,7 +373,7 @@ mod tests {
         let c = lower_rewrite(&rw, false, 0).unwrap();
         assert_eq!(
             &*c.alternatives[0].choices[0],
-            &[Change {
+            &[SquareWrite {
                 dx: 0,
                 dy: 0,
                 write: Write::Code(code::EMPTY)
@@ -385,7 +385,7 @@ mod tests {
             rhs: sq(0, 1, ROOK),
         };
         let c = lower_rewrite(&rw, false, 0).unwrap();
-        assert!(c.alternatives[0].choices[0].contains(&Change {
+        assert!(c.alternatives[0].choices[0].contains(&SquareWrite {
             dx: 0,
             dy: 0,
             write: Write::Code(code::OFF)

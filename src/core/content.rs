@@ -1,6 +1,8 @@
-//! Square contents as small integers, shared by the compiler and the engine.
+//! What a square holds ([`Content`]), the same as one small integer ([`Code`])
+//! for the compiler and the engine, and the one [`Change`] a move makes to a square.
 
-use crate::expand::pieces::{Marks, PieceId};
+use super::geometry::Coord;
+use super::piece::{Marks, PieceId};
 
 /// What a square holds, as one number: [`OFF`] (not a square), [`EMPTY`], or
 /// a piece with its marks (`2 + id * 16 + marks`).
@@ -100,6 +102,47 @@ impl CodeSet {
     pub(crate) fn is_only(&self, code: Code) -> bool {
         *self == CodeSet::of([code])
     }
+}
+
+/// What a coordinate of a position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Content {
+    /// It is not a square of the board.
+    NoSquare,
+    /// An empty square.
+    Empty,
+    /// A square holding this piece, with these marks.
+    Piece(PieceId, Marks),
+}
+
+impl Content {
+    pub(crate) fn code(self) -> Code {
+        match self {
+            Content::NoSquare => OFF,
+            Content::Empty => EMPTY,
+            Content::Piece(p, m) => piece(p, m),
+        }
+    }
+
+    pub(crate) fn from_code(code: Code) -> Content {
+        match code {
+            OFF => Content::NoSquare,
+            EMPTY => Content::Empty,
+            c => {
+                let (p, m) = as_piece(c).expect("codes above EMPTY are pieces");
+                Content::Piece(p, m)
+            }
+        }
+    }
+}
+
+/// One square a move changed, and what it holds afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Change {
+    /// The square.
+    pub at: Coord,
+    /// What it holds now ([`Content::NoSquare`]: it stopped being a square).
+    pub content: Content,
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use super::code::{Code, CodeSet};
-use crate::expand::pieces::Marks;
+use crate::core::Marks;
+use crate::core::{Code, CodeSet};
 
 /// An index into [`Program`]'s instructions.
 pub(crate) type Pc = u32;
@@ -115,7 +115,7 @@ pub(crate) struct Anchor {
 /// What a change writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Write {
-    /// These contents ([`super::code::OFF`] removes the square).
+    /// These contents ([`crate::core::OFF`] removes the square).
     Code(Code),
     /// The piece of interest with exactly these marks, which moves there.
     Poi(Marks),
@@ -123,7 +123,7 @@ pub(crate) enum Write {
 
 /// One square a replacement writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Change {
+pub(crate) struct SquareWrite {
     /// Offset from the pattern's centre, x to the right.
     pub(crate) dx: i32,
     /// Offset from the pattern's centre, y upwards.
@@ -141,7 +141,7 @@ pub(crate) struct Alternative {
     /// the fewest candidate squares in the position at hand.
     pub(crate) anchors: Box<[Anchor]>,
     /// One change list per choice of the replacement.
-    pub(crate) choices: Box<[Box<[Change]>]>,
+    pub(crate) choices: Box<[Box<[SquareWrite]>]>,
 }
 
 /// A compiled `f -> g`.

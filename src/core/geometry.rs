@@ -223,6 +223,23 @@ impl fmt::Display for Movement {
     }
 }
 
+/// A square's coordinates: x grows to the right, y upwards; the bottom-left
+/// corner of a diagram's bounding box is (0, 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord {
+    /// Column, from the left.
+    pub x: i32,
+    /// Row, from the bottom.
+    pub y: i32,
+}
+
+impl Coord {
+    /// The coordinates `(x, y)`.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Coord { x, y }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

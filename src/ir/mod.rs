@@ -1,8 +1,8 @@
-//! The expand layer: the AST to the core IR.
+//! The IR layer: the AST expanded to the core IR.
 //!
 //! [`Rules::load`] reads a rule file: its `piece` declarations (or, when it has
 //! none, those of the prelude `rules/prelude.alg`) and its definitions, each
-//! expanded once into a [`Value`] of the core IR ([`ir`]). [`Rules::expand`]
+//! expanded once into a [`Value`] of the core IR ([`Move`], [`Pattern`]). [`Rules::expand`]
 //! expands one more expression against them. [`print`] writes the IR as
 //! canonical text.
 
@@ -10,10 +10,8 @@ mod error;
 mod expander;
 pub mod game;
 mod imports;
-pub mod ir;
-pub mod movement;
-pub mod pieces;
 pub mod print;
+mod tree;
 
 use std::collections::HashMap;
 
@@ -23,9 +21,9 @@ use thiserror::Error;
 pub use error::ExpandError;
 pub use expander::{MAX_DEPTH, MAX_SIZE};
 pub use game::GameSpec;
-pub use ir::Value;
-pub use pieces::{MAX_MARKS, Marks, PieceId, PieceTable};
+pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, Value};
 
+use crate::core::{MAX_MARKS, PieceTable};
 use crate::source::Source;
 use crate::syntax::{self, SyntaxError, ast};
 use expander::{BUILTINS, Def, Expander, Tagged};

@@ -7,9 +7,9 @@
 
 use std::fmt::Write as _;
 
-use super::ir::{Cell, CellSet, Move, Pattern, Term, Value};
-use super::movement::{Movement, Offset, write_steps};
-use super::pieces::PieceTable;
+use super::tree::{Cell, CellSet, Move, Pattern, Term, Value};
+use crate::core::PieceTable;
+use crate::core::{Movement, Offset, write_steps};
 
 /// Binding strength of the context an expression is printed in.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

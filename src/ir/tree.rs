@@ -8,8 +8,8 @@
 //! two expressions that mean the same thing by the algebra's laws (`ur = ru`,
 //! `f + g = g + f`, `nil M = M`, `M{0} = nil`) compare equal and print alike.
 
-use super::movement::{Movement, MovementOverflow, Offset};
-use super::pieces::{Marks, PieceId, PieceTable};
+use crate::core::{Marks, PieceId, PieceTable};
+use crate::core::{Movement, MovementOverflow, Offset};
 
 /// What one square of a fragment is or becomes.
 ///

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 
 use super::error::ExpandError;
-use super::ir::{Cell, CellSet, Move, Pattern, Term, Value};
-use super::movement::{Movement, Offset};
-use super::pieces::{Marks, PieceTable};
+use super::tree::{Cell, CellSet, Move, Pattern, Term, Value};
+use crate::core::{Marks, PieceTable};
+use crate::core::{Movement, Offset};
 use crate::source::Span;
 use crate::syntax::ast::{Definition, Expr, ExprKind, Ident};
 

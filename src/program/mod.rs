@@ -19,22 +19,18 @@
 //! (loop heads, joins, after a rewrite) are marked so that the engine checks
 //! its visited set there; that makes closures terminate on finite boards.
 
-mod code;
 mod error;
+mod inst;
 mod pattern;
-mod program;
 mod reach;
 
-pub(crate) use code::Code;
-pub use code::MAX_PIECES;
-pub(crate) use code::{EMPTY, OFF, as_piece, has_marks, piece as piece_code, with_marks};
 pub use error::{CompileError, Side};
+pub use inst::Program;
+pub(crate) use inst::{Alternative, Inst, Pc, SquareWrite, Write};
 pub use pattern::MAX_ALTERNATIVES;
-pub use program::Program;
-pub(crate) use program::{Alternative, Change, Inst, Pc, Write};
 
-use crate::expand::ir::{Cell, Move};
-use crate::expand::pieces::PieceTable;
+use crate::core::{self as code, Code, MAX_PIECES, PieceTable};
+use crate::ir::{Cell, Move};
 
 /// The most instructions one program may have.
 pub const MAX_INSTRUCTIONS: usize = 1 << 20;
@@ -95,7 +91,7 @@ struct Pending<'m> {
 
 struct Compiler<'m> {
     insts: Vec<Inst>,
-    rewrites: Vec<program::CompiledRewrite>,
+    rewrites: Vec<inst::CompiledRewrite>,
     binds: Vec<Box<[Code]>>,
     subs: Vec<Pc>,
     ordered: Vec<Box<[u32]>>,
@@ -430,9 +426,9 @@ impl<'m> Compiler<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expand::ir::{CellSet, Pattern};
-    use crate::expand::movement::Offset;
-    use crate::expand::pieces::{Marks, PieceId};
+    use crate::core::Offset;
+    use crate::core::{Marks, PieceId};
+    use crate::ir::{CellSet, Pattern};
 
     fn sq(x: i32, y: i32, c: Cell) -> Pattern {
         Pattern::square(Offset::new(x, y), CellSet::one(c))

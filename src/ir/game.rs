@@ -3,9 +3,9 @@
 //! [`GameSpec`] that the game layer turns into a playable game.
 
 use super::error::ExpandError;
-use super::ir::Move;
-use super::movement::Offset;
-use super::pieces::{Marks, PieceId, PieceTable};
+use super::tree::Move;
+use crate::core::Offset;
+use crate::core::{Marks, PieceId, PieceTable};
 use crate::source::Span;
 use crate::syntax::ast;
 

@@ -1,0 +1,18 @@
+//! The vocabulary every layer shares, with no dependency on any of them:
+//! pieces and marks, geometry (offsets, movements, coordinates), what a
+//! square holds and how it is encoded, and the one change a move makes.
+//!
+//! Nothing here knows about rule files, programs or games; the layers above
+//! import these types instead of each other's.
+
+mod content;
+mod geometry;
+mod piece;
+
+pub use content::{Change, Content, MAX_PIECES};
+pub(crate) use content::{
+    Code, CodeSet, EMPTY, MARK_BITS, OFF, at_least, has_marks, piece as piece_code, with_marks,
+};
+pub(crate) use geometry::write_steps;
+pub use geometry::{Coord, MAX_TRANSLATION, Movement, MovementOverflow, Offset, superscript};
+pub use piece::{MAX_MARKS, Marks, PieceId, PieceTable};
