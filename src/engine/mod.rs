@@ -1,29 +1,116 @@
-//! Positions and the backtracking search over them.
+//! Positions, and the engines that run programs on them.
 //!
 //! A [`Position`] is a finite set of squares at integer coordinates, each
-//! empty or holding a piece. [`search`] runs a compiled [`Program`] against a
-//! position and yields every resulting position once, as a change list
-//! ([`Outcome`]); [`apply`] is the convenience that returns the positions
-//! themselves, sorted. The search keeps its scratch in a [`Cache`] separate
-//! from the program, edits one working board in place and undoes on
-//! backtracking, and is bounded by [`Limits`]: a runaway rule ends in an
+//! empty or holding a piece. An [`Engine`] holds the moves of every side of a
+//! game, prepared for boards of the game's size, and answers the questions
+//! the game layer asks: each move of a side (optionally only those that
+//! leave its protected pieces where no other side can change their squares),
+//! whether a program has a result, and whether another side can change a
+//! square. [`prepare`] picks the engine for a set of programs, the way
+//! `regex-automata`'s meta regex picks a strategy; today that is always the
+//! [`Backtracker`], and a faster engine plugs in beside it.
+//!
+//! [`search`] and [`apply`] run one program alone (nothing is `attacked`),
+//! for `chessalg apply` and analyses. Every search keeps its scratch in a
+//! [`Cache`] and is bounded by [`Limits`]: a runaway rule ends in an
 //! [`EngineError`], never a hang.
 
-mod board;
+mod backtrack;
 mod hash;
 mod position;
-mod search;
 
+use std::ops::ControlFlow;
+
+pub use backtrack::{Backtracker, Cache, Outcomes};
 pub use position::{DiagramError, Position};
-pub use search::{
-    BoardView, Cache, NoAttacks, Oracle, Outcome, Outcomes, Suspects, search, search_changes_loaded,
-    search_with, suspects,
-};
 
 use miette::Diagnostic;
 use thiserror::Error;
 
+use crate::core::{Change, Content, Coord};
 use crate::program::Program;
+
+/// One resulting position, as the changes that lead to it from the position
+/// searched, with where the outermost piece of interest started and ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome<'c> {
+    /// The squares that differ, in reading order (top row first).
+    pub changes: &'c [Change],
+    /// Where the first outermost `%p:` found its piece.
+    pub poi_from: Option<Coord>,
+    /// Where that piece of interest was when its `%p:` ended.
+    pub poi_to: Option<Coord>,
+    /// The content hash of the resulting position.
+    pub hash: u64,
+}
+
+/// The moves of every side of a game, prepared for its board, and the
+/// searches the game layer runs with them. In every search of side `s`,
+/// `attacked` means "some other side has a move that changes this square".
+pub trait Engine: Send + Sync + std::fmt::Debug {
+    /// How many sides the engine was prepared with.
+    fn sides(&self) -> usize;
+
+    /// The moves of `side`, as compiled.
+    fn program(&self, side: usize) -> &Program;
+
+    /// Calls `found` with each move of `side` on `position`, each resulting
+    /// position once, in a deterministic order, until it says to stop. With
+    /// `protected`, only the moves after which no square holding a piece it
+    /// accepts can be changed by another side's move.
+    fn each_move(
+        &self,
+        side: usize,
+        position: &Position,
+        protected: Option<&dyn Fn(Content) -> bool>,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError>;
+
+    /// Whether `program`, run for `side`, has a result on `position`.
+    fn has_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError>;
+
+    /// Whether a side other than `side` has a move that changes square `at`.
+    fn can_change(
+        &self,
+        side: usize,
+        position: &Position,
+        at: Coord,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError>;
+}
+
+/// The engine for these sides' moves on boards at most `width` by `height`
+/// (larger boards are still searched right, without the size's pruning).
+pub fn prepare(sides: Vec<Program>, width: u32, height: u32) -> Box<dyn Engine> {
+    Box::new(Backtracker::new(sides, width, height))
+}
+
+/// Runs `program` alone on `position` (nothing is `attacked`); the results
+/// live in `cache` until its next use.
+pub fn search<'c>(
+    program: &Program,
+    position: &Position,
+    cache: &'c mut Cache,
+    limits: &Limits,
+) -> Result<Outcomes<'c>, EngineError> {
+    backtrack::search_with(
+        backtrack::Compiled::plain(program),
+        position,
+        cache,
+        limits,
+        &backtrack::NoAttacks,
+    )
+}
 
 /// Bounds on one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,8 +171,7 @@ pub enum EngineError {
 /// [`Position`]'s ordering: reading order, square by square).
 pub fn apply(program: &Program, position: &Position, limits: &Limits) -> Result<Vec<Position>, EngineError> {
     let mut cache = Cache::new();
-    let outcomes = search(program, position, &mut cache, limits)?;
-    let mut out: Vec<Position> = outcomes
+    let mut out: Vec<Position> = search(program, position, &mut cache, limits)?
         .iter()
         .map(|o| position.with_changes(o.changes))
         .collect();

@@ -26,7 +26,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::core::{Marks, PieceTable};
-use crate::engine::{Cache, EngineError, Limits, Position};
+use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::ir::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
 use crate::ir::{GameSpec, Rules};
 use crate::program::{self, CompileError, Program};
@@ -115,6 +115,16 @@ pub struct Action {
     pub to: Option<Coord>,
 }
 
+/// Which of a player's moves are legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legality {
+    /// Every move the rules give.
+    Unrestricted,
+    /// The moves after which no royal piece of the mover stands where an
+    /// opponent's move could change its square.
+    RoyalSafe,
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -166,7 +176,10 @@ pub struct Game {
     /// Owner, FEN letter, value and royalty per piece.
     pub info: Vec<PieceInfo>,
     expiring: Marks,
-    programs: Vec<Program>,
+    /// Every player's moves, prepared for the board.
+    engine: Box<dyn Engine>,
+    /// Which moves are legal.
+    legality: Legality,
     outcomes: Vec<(CompiledCondition, Verdict)>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
@@ -229,10 +242,12 @@ impl Game {
             programs.push(p);
         }
         let frame = Frame::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
-        let programs: Vec<Program> = programs
-            .into_iter()
-            .map(|p| p.with_reach(frame.files, frame.ranks))
-            .collect();
+        let engine = engine::prepare(programs, frame.files, frame.ranks);
+        let legality = if spec.pieces.iter().any(|p| p.royal) {
+            Legality::RoyalSafe
+        } else {
+            Legality::Unrestricted
+        };
         let mut outcomes = Vec::new();
         for rule in &spec.outcomes {
             let c = rule
@@ -259,7 +274,8 @@ impl Game {
             expiring: spec.expiring,
             quiet_resets: spec.quiet_resets.clone(),
             pieces,
-            programs,
+            engine,
+            legality,
             outcomes,
             frame,
             spec,

@@ -3,10 +3,9 @@
 
 use crate::core::Content;
 use crate::core::PieceId;
-use crate::engine::{self, Cache, Position};
+use crate::engine::{Cache, Position};
 use crate::ir::game::{Condition, Verdict};
 
-use super::legal::Attacks;
 use super::{Action, Ending, Game, PlayError, PlayerId, Reason, State};
 
 impl Game {
@@ -92,8 +91,8 @@ impl Game {
                     same_colour,
                 } => self.material_matches(&state.position, exact, any, *same_colour),
                 Condition::When(p) => {
-                    let oracle = Attacks::new(self, state.turn);
-                    !engine::search_with(p, &state.position, cache, &self.limits, &oracle)?.is_empty()
+                    self.engine
+                        .has_result(p, state.turn, &state.position, cache, &self.limits)?
                 }
             };
             if holds {

@@ -88,7 +88,7 @@ impl Prospects {
         let find = |at: Coord| frame_index(frame, at).and_then(|k| index[k]);
         for (p, info) in game.info.iter().enumerate() {
             let Some(owner) = info.owner else { continue };
-            let program = &game.programs[owner];
+            let program = game.engine.program(owner);
             let Some(target) = victim(game, owner) else {
                 continue;
             };
@@ -98,8 +98,7 @@ impl Prospects {
                 board[s].1 = piece;
                 // Where it can go alone on the board.
                 let alone = Position::from_squares(board.iter().copied());
-                let outcomes = engine::search(program, &alone, cache, &game.limits)?;
-                for o in outcomes.iter() {
+                for o in engine::search(program, &alone, cache, &game.limits)?.iter() {
                     for c in o.changes {
                         if let (Content::Piece(q, _), Some(t)) = (c.content, find(c.at))
                             && game.info[q.index()].owner == Some(owner)
@@ -127,8 +126,7 @@ impl Prospects {
                     vec![Position::from_squares(crowd)]
                 };
                 for position in &setups {
-                    let outcomes = engine::search(program, position, cache, &game.limits)?;
-                    for o in outcomes.iter() {
+                    for o in engine::search(program, position, cache, &game.limits)?.iter() {
                         for c in o.changes {
                             let Some(t) = find(c.at) else { continue };
                             if t == s || !matches!(position.get(c.at), Content::Piece(..)) {

@@ -168,30 +168,12 @@ pub struct Program {
     pub(crate) codes: usize,
     /// How deeply sub-programs nest (0: none).
     pub(crate) depth: usize,
-    /// Per bind, where its body may write (empty until [`Program::with_reach`]).
-    pub(crate) reach: Vec<super::reach::Reach>,
-    /// Per instruction, where the program may write from a `Split` on,
-    /// relative to the piece of interest (empty until [`Program::with_reach`]).
-    pub(crate) split_reach: Vec<super::reach::Reach>,
     /// Whether some rewrite runs outside every `%p:` (and so may write
     /// anywhere, whatever the pieces of interest can reach).
     pub(crate) unbound_writes: bool,
 }
 
 impl Program {
-    /// The program with the reach of each `%p:` computed for boards at most
-    /// `width` by `height`, so that searches for the moves that change one
-    /// square skip the pieces that cannot reach it.
-    pub fn with_reach(mut self, width: u32, height: u32) -> Program {
-        (self.reach, self.split_reach) = super::reach::reaches(&self, width, height);
-        // Loops that move the piece of interest one fixed step per pass (a
-        // slide) cannot repeat a state: they need no visited set.
-        for pc in super::reach::monotone_loops(&self, width, height) {
-            self.visit[pc as usize] = false;
-        }
-        self
-    }
-
     /// How many instructions the program has.
     pub fn len(&self) -> usize {
         self.insts.len()

@@ -22,7 +22,6 @@
 mod error;
 mod inst;
 mod pattern;
-mod reach;
 
 pub use error::{CompileError, Side};
 pub use inst::Program;
@@ -416,8 +415,6 @@ impl<'m> Compiler<'m> {
             start,
             codes: max_code,
             depth: self.depth,
-            reach: Vec::new(),
-            split_reach: Vec::new(),
             unbound_writes: self.unbound_writes,
         }
     }

@@ -16,10 +16,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::core::{self as code, Code};
 use crate::program::{Alternative, Inst, Pc, Program, SquareWrite, Write};
 
+use super::reach::Reach;
+
+use super::Compiled;
 use super::board::{Board, TooLarge};
-use super::position::Position;
-use super::{EngineError, Limits, hash};
 use crate::core::{Change, Coord};
+use crate::engine::position::Position;
+use crate::engine::{EngineError, Limits, Outcome, hash};
 
 /// The piece of interest: where it is and which piece it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,30 +205,30 @@ impl Cache {
 
     /// Takes out the second cache this one keeps, for searches made while
     /// this one's results are in use; give it back with [`Cache::put_aux`].
-    pub fn take_aux(&mut self) -> Box<Cache> {
+    pub(crate) fn take_aux(&mut self) -> Box<Cache> {
         self.aux.take().unwrap_or_default()
     }
 
     /// Gives back the cache [`Cache::take_aux`] took out.
-    pub fn put_aux(&mut self, aux: Box<Cache>) {
+    pub(crate) fn put_aux(&mut self, aux: Box<Cache>) {
         self.aux = Some(aux);
     }
 
     /// Loads `position` as the board that [`search_changes_loaded`] searches,
     /// ready for programs mentioning codes below those of `program`.
-    pub fn load(&mut self, position: &Position, program: &Program) {
+    pub(crate) fn load(&mut self, position: &Position, program: &Program) {
         self.board.load(position, program.codes);
     }
 
     /// Loads the position another search is at, for `program`, copying
     /// that search's board rather than building a position from it.
-    pub fn load_view(&mut self, view: BoardView<'_>, program: &Program) {
+    pub(crate) fn load_view(&mut self, view: BoardView<'_>, program: &Program) {
         self.board.copy_from(view.0, program.codes);
     }
 
     /// Makes `changes` on the loaded board; [`Cache::undo`] with the mark
     /// returned takes them back.
-    pub fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
+    pub(crate) fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
         let mark = self.board.mark();
         for c in changes {
             self.board
@@ -238,7 +241,7 @@ impl Cache {
     }
 
     /// Takes back the changes made since `mark`.
-    pub fn undo(&mut self, mark: usize) {
+    pub(crate) fn undo(&mut self, mark: usize) {
         self.board.undo_to(mark);
     }
 }
@@ -249,20 +252,6 @@ impl Cache {
 pub struct Outcomes<'c> {
     results: &'c Results,
     states: u64,
-}
-
-/// One resulting position, as the changes that lead to it from the position
-/// searched, with where the outermost piece of interest started and ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome<'c> {
-    /// The squares that differ, in reading order (top row first).
-    pub changes: &'c [Change],
-    /// Where the first outermost `%p:` found its piece.
-    pub poi_from: Option<Coord>,
-    /// Where that piece of interest was when its `%p:` ended.
-    pub poi_to: Option<Coord>,
-    /// The content hash of the resulting position.
-    pub hash: u64,
 }
 
 impl<'c> Outcomes<'c> {
@@ -308,46 +297,29 @@ enum Mode {
 
 /// Answers `attacked` for the engine: whether an opponent has a move that
 /// changes square `at` of `position`. The game layer knows the opponents.
-pub trait Oracle {
+pub(crate) trait Oracle {
     /// Whether `at` is attacked on `board`, the position being searched.
-    fn attacked(&self, board: BoardView<'_>, at: Coord) -> Result<bool, EngineError>;
+    fn attacked(&self, board: BoardView<'_>, at: Coord, limits: &Limits) -> Result<bool, EngineError>;
 }
 
 /// The position a search is at, as the engine holds it: an oracle reads it
 /// or loads it into a cache of its own ([`Cache::load_view`]).
 #[derive(Clone, Copy)]
-pub struct BoardView<'b>(&'b Board);
-
-impl BoardView<'_> {
-    /// The position, built from the board.
-    pub fn position(&self) -> Position {
-        self.0.position()
-    }
-}
+pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 
 /// The oracle of a search without opponents: nothing is ever attacked.
-pub struct NoAttacks;
+pub(crate) struct NoAttacks;
 
 impl Oracle for NoAttacks {
-    fn attacked(&self, _: BoardView<'_>, _: Coord) -> Result<bool, EngineError> {
+    fn attacked(&self, _: BoardView<'_>, _: Coord, _: &Limits) -> Result<bool, EngineError> {
         Ok(false)
     }
 }
 
-/// Runs `program` on `position`; the results live in `cache` until its next use.
-/// `attacked` is never true (see [`search_with`]).
-pub fn search<'c>(
-    program: &Program,
-    position: &Position,
-    cache: &'c mut Cache,
-    limits: &Limits,
-) -> Result<Outcomes<'c>, EngineError> {
-    search_with(program, position, cache, limits, &NoAttacks)
-}
-
-/// Runs `program` on `position`, asking `oracle` whenever the program tests `attacked`.
-pub fn search_with<'c>(
-    program: &Program,
+/// Runs `program` on `position`, asking `oracle` whenever the program tests
+/// `attacked`; the results live in `cache` until its next use.
+pub(crate) fn search_with<'c>(
+    program: Compiled<'_>,
     position: &Position,
     cache: &'c mut Cache,
     limits: &Limits,
@@ -362,18 +334,18 @@ pub fn search_with<'c>(
 
 /// The pieces of interest that could change square `at` of the loaded
 /// board: each `%p:` of `program` with a square it binds whose piece can
-/// reach `at` (by [`Program::with_reach`]).
+/// reach `at` (by the reach analysis of [`super::reach`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Suspects {
+pub(crate) struct Suspects {
     binds: Vec<(u32, Coord)>,
 }
 
 impl Suspects {
     /// Adds the pieces of interest that could change `at` from `square` (a
     /// square that a move wrote a piece on).
-    pub fn add_square(&mut self, program: &Program, cache: &Cache, square: Coord, at: Coord) {
+    pub(crate) fn add_square(&mut self, program: Compiled<'_>, cache: &Cache, square: Coord, at: Coord) {
         let code = cache.board.get(square.x, square.y);
-        for (id, codes) in program.binds.iter().enumerate() {
+        for (id, codes) in program.prog.binds.iter().enumerate() {
             let reaches = program
                 .reach
                 .get(id)
@@ -386,10 +358,10 @@ impl Suspects {
 }
 
 /// The suspects for square `at` on the board loaded in `cache`.
-pub fn suspects(program: &Program, cache: &Cache, at: Coord) -> Suspects {
+pub(crate) fn suspects(program: Compiled<'_>, cache: &Cache, at: Coord) -> Suspects {
     let board = &cache.board;
     let mut out = Suspects::default();
-    for (id, codes) in program.binds.iter().enumerate() {
+    for (id, codes) in program.prog.binds.iter().enumerate() {
         let reach = program.reach.get(id);
         for &code in codes.iter() {
             let mut after = None;
@@ -410,8 +382,8 @@ pub fn suspects(program: &Program, cache: &Cache, at: Coord) -> Suspects {
 /// leaves as it found it; stops at the first. Each outermost `%p:` binds
 /// only the squares `suspects` names for it (those that still hold one of
 /// its pieces), and `Split`s whose rest cannot write `at` are not followed.
-pub fn search_changes_loaded(
-    program: &Program,
+pub(crate) fn search_changes_loaded(
+    program: Compiled<'_>,
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
@@ -419,26 +391,26 @@ pub fn search_changes_loaded(
     suspects: &Suspects,
 ) -> Result<bool, EngineError> {
     // Every write comes from a piece of interest and none can reach `at`.
-    if suspects.binds.is_empty() && !program.unbound_writes {
+    if suspects.binds.is_empty() && !program.prog.unbound_writes {
         return Ok(false);
     }
     run(program, cache, limits, oracle, Some(at), Some(&suspects.binds))
 }
 
 fn start(
-    program: &Program,
+    program: Compiled<'_>,
     position: &Position,
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
-    cache.board.load(position, program.codes);
+    cache.board.load(position, program.prog.codes);
     run(program, cache, limits, oracle, find, None)
 }
 
 fn run(
-    program: &Program,
+    program: Compiled<'_>,
     cache: &mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
@@ -450,18 +422,27 @@ fn run(
     cache.trace = Trace::default();
     cache.states = 0;
     let mut s = Search {
-        prog: program,
+        prog: program.prog,
+        visit: program.visit,
+        reach: program.reach,
+        split_reach: program.split_reach,
         cache,
         limits,
         oracle,
         find,
         only,
     };
-    s.run_level(0, program.start, Mode::Collect)
+    s.run_level(0, program.prog.start, Mode::Collect)
 }
 
 struct Search<'a> {
     prog: &'a Program,
+    /// Per instruction: whether arriving there consults the visited set.
+    visit: &'a [bool],
+    /// Per bind: where its body may write (empty: anywhere).
+    reach: &'a [Reach],
+    /// Per `Split`: where the rest may write (empty: anywhere).
+    split_reach: &'a [Reach],
     cache: &'a mut Cache,
     limits: &'a Limits,
     oracle: &'a dyn Oracle,
@@ -556,7 +537,7 @@ impl Search<'_> {
     fn step(&mut self, level: usize, mut pc: Pc, mode: Mode) -> Result<bool, EngineError> {
         let prog = self.prog;
         loop {
-            if prog.visit[pc as usize] {
+            if self.visit[pc as usize] {
                 self.cache.states += 1;
                 if self.cache.states > self.limits.max_states {
                     return Err(EngineError::StateLimit {
@@ -575,7 +556,7 @@ impl Search<'_> {
                     if let Some(t) = self.find
                         && level == 0
                         && let [p] = self.cache.pois.as_slice()
-                        && let Some(r) = prog.split_reach.get(pc as usize)
+                        && let Some(r) = self.split_reach.get(pc as usize)
                         && !r.contains(t.x - p.x, t.y - p.y)
                     {
                         return Ok(false);
@@ -630,10 +611,11 @@ impl Search<'_> {
                         .pois
                         .last()
                         .expect("the compiler checked a piece of interest is bound");
-                    if !self
-                        .oracle
-                        .attacked(BoardView(&self.cache.board), Coord::new(p.x, p.y))?
-                    {
+                    if !self.oracle.attacked(
+                        BoardView(&self.cache.board),
+                        Coord::new(p.x, p.y),
+                        self.limits,
+                    )? {
                         return Ok(false);
                     }
                     pc = next;
@@ -857,7 +839,7 @@ impl Search<'_> {
         }
         let reach = match self.find {
             Some(target) if level == 0 && self.cache.pois.is_empty() => {
-                self.prog.reach.get(f.id as usize).map(|r| (r, target))
+                self.reach.get(f.id as usize).map(|r| (r, target))
             }
             _ => None,
         };

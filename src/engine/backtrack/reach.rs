@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::inst::{Inst, Pc, Program, Write};
+use crate::program::{Inst, Pc, Program, Write};
 
 /// The squares one bind's body may change, relative to the bound square.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,19 +243,20 @@ pub(crate) fn monotone_loops(prog: &Program, width: u32, height: u32) -> Vec<Pc>
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::backtrack::Prepared;
     use crate::ir::{Rules, Value};
-    use crate::program::compile;
-    use crate::program::inst::Inst;
+    use crate::program::{Inst, compile};
     use crate::source::Source;
 
-    /// How many loop heads still consult the visited set after `with_reach`.
+    /// How many loop heads still consult the visited set once prepared.
     fn visited_splits(expr: &str) -> usize {
         let rules = Rules::prelude();
         let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
             panic!("not a move")
         };
-        let p = compile(&m, rules.pieces()).unwrap().with_reach(8, 8);
-        p.insts
+        let p = Prepared::new(compile(&m, rules.pieces()).unwrap(), 8, 8);
+        p.program
+            .insts
             .iter()
             .enumerate()
             .filter(|(pc, i)| matches!(i, Inst::Split { .. }) && p.visit[*pc])

@@ -4,9 +4,9 @@
 
 use crate::core::{Code, OFF};
 
-use super::hash;
-use super::position::Position;
 use crate::core::{Change, Content, Coord};
+use crate::engine::hash;
+use crate::engine::position::Position;
 
 /// One undo-log entry: the cell, what it held, and the hash before.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +44,11 @@ pub(crate) struct Board {
 }
 
 impl Board {
+    /// The grid's width and height (at least the bounding box of its squares).
+    pub(crate) fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
     /// Loads `pos`, ready for a program mentioning codes below `codes`.
     pub(crate) fn load(&mut self, pos: &Position, codes: usize) {
         self.x0 = pos.x0;

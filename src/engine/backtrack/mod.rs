@@ -1,0 +1,383 @@
+//! The backtracking engine: the first implementation of [`Engine`].
+//!
+//! [`search`] runs one program against a board edited in place (see its
+//! module docs); [`reach`] works out, when the sides are prepared, where each
+//! `%p:` can write on a board of the game's size, so that "can any move of
+//! the other sides change this square?" binds only the pieces that could
+//! (`Suspects`). [`Backtracker`] puts them together: the moves of a side,
+//! the moves that leave its protected pieces safe, and the `attacked` test.
+
+mod board;
+mod reach;
+mod search;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+pub use search::{Cache, Outcomes};
+pub(crate) use search::{NoAttacks, search_with};
+
+use crate::core::{Code, CodeSet, Content, Coord, EMPTY};
+use crate::program::Program;
+
+use super::position::Position;
+use super::{Engine, EngineError, Limits, Outcome};
+use reach::Reach;
+use search::{BoardView, Oracle, Suspects, search_changes_loaded, suspects};
+
+/// A program with what the backtracker worked out for it on boards of one size.
+#[derive(Clone, Debug)]
+pub(crate) struct Prepared {
+    pub(crate) program: Program,
+    /// The visited-set flags, less the loops that cannot repeat a state.
+    pub(crate) visit: Vec<bool>,
+    /// Per bind: where its body may write.
+    reach: Vec<Reach>,
+    /// Per instruction: where the program may write from a `Split` on.
+    split_reach: Vec<Reach>,
+    /// The board size the analysis holds for.
+    width: u32,
+    height: u32,
+}
+
+/// A program as one search runs it: the instructions and the tables that
+/// prune its work (empty tables prune nothing).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Compiled<'a> {
+    pub(crate) prog: &'a Program,
+    pub(crate) visit: &'a [bool],
+    pub(crate) reach: &'a [Reach],
+    pub(crate) split_reach: &'a [Reach],
+}
+
+impl<'a> Compiled<'a> {
+    /// `program` with no pruning: right on any board.
+    pub(crate) fn plain(program: &'a Program) -> Self {
+        Compiled {
+            prog: program,
+            visit: &program.visit,
+            reach: &[],
+            split_reach: &[],
+        }
+    }
+}
+
+impl Prepared {
+    /// Prepares `program` for boards at most `width` by `height`.
+    pub(crate) fn new(program: Program, width: u32, height: u32) -> Prepared {
+        let (reach, split_reach) = reach::reaches(&program, width, height);
+        let mut visit = program.visit.clone();
+        // Loops that move the piece of interest one fixed step per pass (a
+        // slide) cannot repeat a state: they need no visited set.
+        for pc in reach::monotone_loops(&program, width, height) {
+            visit[pc as usize] = false;
+        }
+        Prepared {
+            program,
+            visit,
+            reach,
+            split_reach,
+            width,
+            height,
+        }
+    }
+
+    /// The program for a board whose bounding box is `width` by `height`:
+    /// pruned if the analysis holds for it, plain if the board outgrew it.
+    fn on(&self, width: u32, height: u32) -> Compiled<'_> {
+        if width <= self.width && height <= self.height {
+            Compiled {
+                prog: &self.program,
+                visit: &self.visit,
+                reach: &self.reach,
+                split_reach: &self.split_reach,
+            }
+        } else {
+            Compiled::plain(&self.program)
+        }
+    }
+
+    /// The program for `position` (see [`Prepared::on`]).
+    fn for_position(&self, position: &Position) -> Compiled<'_> {
+        self.on(position.width, position.height)
+    }
+}
+
+/// The backtracking engine, prepared for the moves of every side of a game.
+#[derive(Clone, Debug)]
+pub struct Backtracker {
+    sides: Vec<Prepared>,
+    /// Per side: the codes some other side's `%p:` binds (a move that
+    /// writes one may have made a new attacker).
+    bound_by_others: Vec<CodeSet>,
+}
+
+impl Backtracker {
+    /// Prepares each side's moves for boards at most `width` by `height`.
+    pub fn new(sides: Vec<Program>, width: u32, height: u32) -> Backtracker {
+        let sides: Vec<Prepared> = sides
+            .into_iter()
+            .map(|p| Prepared::new(p, width, height))
+            .collect();
+        let bound_by_others = (0..sides.len())
+            .map(|s| {
+                CodeSet::of(
+                    sides
+                        .iter()
+                        .enumerate()
+                        .filter(|&(q, _)| q != s)
+                        .flat_map(|(_, p)| p.program.binds.iter().flat_map(|b| b.iter().copied())),
+                )
+            })
+            .collect();
+        Backtracker {
+            sides,
+            bound_by_others,
+        }
+    }
+
+    /// Whether a side other than `side` has a move that changes `at`, on the
+    /// position `load` puts in the cache for each of their programs.
+    fn others_change(
+        &self,
+        load: impl Fn(&mut Cache, &Program),
+        fits: impl Fn(&Prepared) -> Compiled<'_>,
+        at: Coord,
+        side: usize,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        for (q, prepared) in self.sides.iter().enumerate() {
+            if q == side {
+                continue;
+            }
+            let program = fits(prepared);
+            load(cache, program.prog);
+            let who = suspects(program, cache, at);
+            if search_changes_loaded(program, cache, limits, &NoAttacks, at, &who)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Calls `found` with each move of `side` after which no square that
+    /// holds a piece `protected` accepts can be changed by another side.
+    ///
+    /// Each move is made on a second board, the protected squares tested
+    /// there, and taken back: no position is built for the test. Which
+    /// pieces of the other sides could reach a protected square that does
+    /// not move is worked out once per position, not per move.
+    fn safe_moves(
+        &self,
+        side: usize,
+        position: &Position,
+        protected: &dyn Fn(Content) -> bool,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
+        let oracle = Attacks { engine: self, side };
+        let mut aux = cache.take_aux();
+        let result = (|| {
+            let mover = self.sides[side].for_position(position);
+            let guarded: Vec<Coord> = position
+                .squares()
+                .filter(|&(_, c)| protected(c))
+                .map(|(at, _)| at)
+                .collect();
+            aux.load(position, mover.prog);
+            let others: Vec<Compiled<'_>> = self
+                .sides
+                .iter()
+                .enumerate()
+                .filter(|&(q, _)| q != side)
+                .map(|(_, p)| p.for_position(position))
+                .collect();
+            let fixed: Vec<Vec<Suspects>> = guarded
+                .iter()
+                .map(|&r| others.iter().map(|p| suspects(*p, &aux, r)).collect())
+                .collect();
+            let outcomes = search_with(mover, position, cache, limits, &oracle)?;
+            let bound = &self.bound_by_others[side];
+            let (x1, y1) = (
+                position.x0 + position.width as i32,
+                position.y0 + position.height as i32,
+            );
+            let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
+            let mut written: Vec<Coord> = Vec::new();
+            for o in outcomes.iter() {
+                tests.clear();
+                for (i, &r) in guarded.iter().enumerate() {
+                    if !o.changes.iter().any(|c| c.at == r) {
+                        tests.push((r, Some(i)));
+                    }
+                }
+                for c in o.changes {
+                    if protected(c.content) {
+                        tests.push((c.at, None));
+                    }
+                }
+                if tests.is_empty() {
+                    if found(&o).is_break() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                // A move that creates squares outside the board leaves the
+                // reach analysis behind: test it without pruning.
+                let grows = o
+                    .changes
+                    .iter()
+                    .any(|c| c.at.x < position.x0 || c.at.y < position.y0 || c.at.x >= x1 || c.at.y >= y1);
+                // Pieces this move writes that another side binds could be new attackers.
+                written.clear();
+                written.extend(
+                    o.changes
+                        .iter()
+                        .filter(|c| is_piece(c.content.code()) && bound.contains(c.content.code()))
+                        .map(|c| c.at),
+                );
+                let mark = aux.apply(o.changes, limits)?;
+                let mut safe = true;
+                'test: for &(r, known) in &tests {
+                    for (k, program) in others.iter().enumerate() {
+                        if grows {
+                            let plain = Compiled::plain(program.prog);
+                            let who = suspects(plain, &aux, r);
+                            if search_changes_loaded(plain, &mut aux, limits, &NoAttacks, r, &who)? {
+                                safe = false;
+                                break 'test;
+                            }
+                            continue;
+                        }
+                        let mut who = match known {
+                            Some(i) if written.is_empty() => Cow::Borrowed(&fixed[i][k]),
+                            Some(i) => Cow::Owned(fixed[i][k].clone()),
+                            None => Cow::Owned(suspects(*program, &aux, r)),
+                        };
+                        for &w in &written {
+                            who.to_mut().add_square(*program, &aux, w, r);
+                        }
+                        if search_changes_loaded(*program, &mut aux, limits, &NoAttacks, r, &who)? {
+                            safe = false;
+                            break 'test;
+                        }
+                    }
+                }
+                aux.undo(mark);
+                if safe && found(&o).is_break() {
+                    return Ok(());
+                }
+            }
+            Ok(())
+        })();
+        cache.put_aux(aux);
+        result
+    }
+}
+
+impl Engine for Backtracker {
+    fn sides(&self) -> usize {
+        self.sides.len()
+    }
+
+    fn program(&self, side: usize) -> &Program {
+        &self.sides[side].program
+    }
+
+    fn each_move(
+        &self,
+        side: usize,
+        position: &Position,
+        protected: Option<&dyn Fn(Content) -> bool>,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
+        if let Some(protected) = protected {
+            return self.safe_moves(side, position, protected, cache, limits, found);
+        }
+        let oracle = Attacks { engine: self, side };
+        let program = self.sides[side].for_position(position);
+        let outcomes = search_with(program, position, cache, limits, &oracle)?;
+        for o in outcomes.iter() {
+            if found(&o).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn has_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        let oracle = Attacks { engine: self, side };
+        Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
+    }
+
+    fn can_change(
+        &self,
+        side: usize,
+        position: &Position,
+        at: Coord,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        self.others_change(
+            |cache, program| cache.load(position, program),
+            |p| p.for_position(position),
+            at,
+            side,
+            cache,
+            limits,
+        )
+    }
+}
+
+/// The `attacked` test of a side's search: another side has a move that
+/// changes the square.
+struct Attacks<'e> {
+    engine: &'e Backtracker,
+    side: usize,
+}
+
+thread_local! {
+    /// Scratch for `attacked` tests made in the middle of another search.
+    static ORACLE_CACHE: RefCell<Cache> = RefCell::new(Cache::new());
+}
+
+impl Oracle for Attacks<'_> {
+    fn attacked(&self, view: BoardView<'_>, at: Coord, limits: &Limits) -> Result<bool, EngineError> {
+        let (w, h) = view.0.size();
+        let test = |cache: &mut Cache| {
+            self.engine.others_change(
+                |cache, program| cache.load_view(view, program),
+                |p| p.on(w, h),
+                at,
+                self.side,
+                cache,
+                limits,
+            )
+        };
+        ORACLE_CACHE.with(|cache| {
+            // Attack tests never nest (inside one, `attacked` is false), so
+            // the cache is free; a fresh one serves if it ever is not.
+            match cache.try_borrow_mut() {
+                Ok(mut c) => test(&mut c),
+                Err(_) => test(&mut Cache::new()),
+            }
+        })
+    }
+}
+
+/// A code that stands for a piece (not an empty square or no square).
+fn is_piece(code: Code) -> bool {
+    code > EMPTY
+}
