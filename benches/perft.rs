@@ -11,7 +11,6 @@ use criterion::{Criterion, criterion_group};
 
 use chessalg::engine::Cache;
 use chessalg::game::{self, Game};
-use chessalg::ir::Rules;
 use chessalg::source::Source;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -31,7 +30,8 @@ const POSITIONS: [(&str, &str, u32); 2] = [
 
 fn chess() -> Game {
     let text = std::fs::read_to_string("rules/chess.alg").expect("rules/chess.alg");
-    let (rules, _) = Rules::load(&Source::new("rules/chess.alg", text)).expect("chess.alg loads");
+    let (rules, _) =
+        chessalg::spec::Spec::load(&Source::new("rules/chess.alg", text)).expect("chess.alg loads");
     Game::new(&rules).expect("chess.alg is a game")
 }
 

@@ -29,4 +29,5 @@ pub mod program;
 pub mod report;
 pub mod session;
 pub mod source;
+pub mod spec;
 pub mod syntax;

@@ -203,3 +203,13 @@ fn apply_refuses_a_board_that_is_not_a_diagram() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains('★'), "{}", text(&out.stderr));
 }
+
+#[test]
+fn check_locates_an_unbound_piece_of_interest() {
+    let out = chessalg(&["check", "tests/data/errors/unbound_poi.alg"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("chessalg::expand::unbound_poi"), "{err}");
+    assert!(err.contains("unbound_poi.alg:8:15"), "{err}");
+    assert!(err.contains("in the moves of white"), "{err}");
+}

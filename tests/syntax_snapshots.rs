@@ -5,6 +5,7 @@
 use chessalg::ir::{Expanded, Rules, print};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
+use chessalg::spec::Spec;
 use chessalg::syntax;
 
 fn seed() -> Source {
@@ -38,7 +39,7 @@ fn diagnostics() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(path).unwrap();
         let source = Source::new(name, text);
-        let problems = match Rules::load(&source) {
+        let problems = match Spec::load(&source) {
             Ok((_, warnings)) => warnings,
             Err(problems) => problems,
         };
@@ -61,8 +62,9 @@ fn rule_files_expand() {
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
         let name = path.to_string_lossy().into_owned();
-        let (rules, warnings) = Rules::load(&Source::new(name, text)).expect("the rule file loads");
+        let (spec, warnings) = Spec::load(&Source::new(name, text)).expect("the rule file loads");
         assert!(warnings.list.is_empty());
+        let rules = spec.rules();
         let mut out = String::new();
         for (name, e) in rules.definitions() {
             match e {
@@ -72,8 +74,8 @@ fn rule_files_expand() {
                 Expanded::Function(ps) => out.push_str(&format!("{name}({}): function\n", ps.join(", "))),
             }
         }
-        for (i, m) in rules.game().moves.iter().enumerate() {
-            let player = &rules.game().players[i];
+        for (i, m) in spec.game().moves.iter().enumerate() {
+            let player = &spec.game().players[i];
             out.push_str(&format!(
                 "moves {player} = {}\n",
                 print::move_text(m, rules.pieces())

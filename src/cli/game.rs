@@ -8,7 +8,7 @@ use clap::Args;
 use chessalg::engine::Cache;
 use chessalg::game::{self, Ending, Game, State};
 
-use super::{Failure, load_rules};
+use super::{Failure, load_spec};
 
 /// The rule file and the position to start from.
 #[derive(Args, Debug)]
@@ -35,7 +35,7 @@ pub struct PerftArgs {
 
 /// Loads the game and its starting state.
 fn setup(args: &GameArgs) -> Result<(Game, State), Failure> {
-    let rules = load_rules(&args.rules)?;
+    let rules = load_spec(&args.rules)?;
     let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
     let state = match &args.fen {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,

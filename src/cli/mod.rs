@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
+use chessalg::spec::Spec;
 use chessalg::syntax::SyntaxError;
 
 /// chessalg: write board games as algebra, then check, expand and play them.
@@ -122,13 +123,19 @@ pub fn read_source(path: &str) -> Result<Source, Failure> {
     }
 }
 
-/// Loads a rule file, printing its warnings, or all its problems on failure.
+/// Loads a rule file's definitions (checking the whole file, its game
+/// included), printing its warnings, or all its problems on failure.
 pub fn load_rules(path: &str) -> Result<Rules, Failure> {
+    load_spec(path).map(Spec::into_rules)
+}
+
+/// Loads a rule file, printing its warnings, or all its problems on failure.
+pub fn load_spec(path: &str) -> Result<Spec, Failure> {
     let source = read_source(path)?;
-    match Rules::load(&source) {
-        Ok((rules, warnings)) => {
+    match Spec::load(&source) {
+        Ok((spec, warnings)) => {
             print_problems(&warnings);
-            Ok(rules)
+            Ok(spec)
         }
         Err(problems) => {
             print_problems(&problems);
@@ -140,8 +147,8 @@ pub fn load_rules(path: &str) -> Result<Rules, Failure> {
 fn check(files: &[String]) -> Result<(), Failure> {
     let mut failed = 0;
     for f in files {
-        match load_rules(f) {
-            Ok(rules) => println!("{f}: ok ({} definitions)", rules.definitions().len()),
+        match load_spec(f) {
+            Ok(spec) => println!("{f}: ok ({} definitions)", spec.rules().definitions().len()),
             Err(Failure::Reported) => failed += 1,
             Err(Failure::Message(m)) => {
                 eprintln!("error: {m}");

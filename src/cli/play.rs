@@ -12,7 +12,7 @@ use chessalg::game::{Ending, Game, PlayError, pgn};
 use chessalg::session::{Controller, Match, Status};
 
 use super::tui;
-use super::{Failure, load_rules};
+use super::{Failure, load_spec};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -105,7 +105,7 @@ fn play_error(e: PlayError) -> Failure {
 
 /// Runs `chessalg play`.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
-    let rules = load_rules(&args.rules)?;
+    let rules = load_spec(&args.rules)?;
     let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
     let start = match &args.fen {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,

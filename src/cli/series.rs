@@ -12,7 +12,7 @@ use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Match};
 
 use super::play::{AiArgs, Side};
-use super::{Failure, load_rules};
+use super::{Failure, load_spec};
 
 /// Arguments of `chessalg match`.
 #[derive(Args, Debug)]
@@ -62,7 +62,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if args.games == 0 {
         return Err(Failure::Message("--games must be at least 1".to_string()));
     }
-    let rules = load_rules(&args.rules)?;
+    let rules = load_spec(&args.rules)?;
     let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
     let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];

@@ -27,9 +27,8 @@ use thiserror::Error;
 
 use crate::core::{Marks, PieceTable};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
-use crate::ir::game::{BoardCell, Condition, PieceInfo, QuietResets, Verdict};
-use crate::ir::{GameSpec, Rules};
 use crate::program::{self, CompileError, Program};
+use crate::spec::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
 
 pub use fen::FenError;
 pub use notation::square_name;
@@ -224,7 +223,7 @@ type CompiledCondition = Condition<Program>;
 
 impl Game {
     /// Builds the game a rule file declares.
-    pub fn new(rules: &Rules) -> Result<Game, GameError> {
+    pub fn new(rules: &Spec) -> Result<Game, GameError> {
         let spec = rules.game().clone();
         if !spec.is_game() {
             return Err(GameError::NoGame);

@@ -4,7 +4,7 @@
 use crate::core::Content;
 use crate::core::PieceId;
 use crate::engine::{Cache, Position};
-use crate::ir::game::{Condition, Verdict};
+use crate::spec::{Condition, Verdict};
 
 use super::{Action, Ending, Game, PlayError, PlayerId, Reason, State};
 

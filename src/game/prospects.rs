@@ -226,12 +226,12 @@ fn frame_index(frame: super::Frame, at: Coord) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Rules;
     use crate::source::Source;
+    use crate::spec::Spec;
 
     fn game(path: &str) -> Game {
         let text = std::fs::read_to_string(path).unwrap();
-        let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
+        let (rules, _) = Spec::load(&Source::new(path, text)).unwrap();
         Game::new(&rules).unwrap()
     }
 

@@ -220,6 +220,24 @@ pub enum ExpandError {
         players: String,
     },
 
+    /// A player's moves (or an outcome's `when`) use `%` where no `%p:` binds it.
+    #[error("in {what}, the piece of interest `%` is used {place}, but no `%p:` binds it there")]
+    #[diagnostic(
+        code(chessalg::expand::unbound_poi),
+        help(
+            "choose the piece first, as in `%♖: (% + u. -> . + u%)+`; a definition that uses `%` must be used inside a `%p:`"
+        )
+    )]
+    UnboundPoi {
+        /// The expression.
+        #[label("`%` is not bound in this move")]
+        span: Span,
+        /// What the expression is (`the moves of white`).
+        what: String,
+        /// Where `%` is used (`on the left of a rewrite`).
+        place: String,
+    },
+
     /// A player without a `moves` line.
     #[error("player `{player}` has no moves")]
     #[diagnostic(

@@ -56,7 +56,7 @@ pub fn is_movement_word(w: &str) -> bool {
 }
 
 /// The movement a word of `u d l r R` (and `1`) stands for.
-pub(super) fn movement_of_word(w: &str) -> Movement {
+pub fn movement_of_word(w: &str) -> Movement {
     w.chars()
         .rev()
         .fold(Movement::IDENTITY, |acc, c| match Movement::from_letter(c) {

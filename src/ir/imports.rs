@@ -10,30 +10,13 @@ use super::error::ExpandError;
 use super::{MAX_IMPORT_DEPTH, Problems, canonical};
 use crate::source::Source;
 use crate::syntax::{self, ast};
+use ast::Replaces;
 
 /// What an item replaces when a later file declares it again.
-#[derive(PartialEq, Eq)]
-enum Key<'a> {
-    /// Replaces the item with the same key.
-    Named(&'static str, &'a str),
-    /// Replaces every earlier item of the kind.
-    Kind(&'static str),
-    /// Replaces nothing: pieces, marks and imports add up.
-    None,
-}
-
-fn key(item: &ast::Item) -> Key<'_> {
+fn key(item: &ast::Item) -> Replaces<'_> {
     match item {
-        ast::Item::Definition(d) => Key::Named("definition", &d.name.text),
-        ast::Item::Game(_) => Key::Named("game", ""),
-        ast::Item::Players(_) => Key::Named("players", ""),
-        ast::Item::Board(_) => Key::Named("board", ""),
-        ast::Item::Moves(m) => Key::Named("moves", &m.player.text),
-        ast::Item::Outcome(_) => Key::Kind("outcome"),
-        ast::Item::QuietResets(_) => Key::Kind("quiet"),
-        ast::Item::FenRights(_) => Key::Kind("fen rights"),
-        ast::Item::FenTarget(_) => Key::Kind("fen target"),
-        ast::Item::Piece(_) | ast::Item::Mark(_) | ast::Item::Import(_) => Key::None,
+        ast::Item::Definition(d) => Replaces::Named("definition", &d.name.text),
+        ast::Item::Declaration(d) => d.syntax().replaces(),
     }
 }
 
@@ -50,7 +33,9 @@ pub(super) fn merge(
     let mut items: Vec<ast::Item> = Vec::new();
     let mut origins: Vec<usize> = Vec::new();
     for item in &file.items {
-        let ast::Item::Import(path) = item else { continue };
+        let ast::Item::Declaration(ast::Declaration::Import(ast::ImportDecl { path })) = item else {
+            continue;
+        };
         let here = sources[id].clone();
         let fail = |problems: &mut Problems, reason: String| {
             problems.list.push((
@@ -122,9 +107,8 @@ fn override_with(
     let mut keep = vec![true; items.len()];
     for (i, old) in items.iter().enumerate() {
         let replaced = match key(old) {
-            k @ Key::Named(..) => later.iter().any(|n| key(n) == k),
-            Key::Kind(kind) => later.iter().any(|n| key(n) == Key::Kind(kind)),
-            Key::None => false,
+            k @ (Replaces::Named(..) | Replaces::Kind(_)) => later.iter().any(|n| key(n) == k),
+            Replaces::Nothing => false,
         };
         keep[i] = !replaced;
     }

@@ -8,7 +8,6 @@
 
 mod error;
 mod expander;
-pub mod game;
 mod imports;
 pub mod print;
 mod tree;
@@ -19,9 +18,8 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 pub use error::ExpandError;
-pub use expander::{MAX_DEPTH, MAX_SIZE};
-pub use game::GameSpec;
-pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, Value};
+pub use expander::{MAX_DEPTH, MAX_SIZE, movement_of_word};
+pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, UnboundPoi, Value};
 
 use crate::core::{MAX_MARKS, PieceTable};
 use crate::source::Source;
@@ -64,7 +62,8 @@ impl Problems {
         self.list.iter().any(|(_, p)| !p.is_warning())
     }
 
-    fn push(&mut self, source: &Source, p: impl Into<Problem>) {
+    /// Adds a problem found in `source`.
+    pub fn push(&mut self, source: &Source, p: impl Into<Problem>) {
         self.list.push((source.clone(), p.into()));
     }
 }
@@ -90,7 +89,6 @@ pub struct Rules {
     sources: Vec<Source>,
     pieces: PieceTable,
     expanded: Vec<(String, Expanded)>,
-    game: GameSpec,
 }
 
 /// The source id of the file being loaded; its imports get 1, 2, ...
@@ -112,6 +110,16 @@ impl Rules {
     /// Reads a rule file. On success, returns the rules with any warnings; on
     /// failure, every error (and warning) of the file.
     pub fn load(source: &Source) -> Result<(Rules, Problems), Problems> {
+        let (rules, problems) = Rules::load_all(source)?;
+        if problems.has_errors() {
+            return Err(problems);
+        }
+        Ok((rules, problems))
+    }
+
+    /// Reads a rule file as far as it can: the rules with every problem
+    /// found (errors included), or every problem if it does not parse.
+    pub fn load_all(source: &Source) -> Result<(Rules, Problems), Problems> {
         let mut problems = Problems::default();
         let main = match syntax::parse_file(&source.text) {
             Ok(f) => f,
@@ -130,7 +138,6 @@ impl Rules {
         let pieces = declare_pieces(&file, &origins, &mut problems, &sources);
         let defs = collect_definitions(&file, &origins, &pieces, &mut problems, &sources);
         let mut expanded = Vec::new();
-        let game;
         {
             let mut ex = Expander::new(&pieces, defs.clone());
             for item in &file.items {
@@ -152,41 +159,6 @@ impl Rules {
                     Err(tagged) => report(&mut problems, tagged, &sources, source),
                 }
             }
-            let mut errors = Vec::new();
-            let mut tagged_errors = Vec::new();
-            let spec = game::collect(
-                &file,
-                &pieces,
-                |body| match ex.expression(body, FILE) {
-                    Ok(Value::Move(m)) => Some(m),
-                    Ok(other) => {
-                        tagged_errors.push(Some((
-                            FILE,
-                            ExpandError::Kind {
-                                span: body.span,
-                                operator: "`moves`".into(),
-                                expects: "needs a move".into(),
-                                found: other.kind(),
-                                help: "a fragment becomes a move with `->`".into(),
-                            },
-                        )));
-                        None
-                    }
-                    Err(t) => {
-                        tagged_errors.push(t);
-                        None
-                    }
-                },
-                &mut errors,
-            );
-            errors.into_iter().for_each(|e| problems.push(source, e));
-            tagged_errors
-                .into_iter()
-                .for_each(|t| report(&mut problems, t, &sources, source));
-            game = spec;
-        }
-        if problems.has_errors() {
-            return Err(problems);
         }
         let rules = Rules {
             source: source.clone(),
@@ -195,9 +167,33 @@ impl Rules {
             sources,
             pieces,
             expanded,
-            game,
         };
         Ok((rules, problems))
+    }
+
+    /// Expands `expr`, an expression of the loaded file or of the import
+    /// `origin` (see [`Rules::items`]), against the file's definitions; on
+    /// failure its problems are added to `problems`.
+    pub fn expand_in_file(&self, expr: &ast::Expr, origin: usize, problems: &mut Problems) -> Option<Value> {
+        let mut ex = Expander::new(&self.pieces, self.definition_table());
+        match ex.expression(expr, origin) {
+            Ok(v) => Some(v),
+            Err(tagged) => {
+                report(problems, tagged, &self.sources, &self.sources[origin]);
+                None
+            }
+        }
+    }
+
+    /// The file's items with its imports merged in, each with the id of the
+    /// source it comes from (0: the file itself).
+    pub fn items(&self) -> impl Iterator<Item = (&ast::Item, usize)> {
+        self.file.items.iter().zip(self.origins.iter().copied())
+    }
+
+    /// The source with id `origin` (see [`Rules::items`]).
+    pub fn source_of(&self, origin: usize) -> &Source {
+        &self.sources[origin]
     }
 
     /// Expands one expression (written in `expr`) against these rules.
@@ -219,11 +215,6 @@ impl Rules {
                 Err(problems)
             }
         }
-    }
-
-    /// The game the file declares (empty when it declares none).
-    pub fn game(&self) -> &GameSpec {
-        &self.game
     }
 
     /// The declared pieces (the prelude's when the file declares none).
@@ -288,7 +279,7 @@ fn declare_pieces(
         .iter()
         .zip(origins)
         .filter_map(|(i, &o)| match i {
-            ast::Item::Piece(p) => Some((p, &sources[o])),
+            ast::Item::Declaration(ast::Declaration::Piece(p)) => Some((p, &sources[o])),
             _ => None,
         })
         .collect();
@@ -320,7 +311,7 @@ fn declare_pieces(
     }
     for (item, &o) in file.items.iter().zip(origins) {
         let source = &sources[o];
-        if let ast::Item::Mark(m) = item {
+        if let ast::Item::Declaration(ast::Declaration::Mark(m)) = item {
             let bad = |reason: String| ExpandError::BadPiece { span: m.span, reason };
             if table.mark(m.symbol).is_some() {
                 problems.push(source, bad(format!("the mark `{}` is declared twice", m.symbol)));

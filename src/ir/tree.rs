@@ -334,7 +334,32 @@ pub enum Move {
     Attacked,
 }
 
+/// Where a move uses the piece of interest outside every `%p:`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnboundPoi {
+    /// `%` on the left of a rewrite.
+    Left,
+    /// `%` on the right of a rewrite.
+    Right,
+    /// `attacked`, which asks about the piece of interest's square.
+    Attacked,
+}
+
 impl Move {
+    /// The first use of the piece of interest that no `%p:` binds, if any
+    /// (guards and ordered choices see the piece their move binds).
+    pub fn unbound_poi(&self) -> Option<UnboundPoi> {
+        match self {
+            Move::Nil | Move::WithPoi { .. } => None,
+            Move::Rewrite(rw) if rw.lhs.mentions_poi() => Some(UnboundPoi::Left),
+            Move::Rewrite(rw) if rw.rhs.mentions_poi() => Some(UnboundPoi::Right),
+            Move::Rewrite(_) => None,
+            Move::Attacked => Some(UnboundPoi::Attacked),
+            Move::Seq(ms) | Move::Union(ms) | Move::Ordered(ms) => ms.iter().find_map(Move::unbound_poi),
+            Move::Repeat { body, .. } | Move::Guard { body, .. } => body.unbound_poi(),
+        }
+    }
+
     /// `f -> g`.
     pub fn rewrite(lhs: Pattern, rhs: Pattern) -> Move {
         Move::Rewrite(Rewrite { lhs, rhs })

@@ -5,9 +5,14 @@
 //! S-expression (what the parse snapshots check).
 
 pub mod ast;
+mod declaration;
 mod error;
 mod parse;
 pub mod print;
 
 pub use error::SyntaxError;
 pub use parse::{MAX_COUNT, MAX_EXPONENT, MAX_NESTING, parse_expression, parse_file};
+
+#[cfg(test)]
+mod tests;
+pub(crate) use declaration::declarations;

@@ -5,8 +5,9 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, ConditionKind, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File, Ident, Item,
-    MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl, PieceDecl, RepeatSyntax,
+    BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File,
+    GameDecl, Ident, ImportDecl, Item, MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl, PieceDecl,
+    PlayersDecl, QuietDecl, RepeatSyntax,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -345,47 +346,58 @@ impl Builder {
                         r => unreachable!("piece attribute {r:?}"),
                     }
                 }
-                Ok(Item::Piece(decl))
+                Ok(Item::Declaration(Declaration::Piece(decl)))
             }
             Rule::import_decl => {
                 let path = p.into_inner().next().expect("import has a path");
                 let text = path.as_str();
-                Ok(Item::Import(Named {
-                    text: text[1..text.len() - 1].to_string(),
-                    span: self.span(&path),
-                }))
+                Ok(Item::Declaration(Declaration::Import(ImportDecl {
+                    path: Named {
+                        text: text[1..text.len() - 1].to_string(),
+                        span: self.span(&path),
+                    },
+                })))
             }
             Rule::game_decl => {
                 let name = p.into_inner().next().expect("game has a name");
-                Ok(Item::Game(Named {
-                    text: name.as_str().trim().to_string(),
-                    span: self.span(&name),
-                }))
+                Ok(Item::Declaration(Declaration::Game(GameDecl {
+                    name: Named {
+                        text: name.as_str().trim().to_string(),
+                        span: self.span(&name),
+                    },
+                })))
             }
-            Rule::players_decl => Ok(Item::Players(p.into_inner().map(|q| self.ident(&q)).collect())),
+            Rule::players_decl => Ok(Item::Declaration(Declaration::Players(PlayersDecl {
+                players: p.into_inner().map(|q| self.ident(&q)).collect(),
+                span,
+            }))),
             Rule::mark_decl => {
                 let text = p.as_str();
                 let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
                 let expires = p.into_inner().any(|q| q.as_rule() == Rule::expires);
-                Ok(Item::Mark(MarkDecl {
+                Ok(Item::Declaration(Declaration::Mark(MarkDecl {
                     symbol,
                     expires,
                     span,
-                }))
+                })))
             }
             Rule::board_decl => {
                 let rows = p
                     .into_inner()
                     .map(|q| (q.as_str().to_string(), self.span_raw(&q)))
                     .collect();
-                Ok(Item::Board(self.board(rows, span)))
+                Ok(Item::Declaration(Declaration::Board(self.board(rows, span))))
             }
             Rule::moves_decl => {
                 let mut inner = p.into_inner();
                 let _keyword = inner.next();
                 let player = self.ident(&inner.next().expect("moves names a player"));
                 let body = self.expr(inner.next().expect("moves has a body"))?;
-                Ok(Item::Moves(MovesDecl { player, body, span }))
+                Ok(Item::Declaration(Declaration::Moves(MovesDecl {
+                    player,
+                    body,
+                    span,
+                })))
             }
             Rule::outcome_decl => {
                 let mut inner = p.into_inner();
@@ -436,18 +448,19 @@ impl Builder {
                 let mut v = verdict.into_inner();
                 let kind = v.next().expect("a verdict kind").as_str().to_string();
                 let player = v.next().map(|q| self.ident(&q));
-                Ok(Item::Outcome(OutcomeDecl {
+                Ok(Item::Declaration(Declaration::Outcome(OutcomeDecl {
                     condition,
                     verdict: kind,
                     player,
                     span,
-                }))
+                })))
             }
-            Rule::quiet_decl => Ok(Item::QuietResets(
-                p.into_inner()
+            Rule::quiet_decl => Ok(Item::Declaration(Declaration::QuietResets(QuietDecl {
+                items: p
+                    .into_inner()
                     .map(|q| (q.as_str().to_string(), self.span(&q)))
                     .collect(),
-            )),
+            }))),
             Rule::fen_decl => {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();
@@ -458,15 +471,19 @@ impl Builder {
                     while let (Some(piece), Some(square)) = (inner.next(), inner.next()) {
                         squares.push((self.marked_piece(&piece), self.ident(&square)));
                     }
-                    Ok(Item::FenRights(FenRightsDecl {
+                    Ok(Item::Declaration(Declaration::FenRights(FenRightsDecl {
                         letter,
                         squares,
                         span,
-                    }))
+                    })))
                 } else {
                     let piece = self.marked_piece(&inner.next().expect("a marked piece"));
                     let offset = self.ident(&inner.next().expect("a movement"));
-                    Ok(Item::FenTarget(FenTargetDecl { piece, offset, span }))
+                    Ok(Item::Declaration(Declaration::FenTarget(FenTargetDecl {
+                        piece,
+                        offset,
+                        span,
+                    })))
                 }
             }
             r => unreachable!("item rule {r:?}"),

@@ -6,13 +6,13 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use chessalg::game::Game;
-use chessalg::ir::Rules;
 use chessalg::source::Source;
+use chessalg::spec::Spec;
 
 /// The game of the rule file at `path` (relative to the repository).
 pub fn game(path: &str) -> Game {
     let text = std::fs::read_to_string(path).unwrap();
-    let (rules, _) = Rules::load(&Source::new(path, text)).unwrap();
+    let (rules, _) = Spec::load(&Source::new(path, text)).unwrap();
     Game::new(&rules).unwrap()
 }
 

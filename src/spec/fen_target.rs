@@ -1,0 +1,31 @@
+//! `fen target ♙ᵉ d`: the FEN en passant field names the square at this
+//! movement from the marked piece.
+
+use super::{Collect, Declare};
+use crate::core::{Marks, Offset, PieceId};
+use crate::ir::movement_of_word;
+use crate::syntax::ast::FenTargetDecl;
+
+/// `fen target ♙ᵉ d`: the en passant square is at `offset` from the marked piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetRule {
+    /// The piece.
+    pub piece: PieceId,
+    /// The marks it carries.
+    pub marks: Marks,
+    /// From the piece to the en passant square.
+    pub offset: Offset,
+}
+
+impl Declare for FenTargetDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        if let Some((piece, marks)) = cx.marked_piece(&self.piece) {
+            let m = movement_of_word(&self.offset.text);
+            cx.spec.targets.push(TargetRule {
+                piece,
+                marks,
+                offset: Offset::new(m.dx, m.dy),
+            });
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! `mark °` and `mark ᵉ expires`: the marks themselves are declared with the
+//! pieces (IR layer); here an expiring mark joins the marks cleared when
+//! their piece's owner begins a turn.
+
+use super::{Collect, Declare};
+use crate::syntax::ast::MarkDecl;
+
+impl Declare for MarkDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        if self.expires
+            && let Some(set) = cx.pieces().mark(self.symbol)
+        {
+            cx.spec.expiring = cx.spec.expiring.union(set);
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The game a rule file declares, as written: players, pieces' roles,
+//! board, moves, outcomes and notation, checked against the file (names,
+//! pieces, squares, with located errors) but not yet built into a game.
+//! Like shakmaty's `Setup`, a [`GameSpec`] is the unchecked description the
+//! game layer turns into a playable `Game`.
+//!
+//! Each declaration kind is one file here: its part of the description and
+//! how its lines add to it (the [`Declare`] trait). The list of declarations
+//! lives with their syntax (`syntax::declarations!`), so adding one is its
+//! grammar rule, its AST type, and one file in this folder.
+
+mod board;
+mod fen_rights;
+mod fen_target;
+mod game;
+mod import;
+mod mark;
+mod moves;
+mod outcome;
+mod piece;
+mod players;
+mod quiet;
+
+use std::collections::HashMap;
+
+pub use board::BoardCell;
+pub use fen_rights::{RightsLetter, SquareName, square_name};
+pub use fen_target::TargetRule;
+pub use outcome::{Condition, OutcomeRule, Verdict};
+pub use piece::PieceInfo;
+pub use quiet::QuietResets;
+
+use crate::core::{Marks, Offset, PieceId, PieceTable};
+use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
+use crate::source::{Source, Span};
+use crate::syntax::ast::{self, Declaration};
+
+/// Everything a rule file declares about its game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameSpec {
+    /// The game's name.
+    pub name: Option<String>,
+    /// The players in turn order.
+    pub players: Vec<String>,
+    /// Per piece (indexed by [`PieceId`]): owner, FEN letter, value, royalty.
+    pub pieces: Vec<PieceInfo>,
+    /// Marks cleared when their piece's owner begins a turn.
+    pub expiring: Marks,
+    /// The initial position: squares (bottom row y = 0) and what they hold.
+    pub board: Vec<(Offset, BoardCell)>,
+    /// Each player's moves, in player order.
+    pub moves: Vec<Move>,
+    /// FEN castling letters.
+    pub rights: Vec<RightsLetter>,
+    /// FEN en passant rules.
+    pub targets: Vec<TargetRule>,
+    /// Outcomes, in file order.
+    pub outcomes: Vec<OutcomeRule>,
+    /// What restarts the `quiet` count.
+    pub quiet_resets: QuietResets,
+}
+
+impl GameSpec {
+    /// Whether the file declares a game at all (players and moves).
+    pub fn is_game(&self) -> bool {
+        !self.players.is_empty()
+    }
+}
+
+/// A rule file as loaded: its pieces and definitions, and the game it declares.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    rules: Rules,
+    game: GameSpec,
+}
+
+impl Spec {
+    /// Reads a rule file: on success the spec with any warnings, on failure
+    /// every error of the file (definitions and declarations alike).
+    pub fn load(source: &Source) -> Result<(Spec, Problems), Problems> {
+        let (rules, mut problems) = Rules::load_all(source)?;
+        let game = collect(&rules, &mut problems);
+        if problems.has_errors() {
+            return Err(problems);
+        }
+        Ok((Spec { rules, game }, problems))
+    }
+
+    /// The pieces and definitions.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The pieces and definitions, without the game.
+    pub fn into_rules(self) -> Rules {
+        self.rules
+    }
+
+    /// The game the file declares (empty when it declares none).
+    pub fn game(&self) -> &GameSpec {
+        &self.game
+    }
+
+    /// The declared pieces (the prelude's when the file declares none).
+    pub fn pieces(&self) -> &PieceTable {
+        self.rules.pieces()
+    }
+}
+
+/// When a declaration is read: `game`, `players` and `board` first, since the
+/// others refer to the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    /// Names the rest refers to.
+    Names,
+    /// Everything else.
+    Rules,
+}
+
+/// How one kind of declaration adds to the game description.
+pub(crate) trait Declare {
+    /// When it is read.
+    fn pass(&self) -> Pass {
+        Pass::Rules
+    }
+    /// Adds it to the description, reporting what is wrong with it.
+    fn declare(&self, cx: &mut Collect<'_>);
+}
+
+macro_rules! dispatch {
+    ($($variant:ident($ty:ident, $rule:ident),)*) => {
+        /// The game-description side of a declaration.
+        fn declare_of(d: &Declaration) -> &dyn Declare {
+            match d {
+                $(Declaration::$variant(x) => x,)*
+            }
+        }
+    };
+}
+crate::syntax::declarations!(dispatch);
+
+/// What a declaration sees while it is read: the description so far, the
+/// file's rules, and where to report problems.
+pub(crate) struct Collect<'a> {
+    spec: &'a mut GameSpec,
+    rules: &'a Rules,
+    origin: usize,
+    problems: &'a mut Problems,
+    /// Declarations that may appear once, by key, with their first span.
+    seen: HashMap<String, (Span, usize)>,
+}
+
+impl Collect<'_> {
+    /// The declared pieces.
+    fn pieces(&self) -> &PieceTable {
+        self.rules.pieces()
+    }
+
+    /// Reports an error in the declaration being read.
+    fn error(&mut self, e: ExpandError) {
+        let source = self.rules.source_of(self.origin).clone();
+        self.problems.push(&source, e);
+    }
+
+    /// Whether this is the first declaration with `key`; reports a duplicate otherwise.
+    fn once(&mut self, key: &str, span: Span) -> bool {
+        if let Some(&(first, _)) = self.seen.get(key) {
+            self.error(ExpandError::Duplicate {
+                span,
+                first,
+                name: key.to_string(),
+            });
+            false
+        } else {
+            self.seen.insert(key.to_string(), (span, self.origin));
+            true
+        }
+    }
+
+    /// The index of a declared player; reports an unknown name.
+    fn player(&mut self, name: &ast::Ident) -> Option<usize> {
+        let found = self.spec.players.iter().position(|p| *p == name.text);
+        if found.is_none() {
+            let players = self.spec.players.join(" ");
+            self.error(ExpandError::UnknownPlayer {
+                span: name.span,
+                name: name.text.clone(),
+                players,
+            });
+        }
+        found
+    }
+
+    /// `expr` expanded to a move in which every `%` is bound; `what` names it
+    /// in errors (`the moves of white`).
+    fn expand_move(&mut self, expr: &ast::Expr, what: &str) -> Option<Move> {
+        let value = self.rules.expand_in_file(expr, self.origin, self.problems)?;
+        let mv = match value {
+            Value::Move(m) => m,
+            other => {
+                self.error(ExpandError::Kind {
+                    span: expr.span,
+                    operator: format!("`{what}`"),
+                    expects: "needs a move".into(),
+                    found: other.kind(),
+                    help: "a fragment becomes a move with `->`".into(),
+                });
+                return None;
+            }
+        };
+        if let Some(u) = mv.unbound_poi() {
+            let place = match u {
+                UnboundPoi::Left => "on the left of a rewrite",
+                UnboundPoi::Right => "on the right of a rewrite",
+                UnboundPoi::Attacked => "through `attacked`",
+            };
+            self.error(ExpandError::UnboundPoi {
+                span: expr.span,
+                what: what.to_string(),
+                place: place.to_string(),
+            });
+            return None;
+        }
+        Some(mv)
+    }
+
+    /// A declared piece; reports an undeclared symbol.
+    fn piece(&mut self, symbol: char, span: Span) -> Option<PieceId> {
+        let found = self.pieces().lookup(symbol);
+        if found.is_none() {
+            self.error(ExpandError::UndeclaredPiece {
+                span,
+                symbol,
+                help: format!("declare it with `piece {symbol}`"),
+            });
+        }
+        found
+    }
+
+    /// A declared piece with declared marks (`♔°`).
+    fn marked_piece(&mut self, p: &ast::MarkedPiece) -> Option<(PieceId, Marks)> {
+        let piece = self.piece(p.piece, p.span)?;
+        let mut marks = Marks::NONE;
+        for &c in &p.marks {
+            match self.pieces().mark(c) {
+                Some(m) => marks = marks.union(m),
+                None => {
+                    self.error(ExpandError::UndeclaredMark {
+                        span: p.span,
+                        symbol: c,
+                    });
+                    return None;
+                }
+            }
+        }
+        Some((piece, marks))
+    }
+}
+
+/// Reads every declaration of `rules`' file into a game description.
+fn collect(rules: &Rules, problems: &mut Problems) -> GameSpec {
+    let mut spec = GameSpec {
+        pieces: vec![PieceInfo::default(); rules.pieces().len()],
+        ..GameSpec::default()
+    };
+    let mut cx = Collect {
+        spec: &mut spec,
+        rules,
+        origin: 0,
+        problems,
+        seen: HashMap::new(),
+    };
+    for pass in [Pass::Names, Pass::Rules] {
+        if pass == Pass::Rules {
+            moves::prepare(&mut cx);
+        }
+        for (item, origin) in rules.items() {
+            let ast::Item::Declaration(d) = item else { continue };
+            let d = declare_of(d);
+            if d.pass() == pass {
+                cx.origin = origin;
+                d.declare(&mut cx);
+            }
+        }
+    }
+    moves::finish(&mut cx);
+    spec
+}

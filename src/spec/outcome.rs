@@ -1,0 +1,114 @@
+//! `outcome CONDITION = RESULT`: how a game ends, tried in file order when a
+//! turn begins.
+
+use super::{Collect, Declare};
+use crate::core::PieceId;
+use crate::ir::Move;
+use crate::syntax::ast::{ConditionKind, OutcomeDecl};
+
+/// When an outcome applies (see the grammar's `outcome` for each); `W` is
+/// what a `when` holds: the move here, a compiled program in the game layer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition<W = Move> {
+    /// The player to move has no legal move (and, if `checked`, a royal piece
+    /// of theirs is attacked).
+    NoMoves {
+        /// Whether a royal piece must be attacked.
+        checked: bool,
+    },
+    /// The position has occurred this many times.
+    Repetition(u32),
+    /// This many plies without a move that resets the quiet count.
+    Quiet(u32),
+    /// Exactly these pieces are left.
+    Material {
+        /// Pieces that must be there, once per listing.
+        exact: Vec<PieceId>,
+        /// Pieces that may be there any number of times.
+        any: Vec<PieceId>,
+        /// Whether the `any` pieces must all stand on squares of one colour.
+        same_colour: bool,
+    },
+    /// This move has a result.
+    When(W),
+}
+
+impl<W> Condition<W> {
+    /// The same condition with its `when` move turned into something else.
+    pub fn try_map_when<V, E>(&self, f: impl FnOnce(&W) -> Result<V, E>) -> Result<Condition<V>, E> {
+        Ok(match self {
+            Condition::NoMoves { checked } => Condition::NoMoves { checked: *checked },
+            Condition::Repetition(n) => Condition::Repetition(*n),
+            Condition::Quiet(n) => Condition::Quiet(*n),
+            Condition::Material {
+                exact,
+                any,
+                same_colour,
+            } => Condition::Material {
+                exact: exact.clone(),
+                any: any.clone(),
+                same_colour: *same_colour,
+            },
+            Condition::When(w) => Condition::When(f(w)?),
+        })
+    }
+}
+
+/// Who an outcome favours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A win: for the named player, or (`None`) the player to move.
+    Win(Option<usize>),
+    /// A loss for the player to move.
+    Loss,
+    /// A draw.
+    Draw,
+}
+
+/// `outcome CONDITION = RESULT`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeRule {
+    /// When it applies.
+    pub condition: Condition,
+    /// What it means.
+    pub verdict: Verdict,
+}
+
+impl Declare for OutcomeDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        let verdict = match (self.verdict.as_str(), &self.player) {
+            ("win", None) => Verdict::Win(None),
+            ("win", Some(p)) => match cx.player(p) {
+                Some(i) => Verdict::Win(Some(i)),
+                None => return,
+            },
+            ("loss", _) => Verdict::Loss,
+            _ => Verdict::Draw,
+        };
+        let condition = match &self.condition {
+            ConditionKind::NoMoves { checked } => Condition::NoMoves { checked: *checked },
+            ConditionKind::Repetition(n) => Condition::Repetition(*n),
+            ConditionKind::Quiet(n) => Condition::Quiet(*n),
+            ConditionKind::Material { items, same_colour } => {
+                let (mut exact, mut any) = (Vec::new(), Vec::new());
+                for &(c, many, span) in items {
+                    match cx.piece(c, span) {
+                        Some(p) if many => any.push(p),
+                        Some(p) => exact.push(p),
+                        None => {}
+                    }
+                }
+                Condition::Material {
+                    exact,
+                    any,
+                    same_colour: *same_colour,
+                }
+            }
+            ConditionKind::When(e) => match cx.expand_move(e, "an outcome's `when`") {
+                Some(m) => Condition::When(m),
+                None => return,
+            },
+        };
+        cx.spec.outcomes.push(OutcomeRule { condition, verdict });
+    }
+}

@@ -1,0 +1,53 @@
+//! `piece ♙ ♟ fen P p value 1 royal san -`: what a piece is beyond its
+//! symbol (the symbols themselves are declared in the IR layer).
+
+use super::{Collect, Declare};
+use crate::core::PieceId;
+use crate::ir::ExpandError;
+use crate::syntax::ast::PieceDecl;
+
+/// What a rule file says about one piece beyond its symbol.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PieceInfo {
+    /// The player who owns it (index into [`super::GameSpec::players`]).
+    pub owner: Option<usize>,
+    /// Its FEN letter.
+    pub fen: Option<char>,
+    /// Its value for the AI.
+    pub value: Option<f64>,
+    /// Whether no move may leave it where an opponent could take it.
+    pub royal: bool,
+    /// Whether SAN writes its moves without a letter (`san -`; captures are
+    /// then named by the file the piece left).
+    pub san_unlettered: bool,
+}
+
+impl Declare for PieceDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        let ids: Vec<PieceId> = self
+            .symbols
+            .iter()
+            .filter_map(|(c, _)| cx.pieces().lookup(*c))
+            .collect();
+        if let Some((letters, span)) = &self.fen
+            && letters.len() != self.symbols.len()
+        {
+            cx.error(ExpandError::FenLetters {
+                span: *span,
+                symbols: self.symbols.len(),
+                letters: letters.len(),
+            });
+        }
+        let paired = self.symbols.len() == 2 && cx.spec.players.len() >= 2;
+        for (i, id) in ids.iter().enumerate() {
+            let info = &mut cx.spec.pieces[id.index()];
+            info.royal = self.royal;
+            info.san_unlettered = !self.san_letter;
+            info.value = self.value;
+            info.fen = self.fen.as_ref().and_then(|(letters, _)| letters.get(i).copied());
+            if paired {
+                info.owner = Some(i);
+            }
+        }
+    }
+}

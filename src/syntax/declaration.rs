@@ -1,0 +1,396 @@
+//! The declarations of a rule file, one type each: what it holds, how it
+//! prints in the parse tree, and what it replaces when an importing file
+//! declares it again. [`declarations!`] lists them once; the parser, the
+//! printer and the game description (`spec`) each expand that list, so a new
+//! declaration is its grammar rule, its type here with its arm in the
+//! parser, and one file in `spec/`.
+
+use std::fmt::Write as _;
+
+use super::ast::{Expr, Ident};
+use crate::source::Span;
+
+/// Calls macro `$m` with every declaration as `Variant(Type, pest_rule)`.
+macro_rules! declarations {
+    ($m:ident) => {
+        $m! {
+            Import(ImportDecl, import_decl),
+            Piece(PieceDecl, piece_decl),
+            Game(GameDecl, game_decl),
+            Players(PlayersDecl, players_decl),
+            Mark(MarkDecl, mark_decl),
+            Board(BoardDecl, board_decl),
+            Moves(MovesDecl, moves_decl),
+            FenRights(FenRightsDecl, fen_rights),
+            FenTarget(FenTargetDecl, fen_target),
+            Outcome(OutcomeDecl, outcome_decl),
+            QuietResets(QuietDecl, quiet_decl),
+        }
+    };
+}
+pub(crate) use declarations;
+
+macro_rules! define_declaration {
+    ($($variant:ident($ty:ident, $rule:ident),)*) => {
+        /// A declaration: any item of a rule file other than a definition.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Declaration {
+            $(
+                #[doc = concat!("See [`", stringify!($ty), "`].")]
+                $variant($ty),
+            )*
+        }
+
+        impl Declaration {
+            /// What every declaration's syntax provides.
+            pub fn syntax(&self) -> &dyn DeclarationSyntax {
+                match self {
+                    $(Declaration::$variant(d) => d,)*
+                }
+            }
+        }
+    };
+}
+declarations!(define_declaration);
+
+/// What an item replaces when a file that imports another declares it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replaces<'a> {
+    /// The imported item with the same kind and name.
+    Named(&'static str, &'a str),
+    /// Every imported item of the kind.
+    Kind(&'static str),
+    /// Nothing: such items add up.
+    Nothing,
+}
+
+/// What every declaration's syntax provides.
+pub trait DeclarationSyntax {
+    /// What it replaces when an importing file declares it again.
+    fn replaces(&self) -> Replaces<'_>;
+    /// Writes it as a line (and its children) of the parse tree.
+    fn print(&self, out: &mut String);
+}
+
+/// `import "FILE"`: the path as written, without quotes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportDecl {
+    /// The path.
+    pub path: Named,
+}
+
+impl DeclarationSyntax for ImportDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Nothing
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "import {:?}", self.path.text);
+    }
+}
+
+/// `game NAME`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameDecl {
+    /// The game's name.
+    pub name: Named,
+}
+
+impl DeclarationSyntax for GameDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("game", "")
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "game {:?}", self.name.text);
+    }
+}
+
+/// `players white black`: the players in turn order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayersDecl {
+    /// The players' names.
+    pub players: Vec<Ident>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for PlayersDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("players", "")
+    }
+    fn print(&self, out: &mut String) {
+        let names: Vec<&str> = self.players.iter().map(|p| p.text.as_str()).collect();
+        let _ = writeln!(out, "players {}", names.join(" "));
+    }
+}
+
+/// `quiet resets capture ♙ ♟`: what restarts the `quiet` count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuietDecl {
+    /// Each word (`capture` or a piece symbol) and where.
+    pub items: Vec<(String, Span)>,
+}
+
+impl DeclarationSyntax for QuietDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Kind("quiet")
+    }
+    fn print(&self, out: &mut String) {
+        let names: Vec<&str> = self.items.iter().map(|(n, _)| n.as_str()).collect();
+        let _ = writeln!(out, "quiet resets {}", names.join(" "));
+    }
+}
+
+impl DeclarationSyntax for PieceDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Nothing
+    }
+    fn print(&self, out: &mut String) {
+        let symbols: Vec<String> = self.symbols.iter().map(|(c, _)| c.to_string()).collect();
+        let mut attrs = String::new();
+        if let Some((letters, _)) = &self.fen {
+            attrs.push_str(&format!(" fen {}", letters.iter().collect::<String>()));
+        }
+        if let Some(v) = self.value {
+            attrs.push_str(&format!(" value {v}"));
+        }
+        if self.royal {
+            attrs.push_str(" royal");
+        }
+        if !self.san_letter {
+            attrs.push_str(" san -");
+        }
+        let (start, end) = (self.span.start, self.span.end);
+        let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
+    }
+}
+
+impl DeclarationSyntax for MarkDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Nothing
+    }
+    fn print(&self, out: &mut String) {
+        let expires = if self.expires { " expires" } else { "" };
+        let _ = writeln!(out, "mark {}{expires}", self.symbol);
+    }
+}
+
+impl DeclarationSyntax for BoardDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("board", "")
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "board");
+        for (row, _) in &self.rows {
+            let _ = writeln!(out, "  |{row}|");
+        }
+    }
+}
+
+impl DeclarationSyntax for MovesDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("moves", &self.player.text)
+    }
+    fn print(&self, out: &mut String) {
+        let (start, end) = (self.span.start, self.span.end);
+        let _ = writeln!(out, "moves {} @{start}..{end}", self.player.text);
+        super::print::write_expr(out, &self.body, 1);
+    }
+}
+
+impl DeclarationSyntax for FenRightsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Kind("fen rights")
+    }
+    fn print(&self, out: &mut String) {
+        let squares: Vec<String> = self
+            .squares
+            .iter()
+            .map(|(p, s)| format!("{}{} {}", p.piece, p.marks.iter().collect::<String>(), s.text))
+            .collect();
+        let _ = writeln!(out, "fen rights {} {}", self.letter, squares.join(" "));
+    }
+}
+
+impl DeclarationSyntax for FenTargetDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Kind("fen target")
+    }
+    fn print(&self, out: &mut String) {
+        let marks: String = self.piece.marks.iter().collect();
+        let _ = writeln!(out, "fen target {}{marks} {}", self.piece.piece, self.offset.text);
+    }
+}
+
+impl DeclarationSyntax for OutcomeDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Kind("outcome")
+    }
+    fn print(&self, out: &mut String) {
+        let player = self
+            .player
+            .as_ref()
+            .map_or(String::new(), |p| format!(" {}", p.text));
+        let _ = writeln!(
+            out,
+            "outcome {:?} = {}{player}",
+            self.condition.label(),
+            self.verdict
+        );
+        if let ConditionKind::When(e) = &self.condition {
+            super::print::write_expr(out, e, 1);
+        }
+    }
+}
+
+impl ConditionKind {
+    /// The condition as written, without a `when`'s expression.
+    pub fn label(&self) -> String {
+        match self {
+            ConditionKind::NoMoves { checked } => {
+                format!("no_moves{}", if *checked { " checked" } else { "" })
+            }
+            ConditionKind::Repetition(n) => format!("repetition {n}"),
+            ConditionKind::Quiet(n) => format!("quiet {n}"),
+            ConditionKind::Material { items, same_colour } => {
+                let names: Vec<String> = items
+                    .iter()
+                    .map(|(c, many, _)| format!("{c}{}", if *many { "*" } else { "" }))
+                    .collect();
+                format!(
+                    "material {}{}",
+                    names.join(" "),
+                    if *same_colour { " same_colour" } else { "" }
+                )
+            }
+            ConditionKind::When(_) => "when".to_string(),
+        }
+    }
+}
+
+/// `piece A` or `piece A B` (A and B colour partners), with attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceDecl {
+    /// The declared symbols with their spans.
+    pub symbols: Vec<(char, Span)>,
+    /// FEN letters, one per symbol (`fen P p`), with the attribute's span.
+    pub fen: Option<(Vec<char>, Span)>,
+    /// The value for the AI (`value 3`).
+    pub value: Option<f64>,
+    /// Whether the pieces are royal.
+    pub royal: bool,
+    /// Whether SAN names the pieces by letter (`san -` says no).
+    pub san_letter: bool,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// When an outcome applies.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionKind {
+    /// `no_moves` or `no_moves checked`.
+    NoMoves {
+        /// Whether a royal piece of the player to move must be attacked.
+        checked: bool,
+    },
+    /// `repetition N`.
+    Repetition(u32),
+    /// `quiet N`.
+    Quiet(u32),
+    /// `material ♔ ♚ ♗* ... [same_colour]`.
+    Material {
+        /// Each piece symbol, whether it may occur any number of times, and where.
+        items: Vec<(char, bool, Span)>,
+        /// Whether the `*` pieces must all stand on squares of one colour.
+        same_colour: bool,
+    },
+    /// `when EXPR`.
+    When(Expr),
+}
+
+/// `outcome CONDITION = RESULT`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeDecl {
+    /// The condition.
+    pub condition: ConditionKind,
+    /// `win`, `loss` or `draw`.
+    pub verdict: String,
+    /// The player named after `win`, if any.
+    pub player: Option<Ident>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A piece symbol with marks, as in `♔°`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkedPiece {
+    /// The piece symbol.
+    pub piece: char,
+    /// The marks.
+    pub marks: Vec<char>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A free-text name with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named {
+    /// The text.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `mark °` or `mark ᵉ expires`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkDecl {
+    /// The mark character.
+    pub symbol: char,
+    /// Whether the mark is cleared when its piece's owner begins a turn.
+    pub expires: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `board` and its diagram: rows top to bottom, indentation removed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardDecl {
+    /// Each row's text (comments removed) and the span of the row.
+    pub rows: Vec<(String, Span)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `moves PLAYER = EXPR`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovesDecl {
+    /// The player.
+    pub player: Ident,
+    /// What the player may do.
+    pub body: Expr,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `fen castling K ♔° e1 ♖° h1`: a FEN castling letter and the marked pieces
+/// on named squares it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenRightsDecl {
+    /// The FEN letter.
+    pub letter: char,
+    /// Each marked piece and its square name (`e1`).
+    pub squares: Vec<(MarkedPiece, Ident)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `fen passant ♙ᵉ d`: the FEN en passant square lies at this movement from
+/// the marked piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenTargetDecl {
+    /// The marked piece.
+    pub piece: MarkedPiece,
+    /// The movement word from the piece to the en passant square.
+    pub offset: Ident,
+    /// The declaration.
+    pub span: Span,
+}

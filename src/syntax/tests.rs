@@ -1,0 +1,757 @@
+//! Unit tests of the parser: precedence, suffixes, layout, spans and errors.
+
+use super::ast::{Expr, ExprKind, File, Item, RepeatSyntax};
+use super::{MAX_NESTING, SyntaxError, parse_expression, parse_file};
+use crate::source::Span;
+
+// ---- helpers ---------------------------------------------------------------
+
+/// An expression as a compact S-expression, without spans.
+fn sx(e: &Expr) -> String {
+    let list = |head: &str, xs: &[&Expr]| {
+        let mut s = format!("({head}");
+        for x in xs {
+            s.push(' ');
+            s.push_str(&sx(x));
+        }
+        s.push(')');
+        s
+    };
+    fn all(xs: &[Expr]) -> Vec<&Expr> {
+        xs.iter().collect()
+    }
+    match &e.kind {
+        ExprKind::PoiBind { piece, body } => list("bind", &[piece, body]),
+        ExprKind::Ordered(xs) => list("/", &all(xs)),
+        ExprKind::Arrow { lhs, rhs } => list("->", &[lhs, rhs]),
+        ExprKind::Union(xs) => list("|", &all(xs)),
+        ExprKind::Glue(xs) => list("+", &all(xs)),
+        ExprKind::Juxtapose(xs) => list("seq", &all(xs)),
+        ExprKind::Group(x) => list("group", &[x]),
+        ExprKind::Guard { holds, body } => list(if *holds { "?{}" } else { "!{}" }, &[body]),
+        ExprKind::Call { name, args } => list(&format!("call {}", name.text), &all(args)),
+        ExprKind::Repeat {
+            body,
+            min,
+            max,
+            syntax,
+        } => {
+            let max = max.map_or(String::new(), |m| m.to_string());
+            list(&format!("rep {min}..{max} {syntax:?}"), &[body])
+        }
+        ExprKind::Marked { body, marks } => {
+            list(&format!("mark {}", marks.iter().collect::<String>()), &[body])
+        }
+        ExprKind::Power { base, exponent } => list(&format!("pow {exponent}"), &[base]),
+        ExprKind::Nil => "nil".into(),
+        ExprKind::Empty => "0".into(),
+        ExprKind::Identity => "1".into(),
+        ExprKind::Square => ".".into(),
+        ExprKind::Poi => "%".into(),
+        ExprKind::OffBoard => "#".into(),
+        ExprKind::Word(w) => w.clone(),
+        ExprKind::Piece(c) => c.to_string(),
+    }
+}
+
+/// Parses one expression, failing the test with the errors if it does not parse.
+fn expr(text: &str) -> Expr {
+    match parse_expression(text) {
+        Ok(e) => e,
+        Err(errors) => panic!("{text:?} does not parse: {errors:?}"),
+    }
+}
+
+/// The compact form of one expression.
+fn shape(text: &str) -> String {
+    sx(&expr(text))
+}
+
+/// Parses a rule file, failing the test with the errors if it does not parse.
+fn file(text: &str) -> File {
+    match parse_file(text) {
+        Ok(f) => f,
+        Err(errors) => panic!("{text:?} does not parse: {errors:?}"),
+    }
+}
+
+/// The errors of an expression that must not parse.
+fn expr_errors(text: &str) -> Vec<SyntaxError> {
+    match parse_expression(text) {
+        Ok(e) => panic!("{text:?} parses, as {}", sx(&e)),
+        Err(errors) => errors,
+    }
+}
+
+/// The errors of a rule file that must not parse.
+fn file_errors(text: &str) -> Vec<SyntaxError> {
+    match parse_file(text) {
+        Ok(f) => panic!("{text:?} parses, into {} items", f.items.len()),
+        Err(errors) => errors,
+    }
+}
+
+/// Each definition of a file as `name = shape` (or `name(a, b) = shape`);
+/// declarations are left out.
+fn definitions(f: &File) -> Vec<String> {
+    f.items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Definition(d) => {
+                let params = if d.is_function {
+                    let names: Vec<&str> = d.params.iter().map(|p| p.text.as_str()).collect();
+                    format!("({})", names.join(", "))
+                } else {
+                    String::new()
+                };
+                Some(format!("{}{params} = {}", d.name.text, sx(&d.body)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text a span covers.
+fn text_at(text: &str, span: Span) -> &str {
+    &text[span.start..span.end]
+}
+
+/// The span of the only occurrence of `needle` in `text`.
+fn span_of(text: &str, needle: &str) -> Span {
+    let start = text.find(needle).expect("needle present");
+    assert_eq!(
+        text.rfind(needle),
+        Some(start),
+        "{needle:?} occurs more than once"
+    );
+    Span::new(start, start + needle.len())
+}
+
+/// The repetition parameters of an expression that must be a repetition.
+fn repeat_of(text: &str) -> (u32, Option<u32>, RepeatSyntax, String) {
+    match expr(text).kind {
+        ExprKind::Repeat {
+            body,
+            min,
+            max,
+            syntax,
+        } => (min, max, syntax, sx(&body)),
+        other => panic!("{text:?} is not a repetition: {other:?}"),
+    }
+}
+
+/// The exponent and base of an expression that must be a power.
+fn power_of(text: &str) -> (i64, String) {
+    match expr(text).kind {
+        ExprKind::Power { base, exponent } => (exponent, sx(&base)),
+        other => panic!("{text:?} is not a power: {other:?}"),
+    }
+}
+
+// ---- precedence ------------------------------------------------------------
+
+#[test]
+fn poi_bind_takes_everything_to_its_right() {
+    assert_eq!(shape("%♙: a -> b / c | d"), "(bind ♙ (/ (-> a b) (| c d)))");
+    assert_eq!(shape("%p: a b"), "(bind p (seq a b))");
+}
+
+#[test]
+fn poi_bind_piece_may_be_a_group_with_marks() {
+    assert_eq!(shape("%(♙ | ♟)°: a"), "(bind (mark ° (group (| ♙ ♟))) a)");
+}
+
+#[test]
+fn ordered_choice_is_looser_than_arrow() {
+    assert_eq!(shape("a -> b / c -> d"), "(/ (-> a b) (-> c d))");
+    assert_eq!(shape("a / b / c"), "(/ a b c)");
+}
+
+#[test]
+fn arrow_right_side_takes_a_union() {
+    assert_eq!(shape("f -> g | h"), "(-> f (| g h))");
+    assert_eq!(shape("f | g -> h"), "(-> (| f g) h)");
+}
+
+#[test]
+fn poi_bind_after_an_operator_needs_brackets() {
+    assert_eq!(shape("a | (%♙: b)"), "(| a (group (bind ♙ b)))");
+    let errors = expr_errors("a | %♙: b");
+    assert!(
+        matches!(errors.as_slice(), [SyntaxError::Expected { .. }]),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn arrow_does_not_chain() {
+    let errors = expr_errors("a -> b -> c");
+    match errors.as_slice() {
+        [SyntaxError::Expected { span, found, .. }] => {
+            assert_eq!(*span, Span::new(7, 9));
+            assert_eq!(found, "`->`");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn union_is_looser_than_glue() {
+    assert_eq!(shape("a + b | c + d"), "(| (+ a b) (+ c d))");
+    assert_eq!(shape("a | b | c"), "(| a b c)");
+}
+
+#[test]
+fn glue_is_looser_than_juxtaposition() {
+    assert_eq!(shape("a b + c d"), "(+ (seq a b) (seq c d))");
+    assert_eq!(shape("a + b + c"), "(+ a b c)");
+}
+
+#[test]
+fn postfix_binds_tighter_than_juxtaposition() {
+    assert_eq!(shape("a b*"), "(seq a (rep 0.. Star b))");
+    assert_eq!(shape("(a b)*"), "(rep 0.. Star (group (seq a b)))");
+    assert_eq!(shape("a² b"), "(seq (pow 2 a) b)");
+}
+
+#[test]
+fn plus_followed_by_space_is_repetition_then_juxtaposition() {
+    assert_eq!(shape("M+ N"), "(seq (rep 1.. Plus M) N)");
+}
+
+#[test]
+fn plus_with_spaces_or_before_an_operand_is_glue() {
+    assert_eq!(shape("M + N"), "(+ M N)");
+    assert_eq!(shape("M +N"), "(+ M N)");
+    assert_eq!(shape("M+N"), "(+ M N)");
+    assert_eq!(shape("M+(N)"), "(+ M (group N))");
+    assert_eq!(shape("%+u."), "(+ % (seq u .))");
+}
+
+#[test]
+fn plus_at_the_end_of_a_group_is_repetition() {
+    assert_eq!(shape("(a+)"), "(group (rep 1.. Plus a))");
+    assert_eq!(shape("a+ -> b"), "(-> (rep 1.. Plus a) b)");
+}
+
+// ---- repetition and powers -------------------------------------------------
+
+#[test]
+fn star_is_zero_or_more() {
+    assert_eq!(repeat_of("u*"), (0, None, RepeatSyntax::Star, "u".into()));
+}
+
+#[test]
+fn plus_is_one_or_more() {
+    assert_eq!(repeat_of("u+"), (1, None, RepeatSyntax::Plus, "u".into()));
+}
+
+#[test]
+fn question_mark_is_zero_or_one() {
+    assert_eq!(repeat_of("u?"), (0, Some(1), RepeatSyntax::Optional, "u".into()));
+}
+
+#[test]
+fn braces_with_one_count_are_exact() {
+    assert_eq!(repeat_of("u{3}"), (3, Some(3), RepeatSyntax::Braces, "u".into()));
+}
+
+#[test]
+fn braces_with_two_counts_are_a_range() {
+    assert_eq!(
+        repeat_of("u{2, 5}"),
+        (2, Some(5), RepeatSyntax::Braces, "u".into())
+    );
+    assert_eq!(
+        repeat_of("u{2,5}"),
+        (2, Some(5), RepeatSyntax::Braces, "u".into())
+    );
+    assert_eq!(
+        repeat_of("u{ 0 , 0 }"),
+        (0, Some(0), RepeatSyntax::Braces, "u".into())
+    );
+}
+
+#[test]
+fn braces_with_open_upper_bound() {
+    assert_eq!(repeat_of("u{2,}"), (2, None, RepeatSyntax::Braces, "u".into()));
+}
+
+#[test]
+fn braces_with_open_lower_bound_start_at_zero() {
+    assert_eq!(repeat_of("u{,4}"), (0, Some(4), RepeatSyntax::Braces, "u".into()));
+}
+
+#[test]
+fn angle_brackets_are_exact() {
+    assert_eq!(repeat_of("u<4>"), (4, Some(4), RepeatSyntax::Angle, "u".into()));
+}
+
+#[test]
+fn repetition_suffixes_stack_left_to_right() {
+    assert_eq!(shape("u{2}*"), "(rep 0.. Star (rep 2..2 Braces u))");
+    assert_eq!(shape("u++ v"), "(seq (rep 1.. Plus (rep 1.. Plus u)) v)");
+}
+
+#[test]
+fn bad_repetition_bounds_are_errors() {
+    for text in ["u{5, 2}", "u{-1}", "u{1001}", "u{}", "u<>", "u{,}"] {
+        let errors = expr_errors(text);
+        assert!(
+            matches!(errors.as_slice(), [SyntaxError::RepetitionBounds { .. }]),
+            "{text:?}: {errors:?}"
+        );
+    }
+    assert_eq!(repeat_of("u{1000}").1, Some(1000));
+}
+
+#[test]
+fn superscript_square() {
+    assert_eq!(power_of("u²"), (2, "u".into()));
+}
+
+#[test]
+fn superscript_negative_power() {
+    assert_eq!(power_of("u⁻¹"), (-1, "u".into()));
+    assert_eq!(power_of("u²³"), (23, "u".into()));
+}
+
+#[test]
+fn caret_power() {
+    assert_eq!(power_of("u^3"), (3, "u".into()));
+    assert_eq!(power_of("u^-1"), (-1, "u".into()));
+}
+
+#[test]
+fn caret_power_in_parentheses() {
+    assert_eq!(power_of("u^(-2)"), (-2, "u".into()));
+    assert_eq!(power_of("(u r)^( 4 )"), (4, "(group (seq u r))".into()));
+}
+
+#[test]
+fn malformed_powers_are_errors() {
+    for text in ["u^", "u⁻", "u^1000001"] {
+        let errors = expr_errors(text);
+        assert!(
+            matches!(errors.as_slice(), [SyntaxError::MalformedPower { .. }]),
+            "{text:?}: {errors:?}"
+        );
+    }
+    assert_eq!(power_of("u^1000000").0, 1_000_000);
+}
+
+// ---- marks -----------------------------------------------------------------
+
+#[test]
+fn mark_after_a_piece() {
+    assert_eq!(shape("♔°"), "(mark ° ♔)");
+    assert_eq!(shape("♔°ᵉ"), "(mark °ᵉ ♔)");
+}
+
+#[test]
+fn mark_after_poi() {
+    assert_eq!(shape("%ᵉ"), "(mark ᵉ %)");
+}
+
+#[test]
+fn marks_come_before_repetition() {
+    assert_eq!(shape("♖°*"), "(rep 0.. Star (mark ° ♖))");
+}
+
+#[test]
+fn marks_in_a_file_that_declares_them() {
+    let text = "mark °\nmark ᵉ expires\ncastle = ♔° + r. -> . + r♔\ntake = %ᵉ | ♙ᵉ\n";
+    let f = file(text);
+    assert_eq!(f.items.len(), 4);
+    assert!(!matches!(f.items[0], Item::Definition(_)));
+    assert!(!matches!(f.items[1], Item::Definition(_)));
+    assert_eq!(
+        definitions(&f),
+        [
+            "castle = (-> (+ (mark ° ♔) (seq r .)) (+ . (seq r ♔)))",
+            "take = (| (mark ᵉ %) (mark ᵉ ♙))",
+        ]
+    );
+}
+
+// ---- guards, calls, atoms --------------------------------------------------
+
+#[test]
+fn guard_that_holds() {
+    assert_eq!(shape("?{u enemy}"), "(?{} (seq u enemy))");
+}
+
+#[test]
+fn guard_that_fails() {
+    assert_eq!(shape("!{a | b}"), "(!{} (| a b))");
+}
+
+#[test]
+fn guard_right_after_an_operand_is_not_an_optional() {
+    assert_eq!(shape("a?{b}"), "(seq a (?{} b))");
+    assert_eq!(shape("a!{b}"), "(seq a (!{} b))");
+}
+
+#[test]
+fn call_with_arguments() {
+    assert_eq!(shape("f(a, b c)"), "(call f a (seq b c))");
+    assert_eq!(shape("f(g(x))*"), "(rep 0.. Star (call f (call g x)))");
+}
+
+#[test]
+fn call_name_and_span() {
+    let text = "x flipped(a | b, c) y";
+    match expr(text).kind {
+        ExprKind::Juxtapose(xs) => match &xs[1].kind {
+            ExprKind::Call { name, args } => {
+                assert_eq!(name.text, "flipped");
+                assert_eq!(text_at(text, name.span), "flipped");
+                assert_eq!(args.len(), 2);
+                assert_eq!(text_at(text, xs[1].span), "flipped(a | b, c)");
+            }
+            other => panic!("not a call: {other:?}"),
+        },
+        other => panic!("not a juxtaposition: {other:?}"),
+    }
+}
+
+#[test]
+fn name_with_space_before_bracket_is_not_a_call() {
+    assert_eq!(shape("f (a)"), "(seq f (group a))");
+}
+
+#[test]
+fn atoms() {
+    assert_eq!(expr("nil").kind, ExprKind::Nil);
+    assert_eq!(expr("0").kind, ExprKind::Empty);
+    assert_eq!(expr("1").kind, ExprKind::Identity);
+    assert_eq!(expr(".").kind, ExprKind::Square);
+    assert_eq!(expr("%").kind, ExprKind::Poi);
+    assert_eq!(expr("#").kind, ExprKind::OffBoard);
+    assert_eq!(expr("ur").kind, ExprKind::Word("ur".into()));
+    assert_eq!(expr("_x1").kind, ExprKind::Word("_x1".into()));
+    assert_eq!(expr("♞").kind, ExprKind::Piece('♞'));
+}
+
+#[test]
+fn atoms_in_sequence() {
+    assert_eq!(shape("nil 0 1 . % # nils"), "(seq nil 0 1 . % # nils)");
+    assert_eq!(shape("u.%#"), "(seq u . % #)");
+    assert_eq!(shape("♙♟"), "(seq ♙ ♟)");
+}
+
+#[test]
+fn numbers_other_than_zero_and_one_are_errors() {
+    for text in ["2", "10", "01"] {
+        let errors = expr_errors(text);
+        assert!(
+            matches!(errors.as_slice(), [SyntaxError::Expected { .. }]),
+            "{text:?}: {errors:?}"
+        );
+    }
+}
+
+// ---- layout ----------------------------------------------------------------
+
+#[test]
+fn indented_lines_continue_a_definition() {
+    let f = file("pawn = %♙: ( a\n         | b )\n\t+ c\n");
+    assert_eq!(definitions(&f), ["pawn = (bind ♙ (+ (group (| a b)) c))"]);
+}
+
+#[test]
+fn blank_lines_and_comment_lines_inside_a_definition() {
+    let f = file("a = b\n\n   c\n// a note at column 0\n   d\n");
+    assert_eq!(definitions(&f), ["a = (seq b c d)"]);
+}
+
+#[test]
+fn column_zero_lines_start_new_items() {
+    let f = file("a = b\nc = d e\n");
+    assert_eq!(definitions(&f), ["a = b", "c = (seq d e)"]);
+}
+
+#[test]
+fn comments_are_ignored() {
+    let text = "// header\n\na = b // after b\n  // indented comment\n  | c\n// between\nd(x, y) = x // end";
+    let f = file(text);
+    assert_eq!(definitions(&f), ["a = (| b c)", "d(x, y) = x"]);
+}
+
+#[test]
+fn file_without_trailing_newline_and_with_crlf() {
+    let f = file("a = b\r\n  c\r\nd = e");
+    assert_eq!(definitions(&f), ["a = (seq b c)", "d = e"]);
+}
+
+#[test]
+fn empty_and_comment_only_files_have_no_items() {
+    assert_eq!(file("").items, []);
+    assert_eq!(file("// nothing\n\n   \n").items, []);
+}
+
+#[test]
+fn indented_definition_is_a_continuation_and_an_error() {
+    let text = "a = b\n  c = d\n";
+    let errors = file_errors(text);
+    assert_eq!(errors.len(), 1);
+    match &errors[0] {
+        SyntaxError::Expected { span, found, .. } => {
+            assert_eq!(found, "`=`");
+            assert_eq!(
+                *span,
+                Span::new(text.rfind('=').unwrap(), text.rfind('=').unwrap() + 1)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn function_definition_with_parameters() {
+    let f = file("f(a, b) = a b\n");
+    match &f.items[..] {
+        [Item::Definition(d)] => {
+            assert!(d.is_function);
+            let names: Vec<&str> = d.params.iter().map(|p| p.text.as_str()).collect();
+            assert_eq!(names, ["a", "b"]);
+            assert_eq!(d.params[1].span, Span::new(5, 6));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+// ---- spans -----------------------------------------------------------------
+
+#[test]
+fn sub_expression_spans_cover_their_text() {
+    let text = "a (b + c)* | d";
+    let e = expr(text);
+    assert_eq!(e.span, Span::new(0, text.len()));
+    let ExprKind::Union(xs) = &e.kind else {
+        panic!("{}", sx(&e))
+    };
+    assert_eq!(text_at(text, xs[0].span), "a (b + c)*");
+    assert_eq!(text_at(text, xs[1].span), "d");
+    let ExprKind::Juxtapose(seq) = &xs[0].kind else {
+        panic!("{}", sx(&xs[0]))
+    };
+    assert_eq!(seq[1].span, span_of(text, "(b + c)*"));
+    let ExprKind::Repeat { body: group, .. } = &seq[1].kind else {
+        panic!("{}", sx(&seq[1]))
+    };
+    assert_eq!(group.span, span_of(text, "(b + c)"));
+    let ExprKind::Group(glue) = &group.kind else {
+        panic!("{}", sx(group))
+    };
+    assert_eq!(glue.span, span_of(text, "b + c"));
+}
+
+#[test]
+fn spans_count_bytes_of_multibyte_symbols() {
+    let text = "♙° ♘²";
+    let ExprKind::Juxtapose(xs) = expr(text).kind else {
+        panic!()
+    };
+    assert_eq!(xs[0].span, Span::new(0, "♙°".len()));
+    assert_eq!(text_at(text, xs[1].span), "♘²");
+    let ExprKind::Marked { body, .. } = &xs[0].kind else {
+        panic!()
+    };
+    assert_eq!(body.span, Span::new(0, '♙'.len_utf8()));
+}
+
+#[test]
+fn spans_exclude_trailing_space_and_comments() {
+    let text = "a   b   // note\n";
+    let e = expr(text);
+    assert_eq!(text_at(text, e.span), "a   b");
+}
+
+#[test]
+fn spans_in_a_file_are_offsets_into_the_whole_file() {
+    let text = "// header\nfirst = x\nsecond = y\n  -> (z | w)? // comment\nthird = v\n";
+    let f = file(text);
+    let [_, Item::Definition(d), _] = &f.items[..] else {
+        panic!("{:?}", f.items)
+    };
+    assert_eq!(text_at(text, d.span), "second = y\n  -> (z | w)?");
+    assert_eq!(text_at(text, d.name.span), "second");
+    assert_eq!(text_at(text, d.body.span), "y\n  -> (z | w)?");
+    let ExprKind::Arrow { lhs, rhs } = &d.body.kind else {
+        panic!("{}", sx(&d.body))
+    };
+    assert_eq!(lhs.span, span_of(text, "y"));
+    assert_eq!(rhs.span, span_of(text, "(z | w)?"));
+}
+
+#[test]
+fn expression_spans_across_lines_and_comments() {
+    let text = "a // one\n| b";
+    let e = expr(text);
+    assert_eq!(sx(&e), "(| a b)");
+    let ExprKind::Union(xs) = &e.kind else { panic!() };
+    assert_eq!(xs[1].span, Span::new(text.len() - 1, text.len()));
+    assert_eq!(e.span, Span::new(0, text.len()));
+}
+
+// ---- errors ----------------------------------------------------------------
+
+#[test]
+fn every_broken_item_is_reported() {
+    let text = "a = (b\nok = c\nd = e |\nf = g\n";
+    let errors = file_errors(text);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(
+        errors[0],
+        SyntaxError::Unclosed {
+            span: span_of(text, "("),
+            expected: ')'
+        }
+    );
+    match &errors[1] {
+        SyntaxError::Expected { span, expected, .. } => {
+            assert_eq!(expected, "an expression");
+            // Somewhere after the `|` and before the next item (the parser
+            // puts it at the end of the item's chunk, after its newline).
+            let line = text.find("d = e |").unwrap();
+            assert!(
+                (line + "d = e |".len()..=text.find("f = g").unwrap()).contains(&span.start),
+                "{span:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn unclosed_bracket() {
+    let errors = expr_errors("a (b | {c");
+    assert_eq!(
+        errors,
+        [SyntaxError::Unclosed {
+            span: Span::new(7, 8),
+            expected: '}'
+        }]
+    );
+}
+
+#[test]
+fn unopened_and_mismatched_brackets() {
+    assert_eq!(
+        expr_errors("a)"),
+        [SyntaxError::Unopened {
+            span: Span::new(1, 2),
+            found: ')'
+        }]
+    );
+    assert_eq!(
+        expr_errors("(a}"),
+        [SyntaxError::Mismatched {
+            span: Span::new(2, 3),
+            open: Span::new(0, 1),
+            expected: ')',
+            found: '}'
+        }]
+    );
+}
+
+#[test]
+fn brackets_in_comments_do_not_count() {
+    assert_eq!(definitions(&file("a = b // (\n")), ["a = b"]);
+    assert_eq!(shape("a // (\n b"), "(seq a b)");
+}
+
+#[test]
+fn operator_without_right_operand() {
+    for (text, at) in [
+        ("a ->", 4),
+        ("a |", 3),
+        ("a / ", 4),
+        ("a + ", 4),
+        ("%♙:", "%♙:".len()),
+    ] {
+        let errors = expr_errors(text);
+        match errors.as_slice() {
+            [SyntaxError::Expected { span, found, .. }] => {
+                assert_eq!(span.start, at, "{text:?}");
+                assert_eq!(found, "the end of the text", "{text:?}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn operator_without_right_operand_in_a_file() {
+    let text = "a = b ->\n\n  // more to come\nc = d\n";
+    let errors = file_errors(text);
+    match errors.as_slice() {
+        [SyntaxError::Expected { span, expected, .. }] => {
+            assert_eq!(expected, "an expression");
+            // Between the `->` and the next item: the parser reports the end
+            // of the item's chunk, i.e. the start of the next item's line.
+            assert!(
+                (8..=text.find("c = d").unwrap()).contains(&span.start),
+                "{span:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn nesting_at_the_limit_parses() {
+    // Run with the 8 MiB stack a program's main thread gets (where the CLI
+    // parses): an unoptimised build needs more than 4 MiB for 64 levels,
+    // more than the 2 MiB of a test thread.
+    let depth = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(|| {
+            let text = format!("{}u{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+            let parsed = expr(&text);
+            let mut e = &parsed;
+            let mut depth = 0;
+            while let ExprKind::Group(inner) = &e.kind {
+                depth += 1;
+                e = inner;
+            }
+            assert_eq!(e.kind, ExprKind::Word("u".into()));
+            depth
+        })
+        .expect("a thread")
+        .join()
+        .expect("the parse does not panic");
+    assert_eq!(depth, MAX_NESTING);
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_an_error() {
+    let n = MAX_NESTING + 1;
+    let text = format!("{}u{}", "(".repeat(n), ")".repeat(n));
+    assert_eq!(
+        expr_errors(&text),
+        [SyntaxError::TooDeep {
+            span: Span::new(MAX_NESTING, MAX_NESTING + 1),
+            limit: MAX_NESTING
+        }]
+    );
+}
+
+#[test]
+fn deep_nesting_in_a_file_is_an_error() {
+    let n = 10_000;
+    let prefix = "a = ";
+    let text = format!("{prefix}{}u{}\n", "?{(".repeat(n), ")}".repeat(n));
+    let errors = file_errors(&text);
+    match errors.as_slice() {
+        [SyntaxError::TooDeep { span, limit }] => {
+            assert_eq!(*limit, MAX_NESTING);
+            // Each `?{(` opens two brackets; the one past the limit is the
+            // `{` of the 33rd.
+            let at = prefix.len() + 3 * (MAX_NESTING / 2) + 1;
+            assert_eq!(*span, Span::new(at, at + 1));
+        }
+        other => panic!("{other:?}"),
+    }
+}
