@@ -27,7 +27,7 @@ pub use position::{DiagramError, Position};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::core::{Change, Content, Coord};
+use crate::core::{Change, Coord, PieceId};
 use crate::program::Program;
 
 /// One resulting position, as the changes that lead to it from the position
@@ -56,13 +56,13 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 
     /// Calls `found` with each move of `side` on `position`, each resulting
     /// position once, in a deterministic order, until it says to stop. With
-    /// `protected`, only the moves after which no square holding a piece it
-    /// accepts can be changed by another side's move.
+    /// `safe`, only the moves after which no square holding one of the side's
+    /// protected pieces (see [`Side`]) can be changed by another side's move.
     fn each_move(
         &self,
         side: usize,
         position: &Position,
-        protected: Option<&dyn Fn(Content) -> bool>,
+        safe: bool,
         cache: &mut Cache,
         limits: &Limits,
         found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
@@ -89,9 +89,18 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     ) -> Result<bool, EngineError>;
 }
 
+/// One side of a game as the engine sees it.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// Its moves.
+    pub moves: Program,
+    /// The pieces its safe moves keep out of the other sides' reach (any marks).
+    pub protected: Vec<PieceId>,
+}
+
 /// The engine for these sides' moves on boards at most `width` by `height`
 /// (larger boards are still searched right, without the size's pruning).
-pub fn prepare(sides: Vec<Program>, width: u32, height: u32) -> Box<dyn Engine> {
+pub fn prepare(sides: Vec<Side>, width: u32, height: u32) -> Box<dyn Engine> {
     Box::new(Backtracker::new(sides, width, height))
 }
 

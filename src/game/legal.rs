@@ -56,13 +56,9 @@ impl Game {
         mut found: impl FnMut(&Outcome<'_>) -> ControlFlow<()>,
     ) -> Result<(), PlayError> {
         let turn = state.turn;
-        let royal = |c: Content| matches!(c, Content::Piece(p, _) if self.is_royal_of(p, turn));
-        let protected: Option<&dyn Fn(Content) -> bool> = match self.legality {
-            Legality::RoyalSafe => Some(&royal),
-            Legality::Unrestricted => None,
-        };
+        let safe = self.legality == Legality::RoyalSafe;
         self.engine
-            .each_move(turn, &state.position, protected, cache, &self.limits, &mut found)?;
+            .each_move(turn, &state.position, safe, cache, &self.limits, &mut found)?;
         Ok(())
     }
 

@@ -241,7 +241,19 @@ impl Game {
             programs.push(p);
         }
         let frame = Frame::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
-        let engine = engine::prepare(programs, frame.files, frame.ranks);
+        // Under royal-safe legality, each player protects their royal pieces.
+        let sides = programs
+            .into_iter()
+            .enumerate()
+            .map(|(pl, moves)| engine::Side {
+                moves,
+                protected: pieces
+                    .ids()
+                    .filter(|p| spec.pieces[p.index()].royal && spec.pieces[p.index()].owner == Some(pl))
+                    .collect(),
+            })
+            .collect();
+        let engine = engine::prepare(sides, frame.files, frame.ranks);
         let legality = if spec.pieces.iter().any(|p| p.royal) {
             Legality::RoyalSafe
         } else {

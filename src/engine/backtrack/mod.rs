@@ -18,11 +18,11 @@ use std::ops::ControlFlow;
 pub use search::{Cache, Outcomes};
 pub(crate) use search::{NoAttacks, search_with};
 
-use crate::core::{Code, CodeSet, Content, Coord, EMPTY};
+use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, piece_code};
 use crate::program::Program;
 
 use super::position::Position;
-use super::{Engine, EngineError, Limits, Outcome};
+use super::{Engine, EngineError, Limits, Outcome, Side};
 use reach::Reach;
 use search::{BoardView, Oracle, Suspects, search_changes_loaded, suspects};
 
@@ -111,14 +111,26 @@ pub struct Backtracker {
     /// Per side: the codes some other side's `%p:` binds (a move that
     /// writes one may have made a new attacker).
     bound_by_others: Vec<CodeSet>,
+    /// Per side: the codes of its protected pieces.
+    protected: Vec<CodeSet>,
 }
 
 impl Backtracker {
     /// Prepares each side's moves for boards at most `width` by `height`.
-    pub fn new(sides: Vec<Program>, width: u32, height: u32) -> Backtracker {
+    pub fn new(sides: Vec<Side>, width: u32, height: u32) -> Backtracker {
+        let protected = sides
+            .iter()
+            .map(|s| {
+                CodeSet::of(
+                    s.protected
+                        .iter()
+                        .flat_map(|&p| (0..1u8 << MARK_BITS).map(move |m| piece_code(p, Marks(m)))),
+                )
+            })
+            .collect();
         let sides: Vec<Prepared> = sides
             .into_iter()
-            .map(|p| Prepared::new(p, width, height))
+            .map(|s| Prepared::new(s.moves, width, height))
             .collect();
         let bound_by_others = (0..sides.len())
             .map(|s| {
@@ -134,6 +146,7 @@ impl Backtracker {
         Backtracker {
             sides,
             bound_by_others,
+            protected,
         }
     }
 
@@ -163,7 +176,7 @@ impl Backtracker {
     }
 
     /// Calls `found` with each move of `side` after which no square that
-    /// holds a piece `protected` accepts can be changed by another side.
+    /// holds one of its protected pieces can be changed by another side.
     ///
     /// Each move is made on a second board, the protected squares tested
     /// there, and taken back: no position is built for the test. Which
@@ -173,38 +186,38 @@ impl Backtracker {
         &self,
         side: usize,
         position: &Position,
-        protected: &dyn Fn(Content) -> bool,
         cache: &mut Cache,
         limits: &Limits,
         found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
+        let protected = &self.protected[side];
         let mut aux = cache.take_aux();
         let result = (|| {
             let mover = self.sides[side].for_position(position);
+            let w = position.width.max(1) as usize;
             let guarded: Vec<Coord> = position
-                .squares()
-                .filter(|&(_, c)| protected(c))
-                .map(|(at, _)| at)
-                .collect();
-            aux.load(position, mover.prog);
-            let others: Vec<Compiled<'_>> = self
-                .sides
+                .cells
                 .iter()
                 .enumerate()
-                .filter(|&(q, _)| q != side)
-                .map(|(_, p)| p.for_position(position))
+                .filter(|&(_, &c)| protected.contains(c))
+                .map(|(i, _)| Coord::new(position.x0 + (i % w) as i32, position.y0 + (i / w) as i32))
                 .collect();
+            aux.load(position, mover.prog);
+            let others = || {
+                self.sides
+                    .iter()
+                    .enumerate()
+                    .filter(move |&(q, _)| q != side)
+                    .map(|(_, p)| p.for_position(position))
+            };
             let fixed: Vec<Vec<Suspects>> = guarded
                 .iter()
-                .map(|&r| others.iter().map(|p| suspects(*p, &aux, r)).collect())
+                .map(|&r| others().map(|p| suspects(p, &aux, r)).collect())
                 .collect();
             let outcomes = search_with(mover, position, cache, limits, &oracle)?;
             let bound = &self.bound_by_others[side];
-            let (x1, y1) = (
-                position.x0 + position.width as i32,
-                position.y0 + position.height as i32,
-            );
+            let size = aux.size();
             let mut tests: Vec<(Coord, Option<usize>)> = Vec::new();
             let mut written: Vec<Coord> = Vec::new();
             for o in outcomes.iter() {
@@ -215,7 +228,7 @@ impl Backtracker {
                     }
                 }
                 for c in o.changes {
-                    if protected(c.content) {
+                    if protected.contains(c.content.code()) {
                         tests.push((c.at, None));
                     }
                 }
@@ -225,12 +238,6 @@ impl Backtracker {
                     }
                     continue;
                 }
-                // A move that creates squares outside the board leaves the
-                // reach analysis behind: test it without pruning.
-                let grows = o
-                    .changes
-                    .iter()
-                    .any(|c| c.at.x < position.x0 || c.at.y < position.y0 || c.at.x >= x1 || c.at.y >= y1);
                 // Pieces this move writes that another side binds could be new attackers.
                 written.clear();
                 written.extend(
@@ -240,9 +247,12 @@ impl Backtracker {
                         .map(|c| c.at),
                 );
                 let mark = aux.apply(o.changes, limits)?;
+                // A move that creates squares outside the board leaves the
+                // reach analysis behind: test it without pruning.
+                let grows = aux.size() != size;
                 let mut safe = true;
                 'test: for &(r, known) in &tests {
-                    for (k, program) in others.iter().enumerate() {
+                    for (k, program) in others().enumerate() {
                         if grows {
                             let plain = Compiled::plain(program.prog);
                             let who = suspects(plain, &aux, r);
@@ -255,12 +265,12 @@ impl Backtracker {
                         let mut who = match known {
                             Some(i) if written.is_empty() => Cow::Borrowed(&fixed[i][k]),
                             Some(i) => Cow::Owned(fixed[i][k].clone()),
-                            None => Cow::Owned(suspects(*program, &aux, r)),
+                            None => Cow::Owned(suspects(program, &aux, r)),
                         };
                         for &w in &written {
-                            who.to_mut().add_square(*program, &aux, w, r);
+                            who.to_mut().add_square(program, &aux, w, r);
                         }
-                        if search_changes_loaded(*program, &mut aux, limits, &NoAttacks, r, &who)? {
+                        if search_changes_loaded(program, &mut aux, limits, &NoAttacks, r, &who)? {
                             safe = false;
                             break 'test;
                         }
@@ -291,13 +301,13 @@ impl Engine for Backtracker {
         &self,
         side: usize,
         position: &Position,
-        protected: Option<&dyn Fn(Content) -> bool>,
+        safe: bool,
         cache: &mut Cache,
         limits: &Limits,
         found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        if let Some(protected) = protected {
-            return self.safe_moves(side, position, protected, cache, limits, found);
+        if safe {
+            return self.safe_moves(side, position, cache, limits, found);
         }
         let oracle = Attacks { engine: self, side };
         let program = self.sides[side].for_position(position);

@@ -240,6 +240,11 @@ impl Cache {
         Ok(mark)
     }
 
+    /// The loaded board's grid size (it grows when a change makes a square outside it).
+    pub(crate) fn size(&self) -> (u32, u32) {
+        self.board.size()
+    }
+
     /// Takes back the changes made since `mark`.
     pub(crate) fn undo(&mut self, mark: usize) {
         self.board.undo_to(mark);
@@ -382,6 +387,7 @@ pub(crate) fn suspects(program: Compiled<'_>, cache: &Cache, at: Coord) -> Suspe
 /// leaves as it found it; stops at the first. Each outermost `%p:` binds
 /// only the squares `suspects` names for it (those that still hold one of
 /// its pieces), and `Split`s whose rest cannot write `at` are not followed.
+#[inline]
 pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
     cache: &mut Cache,
@@ -397,6 +403,7 @@ pub(crate) fn search_changes_loaded(
     run(program, cache, limits, oracle, Some(at), Some(&suspects.binds))
 }
 
+#[inline]
 fn start(
     program: Compiled<'_>,
     position: &Position,
@@ -409,6 +416,7 @@ fn start(
     run(program, cache, limits, oracle, find, None)
 }
 
+#[inline]
 fn run(
     program: Compiled<'_>,
     cache: &mut Cache,
