@@ -187,3 +187,6 @@ pub fn apply(program: &Program, position: &Position, limits: &Limits) -> Result<
     out.sort_unstable();
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Unit tests of the engine's search modes (filled in below).
