@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod ai;
 pub mod core;
 pub mod engine;
 pub mod game;

@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
+use chessalg::ai::{Ai, Budget};
 use chessalg::engine::Cache;
-use chessalg::game::ai::{Ai, Budget};
 use chessalg::game::{Ending, Game, MoveInputError, PgnTags, State};
 
 mod common;

@@ -1,11 +1,7 @@
 //! The command line: clap types and subcommands. The only place that prints.
 
-mod apply;
-mod expand;
-mod game;
-mod play;
-mod series;
-mod tui;
+mod cmd;
+mod ui;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -35,19 +31,19 @@ enum Command {
         files: Vec<String>,
     },
     /// Print the expanded core form of definitions, or of one expression.
-    Expand(expand::ExpandArgs),
+    Expand(cmd::expand::ExpandArgs),
     /// Apply a move to a board diagram and print every resulting position.
-    Apply(apply::ApplyArgs),
+    Apply(cmd::apply::ApplyArgs),
     /// List the legal moves of a position, one per line (`e2e4`, `e7e8q`).
-    Moves(game::GameArgs),
+    Moves(cmd::GameArgs),
     /// Count the leaves of the legal-move tree (perft).
-    Perft(game::PerftArgs),
+    Perft(cmd::perft::PerftArgs),
     /// Show a position: the board, whose turn, its FEN, check and outcome.
-    Show(game::GameArgs),
+    Show(cmd::GameArgs),
     /// Play a game: humans, the AI or the random player on each side.
-    Play(play::PlayArgs),
+    Play(cmd::play::PlayArgs),
     /// Play many games between the AI and the random player, in parallel, and count the results
-    Match(series::MatchArgs),
+    Match(cmd::matches::MatchArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -62,14 +58,14 @@ pub enum Failure {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { files } => check(&files),
-        Command::Expand(args) => expand::run(&args),
-        Command::Apply(args) => apply::run(&args),
-        Command::Moves(args) => game::moves(&args),
-        Command::Perft(args) => game::perft(&args),
-        Command::Show(args) => game::show(&args),
-        Command::Play(args) => play::run(&args),
-        Command::Match(args) => series::run(&args),
+        Command::Check { files } => cmd::check::run(&files),
+        Command::Expand(args) => cmd::expand::run(&args),
+        Command::Apply(args) => cmd::apply::run(&args),
+        Command::Moves(args) => cmd::moves::run(&args),
+        Command::Perft(args) => cmd::perft::run(&args),
+        Command::Show(args) => cmd::show::run(&args),
+        Command::Play(args) => cmd::play::run(&args),
+        Command::Match(args) => cmd::matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -142,23 +138,4 @@ pub fn load_spec(path: &str) -> Result<Spec, Failure> {
             Err(Failure::Reported)
         }
     }
-}
-
-fn check(files: &[String]) -> Result<(), Failure> {
-    let mut failed = 0;
-    for f in files {
-        match load_spec(f) {
-            Ok(spec) => println!("{f}: ok ({} definitions)", spec.rules().definitions().len()),
-            Err(Failure::Reported) => failed += 1,
-            Err(Failure::Message(m)) => {
-                eprintln!("error: {m}");
-                failed += 1;
-            }
-        }
-    }
-    if failed > 0 {
-        eprintln!("{failed} of {} file(s) failed the check", files.len());
-        return Err(Failure::Reported);
-    }
-    Ok(())
 }

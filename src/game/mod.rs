@@ -8,15 +8,11 @@
 //! its square", outcomes are the file's `outcome` lines, and a move is named
 //! by the squares its piece of interest left and reached.
 
-pub mod ai;
-mod fen;
 mod legal;
 mod notation;
 mod outcome;
 mod perft;
-pub mod pgn;
 mod prospects;
-mod san;
 
 use crate::core::{Change, Content, Coord};
 use std::fmt;
@@ -30,12 +26,13 @@ use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::program::{self, CompileError, Program};
 use crate::spec::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
 
-pub use fen::FenError;
+pub use notation::fen::FenError;
+pub use notation::pgn;
+pub use notation::pgn::PgnTags;
+pub use notation::san::MoveInputError;
 pub use notation::square_name;
 pub use perft::{divide, perft};
-pub use pgn::PgnTags;
 pub use prospects::Prospects;
-pub use san::MoveInputError;
 
 /// Why a rule file is not a playable game.
 #[derive(Clone, Debug, Error, Diagnostic)]

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::ai::{Ai, Budget, Choice, Rng};
 use crate::engine::Cache;
-use crate::game::ai::{Ai, Budget, Choice, Rng};
 use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
 
 /// Who makes a player's moves.

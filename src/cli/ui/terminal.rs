@@ -12,8 +12,8 @@ use crossterm::{cursor, execute, queue, terminal};
 use chessalg::core::Coord;
 use chessalg::session::{Controller, Match, Status};
 
-use super::Failure;
-use super::play::{result_line, save};
+use super::{result_line, save};
+use crate::cli::Failure;
 
 /// Restores the terminal when dropped, whatever happens.
 struct Screen;

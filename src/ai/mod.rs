@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::Cache;
 
-use super::{Action, Ending, Game, PlayError, Prospects, State};
+use crate::game::{Action, Ending, Game, PlayError, Prospects, State};
 
 /// A small deterministic random number generator (SplitMix64).
 #[derive(Clone, Debug)]

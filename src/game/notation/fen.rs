@@ -9,8 +9,8 @@ use thiserror::Error;
 use crate::core::Marks;
 use crate::engine::Position;
 
-use super::notation::{name, parse_square};
-use super::{Game, State};
+use super::{name, parse_square};
+use crate::game::{Game, State};
 
 /// Why a FEN string does not describe a position of this game.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]

@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::Args;
 
-use chessalg::game::ai::Budget;
+use chessalg::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Match};
 
 use super::play::{AiArgs, Side};
-use super::{Failure, load_spec};
+use crate::cli::{Failure, load_spec};
 
 /// Arguments of `chessalg match`.
 #[derive(Args, Debug)]

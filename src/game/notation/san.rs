@@ -21,8 +21,8 @@ use thiserror::Error;
 use crate::core::PieceId;
 use crate::engine::Cache;
 
-use super::notation::{name, parse_square};
-use super::{Action, Game, PlayError, State};
+use super::{name, parse_square};
+use crate::game::{Action, Game, PlayError, State};
 
 /// Why a typed move does not name one legal move.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]

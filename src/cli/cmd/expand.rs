@@ -5,7 +5,7 @@ use clap::Args;
 use chessalg::ir::{Expanded, Rules, print};
 use chessalg::source::Source;
 
-use super::{Failure, load_rules, print_problems, read_source};
+use crate::cli::{Failure, load_rules, print_problems, read_source};
 
 /// Arguments of `chessalg expand`.
 #[derive(Args, Debug)]

@@ -1,5 +1,9 @@
 //! Names of squares and moves: `e2`, `e2e4`, `e7e8q`.
 
+pub(super) mod fen;
+pub mod pgn;
+pub(super) mod san;
+
 use super::{Action, Frame, Game, State};
 use crate::core::{Content, Coord};
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::engine::Cache;
 
-use super::{Action, Ending, Game, PlayError, State};
+use crate::game::{Action, Ending, Game, PlayError, State};
 
 /// What PGN's tags say beyond the moves.
 #[derive(Clone, Debug, Default)]

@@ -7,7 +7,7 @@ use chessalg::ir::{Rules, Value, print};
 use chessalg::program;
 use chessalg::source::Source;
 
-use super::{Failure, load_rules, print_problems, read_source};
+use crate::cli::{Failure, load_rules, print_problems, read_source};
 
 /// Arguments of `chessalg apply`.
 #[derive(Args, Debug)]

@@ -1,0 +1,41 @@
+//! The subcommands, one file each, and what several of them share.
+
+pub mod apply;
+pub mod check;
+pub mod expand;
+pub mod matches;
+pub mod moves;
+pub mod perft;
+pub mod play;
+pub mod show;
+
+use clap::Args;
+
+use chessalg::game::{self, Game, State};
+
+use crate::cli::{Failure, load_spec};
+
+/// The rule file and the position to start from.
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// The rule file of the game.
+    pub rules: String,
+    /// Start from this FEN instead of the game's initial position.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// Loads the game and its starting state.
+pub fn setup(args: &GameArgs) -> Result<(Game, State), Failure> {
+    let rules = load_spec(&args.rules)?;
+    let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
+    let state = match &args.fen {
+        Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
+        None => game.initial(),
+    };
+    Ok((game, state))
+}
+
+pub fn play_error(e: game::PlayError) -> Failure {
+    Failure::Message(e.to_string())
+}

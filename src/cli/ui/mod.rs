@@ -1,0 +1,42 @@
+//! How a game in progress is shown and driven: line by line or on a
+//! terminal board, and what both need (the result line, saving the PGN).
+
+pub mod line;
+pub mod terminal;
+
+use chessalg::game::{Ending, Game, pgn};
+use chessalg::session::{Match, Status};
+
+/// How a game is played out on screen.
+pub struct Options<'a> {
+    /// Print only the moves and the result.
+    pub quiet: bool,
+    /// Stop after this many plies.
+    pub max_plies: Option<usize>,
+    /// Save the game to this PGN file after every move and at the end.
+    pub pgn: Option<&'a str>,
+}
+
+/// The players' names and the result, as one line.
+pub fn result_line(game: &Game, status: &Status) -> String {
+    match status.ending {
+        Some((Ending::Win(p), reason)) => format!(
+            "Game over: {} wins ({reason}) {}",
+            game.players[p],
+            pgn::result_token(Some(Ending::Win(p)))
+        ),
+        Some((Ending::Draw, reason)) => format!("Game over: draw ({reason}) 1/2-1/2"),
+        None => "Game stopped *".to_string(),
+    }
+}
+
+/// Writes the game's PGN to `path`.
+pub fn save(
+    m: &mut Match<'_>,
+    path: &str,
+    ending: Option<Ending>,
+    termination: Option<String>,
+) -> Result<(), String> {
+    let text = m.pgn(ending, termination).map_err(|e| e.to_string())?;
+    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+}
