@@ -34,7 +34,7 @@ const LIMITS: Limits = Limits {
 fn cell() -> impl Strategy<Value = Cell> {
     prop_oneof![
         6 => Just(Cell::Empty),
-        4 => (0u16..4).prop_map(|p| Cell::Piece(PieceId(p), Marks::NONE)),
+        4 => (0u16..4).prop_map(|p| Cell::Piece(PieceId::new(p), Marks::NONE)),
         1 => Just(Cell::OffBoard),
         2 => Just(Cell::Poi(Marks::NONE)),
     ]
@@ -88,8 +88,10 @@ fn moves() -> impl Strategy<Value = Move> {
                 .prop_map(|(m, min, extra)| { Move::repeat(m, min, extra.map(|e| min + e)) }),
             (inner.clone(), any::<bool>()).prop_map(|(m, holds)| Move::guard(holds, m)),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Move::Ordered(vec![a, b])),
-            (inner, 0u16..4)
-                .prop_map(|(m, p)| Move::with_poi(CellSet::one(Cell::Piece(PieceId(p), Marks::NONE)), m)),
+            (inner, 0u16..4).prop_map(|(m, p)| Move::with_poi(
+                CellSet::one(Cell::Piece(PieceId::new(p), Marks::NONE)),
+                m
+            )),
         ]
     })
 }
@@ -97,7 +99,7 @@ fn moves() -> impl Strategy<Value = Move> {
 /// A move, wrapped in `%p:` half of the time so that `%` is often bound.
 fn top_move() -> impl Strategy<Value = Move> {
     (moves(), prop::option::of(0u16..4)).prop_map(|(m, p)| match p {
-        Some(p) => Move::with_poi(CellSet::one(Cell::Piece(PieceId(p), Marks::NONE)), m),
+        Some(p) => Move::with_poi(CellSet::one(Cell::Piece(PieceId::new(p), Marks::NONE)), m),
         None => m,
     })
 }
@@ -107,7 +109,7 @@ fn board() -> impl Strategy<Value = Position> {
     let content = prop_oneof![
         1 => Just(Content::NoSquare),
         4 => Just(Content::Empty),
-        3 => (0u16..4).prop_map(|p| Content::Piece(PieceId(p), Marks::NONE)),
+        3 => (0u16..4).prop_map(|p| Content::Piece(PieceId::new(p), Marks::NONE)),
     ];
     (1i32..=3, 1i32..=3, prop::collection::vec(content, 9)).prop_map(|(w, h, cells)| {
         let squares = (0..w * h).map(|i| (Coord::new(i % w, i / w), cells[i as usize]));

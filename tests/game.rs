@@ -2,6 +2,7 @@
 //! `moves`, `perft` and `show` commands.
 
 use chessalg::core::Coord;
+use chessalg::core::PlayerId;
 use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, State};
 use chessalg::source::Source;
@@ -96,7 +97,7 @@ fn castling_moves_the_rook_and_loses_the_rights() {
 fn checkmate_is_a_loss_and_stalemate_a_draw() {
     let game = chess();
     let mate = play(&game, game.initial(), &["f2f3", "e7e5", "g2g4", "d8h4"]);
-    assert_eq!(ending(&game, &mate), Some(Ending::Win(1)));
+    assert_eq!(ending(&game, &mate), Some(Ending::Win(PlayerId::new(1))));
     let stalemate = game.from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
     assert_eq!(ending(&game, &stalemate), Some(Ending::Draw));
     assert_eq!(ending(&game, &game.initial()), None);
@@ -227,7 +228,7 @@ fn tic_tac_toe() {
     assert_eq!(counts, [9, 72, 504, 3024, 15120]);
     // Crosses on a1, b1, c1: crosses win as soon as the row is complete.
     let won = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O", "c1=X"]);
-    assert_eq!(ending(&game, &won), Some(Ending::Win(0)));
+    assert_eq!(ending(&game, &won), Some(Ending::Win(PlayerId::new(0))));
     let going = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
     assert_eq!(ending(&game, &going), None);
 }
@@ -243,7 +244,7 @@ fn in_chess_every_piece_keeps_its_whole_scope_everywhere() {
     let game = chess();
     let mut cache = Cache::new();
     let prospects = game.prospects(&mut cache);
-    let squares: Vec<Coord> = game.initial().position.squares().map(|(at, _)| at).collect();
+    let squares: Vec<Coord> = game.initial().position().squares().map(|(at, _)| at).collect();
     for symbol in "♔♕♖♗♘♙♚♛♜♝♞♟".chars() {
         let piece = game.pieces.lookup(symbol).unwrap();
         let full = prospects.full_scope(piece);

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use chessalg::ai::{Ai, Budget};
+use chessalg::core::PlayerId;
 use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, MoveInputError, PgnTags, State};
 
@@ -93,14 +94,20 @@ fn fools_mate_is_written_with_a_hash() {
     let legal = game.legal_actions(&state, &mut cache).unwrap();
     assert_eq!(
         game.ending(&state, &legal, &mut cache).unwrap(),
-        Some(Ending::Win(1))
+        Some(Ending::Win(PlayerId::new(1)))
     );
     let tags = PgnTags {
         players: vec!["A".into(), "B".into()],
         ..PgnTags::default()
     };
     let pgn = game
-        .pgn(&game.initial(), &actions, Some(Ending::Win(1)), &tags, &mut cache)
+        .pgn(
+            &game.initial(),
+            &actions,
+            Some(Ending::Win(PlayerId::new(1))),
+            &tags,
+            &mut cache,
+        )
         .unwrap();
     assert!(pgn.starts_with("[Event \"Chess\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"));
     assert!(pgn.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n"));

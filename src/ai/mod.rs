@@ -7,7 +7,7 @@
 //! a win or loss is worth more than any material (sooner wins more), a draw
 //! nothing. The search knows nothing of any particular game.
 
-use crate::core::{Content, Coord};
+use crate::core::{Content, Coord, PlayerId};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -140,7 +140,7 @@ impl Ai {
             self.table.clear();
         }
         // Positions of the game so far count as draws: the AI avoids repeating when ahead.
-        self.seen = state.history.iter().copied().collect();
+        self.seen = state.history().iter().copied().collect();
         self.seen.remove(&state.key());
         let mut order: Vec<usize> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
@@ -152,8 +152,9 @@ impl Ai {
             depth: 0,
             nodes: 0,
         };
+        let mut state = state.clone();
         for depth in 1..=budget.depth.max(1) {
-            match self.root(game, state, legal, &order, depth, cache) {
+            match self.root(game, &mut state, legal, &order, depth, cache) {
                 Ok((index, score)) => {
                     best = Choice {
                         index,
@@ -184,7 +185,7 @@ impl Ai {
     fn root(
         &mut self,
         game: &Game,
-        state: &State,
+        state: &mut State,
         legal: &[Action],
         order: &[usize],
         depth: u32,
@@ -193,10 +194,10 @@ impl Ai {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = order[0];
         for &i in order {
-            let child = game.play_quietly(state, &legal[i]);
-            let score = -self.negamax(
+            let undo = game.make(state, &legal[i]);
+            let score = self.negamax(
                 game,
-                &child,
+                state,
                 depth - 1,
                 -beta,
                 -alpha,
@@ -204,7 +205,9 @@ impl Ai {
                 legal.len(),
                 depth > 1,
                 cache,
-            )?;
+            );
+            game.unmake(state, undo);
+            let score = -score?;
             if score > alpha {
                 alpha = score;
                 best = i;
@@ -217,7 +220,7 @@ impl Ai {
     fn negamax(
         &mut self,
         game: &Game,
-        state: &State,
+        state: &mut State,
         depth: u32,
         mut alpha: i32,
         beta: i32,
@@ -237,7 +240,7 @@ impl Ai {
         let legal = game.legal_actions(state, cache)?;
         if let Some(end) = game.ending(state, &legal, cache)? {
             return Ok(match end {
-                Ending::Win(p) if p == state.turn => WIN - ply,
+                Ending::Win(p) if p == state.turn() => WIN - ply,
                 Ending::Win(_) => -(WIN - ply),
                 Ending::Draw => 0,
             });
@@ -247,7 +250,7 @@ impl Ai {
         let depth = if depth == 0
             && !legal.is_empty()
             && ply < MAX_EXTENDED_PLY
-            && game.royal_attacked(&state.position, state.turn, cache)?
+            && game.royal_attacked(state.position(), state.turn(), cache)?
         {
             1
         } else {
@@ -297,10 +300,10 @@ impl Ai {
         let mut best_score = -WIN - 1;
         let mut best = None;
         for &(_, i) in &order {
-            let child = game.play_quietly(state, &legal[i]);
-            let score = -self.negamax(
+            let undo = game.make(state, &legal[i]);
+            let score = self.negamax(
                 game,
-                &child,
+                state,
                 depth - 1,
                 -beta,
                 -alpha,
@@ -308,7 +311,9 @@ impl Ai {
                 legal.len(),
                 timed,
                 cache,
-            )?;
+            );
+            game.unmake(state, undo);
+            let score = -score?;
             if score > best_score {
                 best_score = score;
                 best = Some(i as u32);
@@ -367,7 +372,7 @@ fn from_table(score: i32, ply: i32) -> i32 {
 /// of its scope (the squares it could ever take on) it keeps where it stands,
 /// so a piece that has run out of moves, or past what it could attack, in a
 /// game whose pieces cannot come back, is worth less.
-fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player: usize) -> i32 {
+fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player: PlayerId) -> i32 {
     let Content::Piece(p, _) = content else { return 0 };
     let info = &game.info[p.index()];
     let value = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
@@ -388,9 +393,9 @@ fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player
 /// point, each piece weighed by the scope it keeps ([`worth`]).
 pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
     state
-        .position
+        .position()
         .squares()
-        .map(|(at, c)| worth(game, prospects, at, c, state.turn))
+        .map(|(at, c)| worth(game, prospects, at, c, state.turn()))
         .sum()
 }
 
@@ -398,11 +403,11 @@ pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
 /// promotions, and the scope the moved pieces keep).
 fn material_gain(game: &Game, prospects: &Prospects, state: &State, action: &Action) -> i32 {
     action
-        .changes
+        .changes()
         .iter()
         .map(|c| {
-            worth(game, prospects, c.at, c.content, state.turn)
-                - worth(game, prospects, c.at, state.position.get(c.at), state.turn)
+            worth(game, prospects, c.at, c.content, state.turn())
+                - worth(game, prospects, c.at, state.position().get(c.at), state.turn())
         })
         .sum()
 }

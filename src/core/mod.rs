@@ -8,6 +8,7 @@
 mod content;
 mod geometry;
 mod piece;
+mod player;
 
 pub use content::{Change, Content, MAX_PIECES};
 pub(crate) use content::{
@@ -16,3 +17,4 @@ pub(crate) use content::{
 pub(crate) use geometry::write_steps;
 pub use geometry::{Coord, MAX_TRANSLATION, Movement, MovementOverflow, Offset, superscript};
 pub use piece::{MAX_MARKS, Marks, PieceId, PieceTable};
+pub use player::PlayerId;

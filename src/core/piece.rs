@@ -4,9 +4,14 @@ use std::fmt;
 
 /// A declared piece symbol, numbered in declaration order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PieceId(pub u16);
+pub struct PieceId(pub(crate) u16);
 
 impl PieceId {
+    /// The piece declared `index`th (from 0).
+    pub const fn new(index: u16) -> PieceId {
+        PieceId(index)
+    }
+
     /// The id as an index into per-piece tables.
     pub fn index(self) -> usize {
         self.0 as usize
@@ -15,7 +20,7 @@ impl PieceId {
 
 /// A set of piece marks (`°`, `ᵉ`, ...), one bit per declared mark.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Marks(pub u8);
+pub struct Marks(pub(crate) u8);
 
 impl Marks {
     /// No marks.
@@ -34,6 +39,11 @@ impl Marks {
     /// The marks of both.
     pub fn union(self, other: Marks) -> Marks {
         Marks(self.0 | other.0)
+    }
+
+    /// The marks in both.
+    pub fn meet(self, other: Marks) -> Marks {
+        Marks(self.0 & other.0)
     }
 
     /// These marks less those of `other`.

@@ -21,7 +21,7 @@ mod position;
 
 use std::ops::ControlFlow;
 
-pub use backtrack::{Backtracker, Cache, Outcomes};
+pub use backtrack::{Backtracker, Cache, Successors};
 pub use position::{DiagramError, Position};
 
 use miette::Diagnostic;
@@ -33,7 +33,7 @@ use crate::program::Program;
 /// One resulting position, as the changes that lead to it from the position
 /// searched, with where the outermost piece of interest started and ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome<'c> {
+pub struct Successor<'c> {
     /// The squares that differ, in reading order (top row first).
     pub changes: &'c [Change],
     /// Where the first outermost `%p:` found its piece.
@@ -65,7 +65,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         safe: bool,
         cache: &mut Cache,
         limits: &Limits,
-        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError>;
 
     /// Whether `program`, run for `side`, has a result on `position`.
@@ -111,7 +111,7 @@ pub fn search<'c>(
     position: &Position,
     cache: &'c mut Cache,
     limits: &Limits,
-) -> Result<Outcomes<'c>, EngineError> {
+) -> Result<Successors<'c>, EngineError> {
     backtrack::search_with(
         backtrack::Compiled::plain(program),
         position,

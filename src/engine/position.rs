@@ -282,6 +282,33 @@ impl Position {
         next
     }
 
+    /// Makes `changes` here and returns what they replaced, in the same
+    /// order: applying that list undoes them. Squares that appear or vanish
+    /// rebuild the grid; otherwise the cells and hash change in place.
+    pub fn apply(&mut self, changes: &[Change]) -> Vec<Change> {
+        let before: Vec<Change> = changes
+            .iter()
+            .map(|c| Change {
+                at: c.at,
+                content: self.get(c.at),
+            })
+            .collect();
+        let in_place = changes.iter().all(|c| {
+            c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
+        });
+        if !in_place {
+            *self = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
+            return before;
+        }
+        for c in changes {
+            let i = self.index(c.at).expect("checked above");
+            let code = c.content.code();
+            self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+            self.cells[i] = code;
+        }
+        before
+    }
+
     /// The grid index of `at`, if it is inside the grid.
     fn index(&self, at: Coord) -> Option<usize> {
         let cx = at.x.wrapping_sub(self.x0) as u32;

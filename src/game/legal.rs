@@ -6,19 +6,19 @@
 use std::ops::ControlFlow;
 
 use crate::core::{Content, Coord, PieceId};
-use crate::engine::{Cache, Outcome, Position};
+use crate::engine::{Cache, Position, Successor};
 
-use super::{Action, Game, Legality, PlayError, PlayerId, State};
+use super::{Action, Game, Legality, PlayError, State, TurnOrder};
+use crate::core::PlayerId;
 
 impl Game {
     /// Every legal move of the player to move, in a deterministic order.
     pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
         let mut legal = Vec::new();
         self.each_legal(state, cache, |o| {
-            legal.push(Action {
-                changes: o.changes.to_vec(),
-                from: o.poi_from,
-                to: o.poi_to,
+            legal.push(match o {
+                Some(o) => Action::new(o.changes.to_vec(), o.poi_from, o.poi_to),
+                None => Action::pass(),
             });
             ControlFlow::Continue(())
         })?;
@@ -47,19 +47,57 @@ impl Game {
     }
 
     /// Calls `found` with each legal move, in the order the engine found them,
-    /// until it says to stop. Under royal-safe legality the engine keeps only
-    /// the moves after which no royal piece of the mover can be taken.
+    /// until it says to stop; `None` is a pass. Under royal-safe legality the
+    /// engine keeps only the moves after which no royal piece of the mover
+    /// can be taken; under a passing turn order a player without a move
+    /// passes while another player has one.
     fn each_legal(
         &self,
         state: &State,
         cache: &mut Cache,
-        mut found: impl FnMut(&Outcome<'_>) -> ControlFlow<()>,
+        mut found: impl FnMut(Option<&Successor<'_>>) -> ControlFlow<()>,
     ) -> Result<(), PlayError> {
-        let turn = state.turn;
+        let mut any = false;
+        self.each_move(state.turn(), state.position(), cache, &mut |s| {
+            any = true;
+            found(Some(s))
+        })?;
+        if !any && self.turn_order == TurnOrder::AlternatePassing && self.another_can_move(state, cache)? {
+            let _ = found(None);
+        }
+        Ok(())
+    }
+
+    /// Calls `found` with each move of `player` on `position` that the legality policy allows.
+    fn each_move(
+        &self,
+        player: PlayerId,
+        position: &Position,
+        cache: &mut Cache,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), PlayError> {
         let safe = self.legality == Legality::RoyalSafe;
         self.engine
-            .each_move(turn, &state.position, safe, cache, &self.limits, &mut found)?;
+            .each_move(player.index(), position, safe, cache, &self.limits, found)?;
         Ok(())
+    }
+
+    /// Whether a player other than the one to move has a legal move here.
+    fn another_can_move(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+        for q in (0..self.players.len()).map(PlayerId::new) {
+            if q == state.turn() {
+                continue;
+            }
+            let mut any = false;
+            self.each_move(q, state.position(), cache, &mut |_| {
+                any = true;
+                ControlFlow::Break(())
+            })?;
+            if any {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn is_royal_of(&self, piece: PieceId, player: PlayerId) -> bool {
@@ -105,6 +143,6 @@ impl Game {
     ) -> Result<bool, PlayError> {
         Ok(self
             .engine
-            .can_change(player, position, at, cache, &self.limits)?)
+            .can_change(player.index(), position, at, cache, &self.limits)?)
     }
 }

@@ -12,7 +12,9 @@ mod legal;
 mod notation;
 mod outcome;
 mod perft;
+mod policy;
 mod prospects;
+mod state;
 
 use crate::core::{Change, Content, Coord};
 use std::fmt;
@@ -21,7 +23,7 @@ use std::sync::OnceLock;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::core::{Marks, PieceTable};
+use crate::core::{Marks, PieceTable, PlayerId};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::program::{self, CompileError, Program};
 use crate::spec::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
@@ -32,7 +34,9 @@ pub use notation::pgn::PgnTags;
 pub use notation::san::MoveInputError;
 pub use notation::square_name;
 pub use perft::{divide, perft};
+pub use policy::{Legality, TurnOrder};
 pub use prospects::Prospects;
+pub use state::{State, Undo};
 
 /// Why a rule file is not a playable game.
 #[derive(Clone, Debug, Error, Diagnostic)]
@@ -75,50 +79,56 @@ pub enum PlayError {
     Engine(#[from] EngineError),
 }
 
-/// A player, by turn order.
-pub type PlayerId = usize;
-
-/// The state of a game: the position, whose turn, and the counters outcomes need.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    /// The board.
-    pub position: Position,
-    /// The player to move.
-    pub turn: PlayerId,
-    /// Plies since the last move that resets the quiet count.
-    pub quiet: u32,
-    /// The move number, starting at 1, increased after the last player moves.
-    pub fullmove: u32,
-    /// Position hashes (with the player to move) since the game began.
-    pub history: Vec<u64>,
-}
-
-impl State {
-    /// The hash that identifies this position with its player to move.
-    pub fn key(&self) -> u64 {
-        self.position.content_hash() ^ (self.turn as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-}
-
-/// A legal move: what it changes and the squares its piece of interest left and reached.
+/// A legal move: what it changes and the squares its piece of interest
+/// left and reached, or a pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
-    /// The squares that change, with what they hold afterwards.
-    pub changes: Vec<Change>,
-    /// Where the moving piece (the outermost piece of interest) started.
-    pub from: Option<Coord>,
-    /// Where it ended.
-    pub to: Option<Coord>,
+    changes: Vec<Change>,
+    from: Option<Coord>,
+    to: Option<Coord>,
+    pass: bool,
 }
 
-/// Which of a player's moves are legal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Legality {
-    /// Every move the rules give.
-    Unrestricted,
-    /// The moves after which no royal piece of the mover stands where an
-    /// opponent's move could change its square.
-    RoyalSafe,
+impl Action {
+    /// A move that changes these squares, its piece of interest going from `from` to `to`.
+    pub(crate) fn new(changes: Vec<Change>, from: Option<Coord>, to: Option<Coord>) -> Action {
+        Action {
+            changes,
+            from,
+            to,
+            pass: false,
+        }
+    }
+
+    /// Passing: the turn goes on, nothing else changes (see [`TurnOrder`]).
+    pub(crate) fn pass() -> Action {
+        Action {
+            changes: Vec::new(),
+            from: None,
+            to: None,
+            pass: true,
+        }
+    }
+
+    /// The squares that change, with what they hold afterwards.
+    pub fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
+    /// Where the moving piece (the outermost piece of interest) started.
+    pub fn from(&self) -> Option<Coord> {
+        self.from
+    }
+
+    /// Where it ended.
+    pub fn to(&self) -> Option<Coord> {
+        self.to
+    }
+
+    /// Whether this is a pass.
+    pub fn is_pass(&self) -> bool {
+        self.pass
+    }
 }
 
 /// How a game ended.
@@ -176,6 +186,8 @@ pub struct Game {
     engine: Box<dyn Engine>,
     /// Which moves are legal.
     legality: Legality,
+    /// How the turn passes.
+    turn_order: TurnOrder,
     outcomes: Vec<(CompiledCondition, Verdict)>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
@@ -246,7 +258,10 @@ impl Game {
                 moves,
                 protected: pieces
                     .ids()
-                    .filter(|p| spec.pieces[p.index()].royal && spec.pieces[p.index()].owner == Some(pl))
+                    .filter(|p| {
+                        let info = &spec.pieces[p.index()];
+                        info.royal && info.owner == Some(PlayerId::new(pl))
+                    })
                     .collect(),
             })
             .collect();
@@ -254,8 +269,9 @@ impl Game {
         let legality = if spec.pieces.iter().any(|p| p.royal) {
             Legality::RoyalSafe
         } else {
-            Legality::Unrestricted
+            Legality::Free
         };
+        let turn_order = TurnOrder::Alternate;
         let mut outcomes = Vec::new();
         for rule in &spec.outcomes {
             let c = rule
@@ -284,21 +300,16 @@ impl Game {
             pieces,
             engine,
             legality,
+            turn_order,
             outcomes,
             frame,
             spec,
-            initial: State {
-                position,
-                turn: 0,
-                quiet: 0,
-                fullmove: 1,
-                history: Vec::new(),
-            },
+            initial: State::new(position, PlayerId::FIRST, 0, 1),
             limits: Limits::default(),
             prospects: OnceLock::new(),
         };
         let mut first = game.initial.clone();
-        game.begin_turn(&mut first);
+        game.begin(&mut first);
         game.initial = first;
         Ok(game)
     }
@@ -323,87 +334,6 @@ impl Game {
     /// The declared game data (FEN rules, outcomes).
     pub fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    /// Clears the expiring marks of the player about to move and records the position.
-    fn begin_turn(&self, state: &mut State) {
-        self.expire_marks(state);
-        let key = state.key();
-        state.history.push(key);
-    }
-
-    /// Clears the expiring marks of the pieces of the player about to move.
-    fn expire_marks(&self, state: &mut State) {
-        if !self.expiring.is_empty() {
-            let changes: Vec<Change> = state
-                .position
-                .squares()
-                .filter_map(|(at, content)| match content {
-                    Content::Piece(p, m)
-                        if self.info[p.index()].owner == Some(state.turn) && m.0 & self.expiring.0 != 0 =>
-                    {
-                        Some(Change {
-                            at,
-                            content: Content::Piece(p, m.without(self.expiring)),
-                        })
-                    }
-                    _ => None,
-                })
-                .collect();
-            if !changes.is_empty() {
-                state.position = state.position.with_changes(&changes);
-            }
-        }
-    }
-
-    /// The state after `action` without the bookkeeping outcomes need
-    /// (history, quiet count): what perft and search use.
-    pub fn play_quietly(&self, state: &State, action: &Action) -> State {
-        let next_turn = (state.turn + 1) % self.players.len();
-        let mut next = State {
-            position: state.position.with_changes(&action.changes),
-            turn: next_turn,
-            quiet: 0,
-            fullmove: state.fullmove + u32::from(next_turn == 0),
-            history: Vec::new(),
-        };
-        self.expire_marks(&mut next);
-        next
-    }
-
-    /// The state after `action`: the board changed, the turn passed, counters updated.
-    pub fn play(&self, state: &State, action: &Action) -> State {
-        let position = state.position.with_changes(&action.changes);
-        let reset = self.resets_quiet(state, action, &position);
-        let next_turn = (state.turn + 1) % self.players.len();
-        let mut next = State {
-            position,
-            turn: next_turn,
-            quiet: if reset { 0 } else { state.quiet + 1 },
-            fullmove: state.fullmove + u32::from(next_turn == 0),
-            history: state.history.clone(),
-        };
-        self.begin_turn(&mut next);
-        next
-    }
-
-    fn resets_quiet(&self, state: &State, action: &Action, after: &Position) -> bool {
-        let r = &self.quiet_resets;
-        if let Some(from) = action.from
-            && let Content::Piece(p, _) = state.position.get(from)
-            && r.pieces.contains(&p)
-        {
-            return true;
-        }
-        if r.capture {
-            let count = |pos: &Position| {
-                pos.squares()
-                    .filter(|(_, c)| matches!(c, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn)))
-                    .count()
-            };
-            return count(after) < count(&state.position);
-        }
-        false
     }
 
     /// The coordinate name of a move: from and to squares, and the FEN letter
@@ -446,7 +376,7 @@ impl Game {
             out.push_str(&format!("{:>2} ", rank + 1));
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
-                match state.position.get(at) {
+                match state.position().get(at) {
                     Content::NoSquare => out.push(' '),
                     Content::Empty => out.push('.'),
                     Content::Piece(p, _) => out.push(self.pieces.symbol(p)),

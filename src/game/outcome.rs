@@ -6,7 +6,8 @@ use crate::core::PieceId;
 use crate::engine::{Cache, Position};
 use crate::spec::{Condition, Verdict};
 
-use super::{Action, Ending, Game, PlayError, PlayerId, Reason, State};
+use super::{Action, Ending, Game, PlayError, Reason, State};
+use crate::core::PlayerId;
 
 impl Game {
     /// How the game stands: ended (and how) or not, given the legal moves.
@@ -39,9 +40,12 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Option<usize>, PlayError> {
+        let mut next = state.clone();
         for (i, action) in legal.iter().enumerate() {
-            let next = self.play_quietly(state, action);
-            if self.won_by(&next, state.turn, cache)? {
+            let undo = self.make(&mut next, action);
+            let won = self.won_by(&next, state.turn(), cache)?;
+            self.unmake(&mut next, undo);
+            if won {
                 return Ok(Some(i));
             }
         }
@@ -74,32 +78,29 @@ impl Game {
             let holds = match condition {
                 Condition::NoMoves { checked } => {
                     known != Some(false)
-                        && (!checked || self.royal_attacked(&state.position, state.turn, cache)?)
+                        && (!checked || self.royal_attacked(state.position(), state.turn(), cache)?)
                         && match known {
                             Some(v) => v,
                             None => *known.insert(!self.has_legal(state, cache)?),
                         }
                 }
-                Condition::Repetition(n) => {
-                    let key = state.key();
-                    state.history.iter().filter(|&&k| k == key).count() >= *n as usize
-                }
-                Condition::Quiet(n) => state.quiet >= *n,
+                Condition::Repetition(n) => state.occurrences() >= *n as usize,
+                Condition::Quiet(n) => state.quiet_plies() >= *n,
                 Condition::Material {
                     exact,
                     any,
                     same_colour,
-                } => self.material_matches(&state.position, exact, any, *same_colour),
+                } => self.material_matches(state.position(), exact, any, *same_colour),
                 Condition::When(p) => {
                     self.engine
-                        .has_result(p, state.turn, &state.position, cache, &self.limits)?
+                        .has_result(p, state.turn().index(), state.position(), cache, &self.limits)?
                 }
             };
             if holds {
                 let ending = match verdict {
                     Verdict::Win(Some(p)) => Ending::Win(*p),
-                    Verdict::Win(None) => Ending::Win(state.turn),
-                    Verdict::Loss => Ending::Win((state.turn + 1) % self.players.len()),
+                    Verdict::Win(None) => Ending::Win(state.turn()),
+                    Verdict::Loss => Ending::Win(self.next_turn(state.turn())),
                     Verdict::Draw => Ending::Draw,
                 };
                 let reason = match condition {

@@ -7,6 +7,12 @@ use super::{Game, PlayError, State};
 /// The number of move sequences of exactly `depth` legal moves from `state`
 /// (outcomes such as repetition are not consulted, as perft requires).
 pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
+    let mut state = state.clone();
+    count(game, &mut state, depth, cache)
+}
+
+/// Perft on `state`, walked down and back up in place.
+fn count(game: &Game, state: &mut State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
     if depth == 0 {
         return Ok(1);
     }
@@ -16,8 +22,10 @@ pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Resul
     let actions = game.legal_actions(state, cache)?;
     let mut total = 0;
     for a in &actions {
-        let next = game.play_quietly(state, a);
-        total += perft(game, &next, depth - 1, cache)?;
+        let undo = game.make(state, a);
+        let n = count(game, state, depth - 1, cache);
+        game.unmake(state, undo);
+        total += n?;
     }
     Ok(total)
 }
@@ -31,14 +39,16 @@ pub fn divide(
 ) -> Result<Vec<(String, u64)>, PlayError> {
     let actions = game.legal_actions(state, cache)?;
     let mut out = Vec::with_capacity(actions.len());
+    let mut next = state.clone();
     for a in &actions {
-        let next = game.play_quietly(state, a);
+        let undo = game.make(&mut next, a);
         let n = if depth <= 1 {
-            1
+            Ok(1)
         } else {
-            perft(game, &next, depth - 1, cache)?
+            count(game, &mut next, depth - 1, cache)
         };
-        out.push((game.action_name(state, a), n));
+        game.unmake(&mut next, undo);
+        out.push((game.action_name(state, a), n?));
     }
     out.sort();
     Ok(out)

@@ -9,7 +9,7 @@
 //! the share of their scope they keep.
 
 use crate::core::{Content, Coord};
-use crate::core::{Marks, PieceId};
+use crate::core::{Marks, PieceId, PlayerId};
 use crate::engine::{self, Cache, Position};
 
 use super::{Game, PlayError};
@@ -65,14 +65,14 @@ impl Prospects {
     /// square at once (one search per square), which finds the same scope for
     /// pieces that slide or leap and keeps the work linear in the board.
     pub fn new(game: &Game, cache: &mut Cache) -> Result<Prospects, PlayError> {
-        let alone = game.initial.position.len() <= EXACT_SQUARES;
+        let alone = game.initial.position().len() <= EXACT_SQUARES;
         Prospects::build(game, cache, alone)
     }
 
     /// [`Prospects::new`], with captures tried one target at a time or all at once.
     fn build(game: &Game, cache: &mut Cache, one_target: bool) -> Result<Prospects, PlayError> {
         let frame = game.frame;
-        let squares: Vec<Coord> = game.initial.position.squares().map(|(at, _)| at).collect();
+        let squares: Vec<Coord> = game.initial.position().squares().map(|(at, _)| at).collect();
         let mut index = vec![None; (frame.files * frame.ranks) as usize];
         for (i, &at) in squares.iter().enumerate() {
             if let Some(k) = frame_index(frame, at) {
@@ -88,7 +88,7 @@ impl Prospects {
         let find = |at: Coord| frame_index(frame, at).and_then(|k| index[k]);
         for (p, info) in game.info.iter().enumerate() {
             let Some(owner) = info.owner else { continue };
-            let program = game.engine.program(owner);
+            let program = game.engine.program(owner.index());
             let Some(target) = victim(game, owner) else {
                 continue;
             };
@@ -205,7 +205,7 @@ impl Prospects {
 /// The piece a capture test puts in the way of `owner`'s pieces: an
 /// opponent's royal piece if there is one (what the AI cares to reach),
 /// else any opponent's piece.
-fn victim(game: &Game, owner: usize) -> Option<Content> {
+fn victim(game: &Game, owner: PlayerId) -> Option<Content> {
     let theirs = |royal: bool| {
         game.info
             .iter()
@@ -251,7 +251,7 @@ mod tests {
             assert!(exact.scope.iter().any(|&s| s > 0));
             // Knowing nothing changes no value: every scope is 0.
             let unknown = Prospects::unknown();
-            let at = game.initial.position.squares().next().unwrap().0;
+            let at = game.initial.position().squares().next().unwrap().0;
             assert_eq!(unknown.scope(&game, PieceId(0), at), 0);
             assert_eq!(unknown.full_scope(PieceId(0)), 0);
         }

@@ -110,7 +110,7 @@ impl<'g> Match<'g> {
     /// Who moves now.
     pub fn controller(&self) -> Controller {
         self.controllers
-            .get(self.state().turn)
+            .get(self.state().turn().index())
             .copied()
             .unwrap_or(Controller::Ai)
     }
@@ -122,7 +122,7 @@ impl<'g> Match<'g> {
         let sans = self.game.san_all(&state, &legal, &mut self.cache)?;
         let in_check = self
             .game
-            .royal_attacked(&state.position, state.turn, &mut self.cache)?;
+            .royal_attacked(state.position(), state.turn(), &mut self.cache)?;
         let ending = self.game.ending_reason(&state, &legal, &mut self.cache)?;
         Ok(Status {
             legal,

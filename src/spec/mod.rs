@@ -30,7 +30,7 @@ pub use outcome::{Condition, OutcomeRule, Verdict};
 pub use piece::PieceInfo;
 pub use quiet::QuietResets;
 
-use crate::core::{Marks, Offset, PieceId, PieceTable};
+use crate::core::{Marks, Offset, PieceId, PieceTable, PlayerId};
 use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
 use crate::source::{Source, Span};
 use crate::syntax::ast::{self, Declaration};
@@ -178,8 +178,13 @@ impl Collect<'_> {
     }
 
     /// The index of a declared player; reports an unknown name.
-    fn player(&mut self, name: &ast::Ident) -> Option<usize> {
-        let found = self.spec.players.iter().position(|p| *p == name.text);
+    fn player(&mut self, name: &ast::Ident) -> Option<PlayerId> {
+        let found = self
+            .spec
+            .players
+            .iter()
+            .position(|p| *p == name.text)
+            .map(PlayerId::new);
         if found.is_none() {
             let players = self.spec.players.join(" ");
             self.error(ExpandError::UnknownPlayer {

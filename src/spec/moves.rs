@@ -14,7 +14,7 @@ impl Declare for MovesDecl {
         if cx.once(&key, self.player.span)
             && let Some(mv) = cx.expand_move(&self.body, &format!("the moves of {}", self.player.text))
         {
-            cx.spec.moves[i] = mv;
+            cx.spec.moves[i.index()] = mv;
         }
     }
 }

@@ -2,7 +2,7 @@
 //! turn begins.
 
 use super::{Collect, Declare};
-use crate::core::PieceId;
+use crate::core::{PieceId, PlayerId};
 use crate::ir::Move;
 use crate::syntax::ast::{ConditionKind, OutcomeDecl};
 
@@ -58,7 +58,7 @@ impl<W> Condition<W> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// A win: for the named player, or (`None`) the player to move.
-    Win(Option<usize>),
+    Win(Option<PlayerId>),
     /// A loss for the player to move.
     Loss,
     /// A draw.

@@ -2,7 +2,7 @@
 //! symbol (the symbols themselves are declared in the IR layer).
 
 use super::{Collect, Declare};
-use crate::core::PieceId;
+use crate::core::{PieceId, PlayerId};
 use crate::ir::ExpandError;
 use crate::syntax::ast::PieceDecl;
 
@@ -10,7 +10,7 @@ use crate::syntax::ast::PieceDecl;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PieceInfo {
     /// The player who owns it (index into [`super::GameSpec::players`]).
-    pub owner: Option<usize>,
+    pub owner: Option<PlayerId>,
     /// Its FEN letter.
     pub fen: Option<char>,
     /// Its value for the AI.
@@ -46,7 +46,7 @@ impl Declare for PieceDecl {
             info.value = self.value;
             info.fen = self.fen.as_ref().and_then(|(letters, _)| letters.get(i).copied());
             if paired {
-                info.owner = Some(i);
+                info.owner = Some(PlayerId::new(i));
             }
         }
     }

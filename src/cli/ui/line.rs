@@ -22,7 +22,7 @@ pub fn run(m: &mut Match<'_>, args: &Options<'_>) -> Result<(), Failure> {
     loop {
         let status = m.status().map_err(play_error)?;
         let state = m.state().clone();
-        let player = &game.players[state.turn];
+        let player = &game.players[state.turn()];
         if show_board && !args.quiet {
             print!("{}", game.board_text(&state));
             let check = if status.in_check { " (check)" } else { "" };
@@ -145,10 +145,10 @@ pub fn run(m: &mut Match<'_>, args: &Options<'_>) -> Result<(), Failure> {
 }
 
 fn move_number(state: &chessalg::game::State) -> String {
-    if state.turn == 0 {
-        format!("{}.", state.fullmove)
+    if state.turn().index() == 0 {
+        format!("{}.", state.fullmove())
     } else {
-        format!("{}...", state.fullmove)
+        format!("{}...", state.fullmove())
     }
 }
 

@@ -119,14 +119,14 @@ fn run_loop(
             }
         }
         if m.controller() != Controller::Human {
-            view.message = format!("{} is thinking...", m.game.players[m.state().turn]);
+            view.message = format!("{} is thinking...", m.game.players[m.state().turn()]);
             draw(m, &status, view).map_err(io)?;
             let d = m
                 .decide(&status.legal)
                 .map_err(|e| Failure::Message(e.to_string()))?;
             view.message = format!(
                 "{} played {} ({:.2} s)",
-                m.game.players[m.state().turn],
+                m.game.players[m.state().turn()],
                 status.sans[d.index],
                 d.elapsed.as_secs_f64()
             );
@@ -175,12 +175,14 @@ fn run_loop(
             Key::Enter => {
                 let at = m.game.square_at(view.cursor.0, view.cursor.1);
                 let from_here: Vec<usize> = (0..status.legal.len())
-                    .filter(|&i| status.legal[i].from == Some(at))
+                    .filter(|&i| status.legal[i].from() == Some(at))
                     .collect();
                 match view.selected {
                     Some(from) if from != at => {
                         let picks: Vec<usize> = (0..status.legal.len())
-                            .filter(|&i| status.legal[i].from == Some(from) && status.legal[i].to == Some(at))
+                            .filter(|&i| {
+                                status.legal[i].from() == Some(from) && status.legal[i].to() == Some(at)
+                            })
                             .collect();
                         match picks.len() {
                             0 if !from_here.is_empty() => {
@@ -281,8 +283,8 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
         Some(from) => status
             .legal
             .iter()
-            .filter(|a| a.from == Some(from))
-            .filter_map(|a| a.to)
+            .filter(|a| a.from() == Some(from))
+            .filter_map(|a| a.to())
             .collect(),
         None => Vec::new(),
     };
@@ -305,7 +307,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
         queue!(out, Print(format!("{:>2} ", rank + 1)))?;
         for file in 0..files {
             let at = game.square_at(file, rank);
-            let content = state.position.get(at);
+            let content = state.position().get(at);
             let text = match content {
                 chessalg::core::Content::NoSquare => "   ".to_string(),
                 chessalg::core::Content::Empty => "   ".to_string(),
@@ -325,7 +327,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
                     b: 99,
                 }
             };
-            if last.is_some_and(|a| a.from == Some(at) || a.to == Some(at)) {
+            if last.is_some_and(|a| a.from() == Some(at) || a.to() == Some(at)) {
                 bg = Color::Rgb {
                     r: 205,
                     g: 210,
@@ -378,7 +380,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
         out,
         Print(format!(
             "{} to move{check}   cursor {}",
-            game.players[state.turn],
+            game.players[state.turn()],
             game.square_label(game.square_at(view.cursor.0, view.cursor.1))
         ))
     )?;

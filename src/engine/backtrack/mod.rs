@@ -15,14 +15,14 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-pub use search::{Cache, Outcomes};
+pub use search::{Cache, Successors};
 pub(crate) use search::{NoAttacks, search_with};
 
 use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, piece_code};
 use crate::program::Program;
 
 use super::position::Position;
-use super::{Engine, EngineError, Limits, Outcome, Side};
+use super::{Engine, EngineError, Limits, Side, Successor};
 use reach::Reach;
 use search::{BoardView, Oracle, Suspects, search_changes_loaded, suspects};
 
@@ -188,7 +188,7 @@ impl Backtracker {
         position: &Position,
         cache: &mut Cache,
         limits: &Limits,
-        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
         let protected = &self.protected[side];
@@ -304,7 +304,7 @@ impl Engine for Backtracker {
         safe: bool,
         cache: &mut Cache,
         limits: &Limits,
-        found: &mut dyn FnMut(&Outcome<'_>) -> ControlFlow<()>,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         if safe {
             return self.safe_moves(side, position, cache, limits, found);

@@ -22,7 +22,7 @@ use super::Compiled;
 use super::board::{Board, TooLarge};
 use crate::core::{Change, Coord};
 use crate::engine::position::Position;
-use crate::engine::{EngineError, Limits, Outcome, hash};
+use crate::engine::{EngineError, Limits, Successor, hash};
 
 /// The piece of interest: where it is and which piece it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,12 +254,12 @@ impl Cache {
 /// The results of one search, borrowed from the cache, in the order found
 /// (deterministic for a given program and position).
 #[derive(Clone, Copy, Debug)]
-pub struct Outcomes<'c> {
+pub struct Successors<'c> {
     results: &'c Results,
     states: u64,
 }
 
-impl<'c> Outcomes<'c> {
+impl<'c> Successors<'c> {
     /// How many distinct positions the search found.
     pub fn len(&self) -> usize {
         self.results.entries.len()
@@ -276,9 +276,9 @@ impl<'c> Outcomes<'c> {
     }
 
     /// The `i`th result.
-    pub fn get(&self, i: usize) -> Option<Outcome<'c>> {
+    pub fn get(&self, i: usize) -> Option<Successor<'c>> {
         let results = self.results;
-        results.entries.get(i).map(|e| Outcome {
+        results.entries.get(i).map(|e| Successor {
             changes: results.changes(e),
             poi_from: e.trace.from,
             poi_to: e.trace.to,
@@ -287,7 +287,7 @@ impl<'c> Outcomes<'c> {
     }
 
     /// Every result in the order found.
-    pub fn iter(&self) -> impl Iterator<Item = Outcome<'c>> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Successor<'c>> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
     }
 }
@@ -329,9 +329,9 @@ pub(crate) fn search_with<'c>(
     cache: &'c mut Cache,
     limits: &Limits,
     oracle: &dyn Oracle,
-) -> Result<Outcomes<'c>, EngineError> {
+) -> Result<Successors<'c>, EngineError> {
     start(program, position, cache, limits, oracle, None)?;
-    Ok(Outcomes {
+    Ok(Successors {
         results: &cache.levels[0].results,
         states: cache.states,
     })

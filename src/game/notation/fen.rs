@@ -2,11 +2,10 @@
 //! and en passant fields map to piece marks as the rule file's `fen castling`
 //! and `fen passant` lines say.
 
-use crate::core::{Change, Content, Coord};
+use crate::core::{Change, Content, Coord, Marks, PlayerId};
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::core::Marks;
 use crate::engine::Position;
 
 use super::{name, parse_square};
@@ -42,8 +41,8 @@ impl Game {
         }
         let mut position = self.fen_board(fields[0])?;
         let turn = match fields.get(1).copied().unwrap_or("w") {
-            "w" => 0,
-            "b" if self.players.len() > 1 => 1,
+            "w" => PlayerId::FIRST,
+            "b" if self.players.len() > 1 => PlayerId::new(1),
             other => return Err(bad("turn", format!("`{other}` is neither `w` nor `b`"))),
         };
         let rights = fields.get(2).copied().unwrap_or("-");
@@ -106,14 +105,8 @@ impl Game {
         if fields.len() > 6 {
             return Err(bad("move number", "there is text after the last field"));
         }
-        let mut state = State {
-            position,
-            turn,
-            quiet,
-            fullmove,
-            history: Vec::new(),
-        };
-        self.begin_turn(&mut state);
+        let mut state = State::new(position, turn, quiet, fullmove);
+        self.begin(&mut state);
         Ok(state)
     }
 
@@ -126,7 +119,8 @@ impl Game {
                 format!("{} ranks given, the board has {}", rows.len(), f.ranks),
             ));
         }
-        let initial = &self.initial().position;
+        let start = self.initial();
+        let initial = start.position();
         let mut squares = Vec::new();
         for (i, row) in rows.iter().enumerate() {
             let y = f.y0 + f.ranks as i32 - 1 - i as i32;
@@ -192,7 +186,7 @@ impl Game {
             let mut empty = 0;
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
-                match state.position.get(at) {
+                match state.position().get(at) {
                     Content::Piece(p, _) => {
                         if empty > 0 {
                             board.push_str(&empty.to_string());
@@ -210,7 +204,7 @@ impl Game {
                 board.push('/');
             }
         }
-        let turn = if state.turn == 0 { "w" } else { "b" };
+        let turn = if state.turn() == PlayerId::FIRST { "w" } else { "b" };
         let mut rights: String = self
             .spec()
             .rights
@@ -218,7 +212,7 @@ impl Game {
             .filter(|rule| {
                 rule.squares.iter().all(|&(piece, m, sq)| {
                     let at = Coord::new(f.x0 + sq.file as i32, f.y0 + sq.rank as i32);
-                    matches!(state.position.get(at), Content::Piece(p, have) if p == piece && have.contains(m))
+                    matches!(state.position().get(at), Content::Piece(p, have) if p == piece && have.contains(m))
                 })
             })
             .map(|rule| rule.letter)
@@ -227,7 +221,7 @@ impl Game {
             rights.push('-');
         }
         let mut target = "-".to_string();
-        for (at, c) in state.position.squares() {
+        for (at, c) in state.position().squares() {
             if let Content::Piece(p, have) = c
                 && let Some(rule) = self
                     .spec()
@@ -240,7 +234,8 @@ impl Game {
         }
         format!(
             "{board} {turn} {rights} {target} {} {}",
-            state.quiet, state.fullmove
+            state.quiet_plies(),
+            state.fullmove()
         )
     }
 }

@@ -38,19 +38,19 @@ pub(crate) fn parse_square(frame: &Frame, text: &str) -> Option<Coord> {
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
     let (Some(from), Some(to)) = (action.from, action.to) else {
         let parts: Vec<String> = action
-            .changes
+            .changes()
             .iter()
             .map(|c| format!("{}={}", name(&game.frame, c.at), content_symbol(game, c.content)))
             .collect();
         return parts.join(",");
     };
     let mut s = format!("{}{}", name(&game.frame, from), name(&game.frame, to));
-    let before = state.position.get(from);
+    let before = state.position().get(from);
     let after = action
-        .changes
+        .changes()
         .iter()
         .find(|c| c.at == to)
-        .map_or_else(|| state.position.get(to), |c| c.content);
+        .map_or_else(|| state.position().get(to), |c| c.content);
     if let (Content::Piece(a, _), Content::Piece(b, _)) = (before, after)
         && a != b
     {

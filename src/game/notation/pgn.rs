@@ -23,8 +23,8 @@ pub struct PgnTags {
 /// The result token of an ending (`1-0`, `0-1`, `1/2-1/2`), or `*` while the game goes on.
 pub fn result_token(ending: Option<Ending>) -> &'static str {
     match ending {
-        Some(Ending::Win(0)) => "1-0",
-        Some(Ending::Win(1)) => "0-1",
+        Some(Ending::Win(p)) if p.index() == 0 => "1-0",
+        Some(Ending::Win(p)) if p.index() == 1 => "0-1",
         Some(Ending::Draw) => "1/2-1/2",
         _ => "*",
     }
@@ -74,10 +74,10 @@ impl Game {
         for (i, action) in actions.iter().enumerate() {
             let legal = self.legal_actions(&state, cache)?;
             let san = self.san(&state, action, &legal, cache)?;
-            if state.turn == 0 {
-                words.push(format!("{}.", state.fullmove));
+            if state.turn().index() == 0 {
+                words.push(format!("{}.", state.fullmove()));
             } else if i == 0 {
-                words.push(format!("{}...", state.fullmove));
+                words.push(format!("{}...", state.fullmove()));
             }
             words.push(san);
             state = self.play(&state, action);

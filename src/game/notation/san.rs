@@ -51,7 +51,7 @@ impl Game {
         let (Some(from), Some(to)) = (action.from, action.to) else {
             return self.action_name(state, action);
         };
-        let Content::Piece(piece, _) = state.position.get(from) else {
+        let Content::Piece(piece, _) = state.position().get(from) else {
             return self.action_name(state, action);
         };
         let info = &self.info[piece.index()];
@@ -64,7 +64,7 @@ impl Game {
             .iter()
             .filter(|a| a.to == Some(to) && a.from != Some(from))
             .filter_map(|a| a.from)
-            .filter(|&f| matches!(state.position.get(f), Content::Piece(p, _) if p == piece))
+            .filter(|&f| matches!(state.position().get(f), Content::Piece(p, _) if p == piece))
             .collect();
         let square = name(&self.frame, from);
         let (file, rank) = square.split_at(1);
@@ -93,10 +93,10 @@ impl Game {
         }
         s.push_str(&name(&self.frame, to));
         let after = action
-            .changes
+            .changes()
             .iter()
             .find(|c| c.at == to)
-            .map_or_else(|| state.position.get(to), |c| c.content);
+            .map_or_else(|| state.position().get(to), |c| c.content);
         if let Content::Piece(became, _) = after
             && became != piece
         {
@@ -116,9 +116,9 @@ impl Game {
     ) -> Result<String, PlayError> {
         let mut s = self.san_core(state, action, legal);
         let next = self.play(state, action);
-        if self.won_by(&next, state.turn, cache)? {
+        if self.won_by(&next, state.turn(), cache)? {
             s.push('#');
-        } else if self.royal_attacked(&next.position, next.turn, cache)? {
+        } else if self.royal_attacked(next.position(), next.turn(), cache)? {
             s.push('+');
         }
         Ok(s)
@@ -156,10 +156,10 @@ impl Game {
             return None;
         }
         let owner = self.info[piece.index()].owner;
-        let partner_moves = action.changes.iter().any(|c| {
+        let partner_moves = action.changes().iter().any(|c| {
             c.at != to
                 && matches!(c.content, Content::Piece(p, _) if self.info[p.index()].owner == owner)
-                && c.content != state.position.get(c.at)
+                && c.content != state.position().get(c.at)
         });
         partner_moves.then_some(if to.x > from.x { "O-O" } else { "O-O-O" })
     }
@@ -167,10 +167,10 @@ impl Game {
     /// The value of the opponents' pieces a move removes, if it removes any
     /// (`Some(0.0)` for pieces without a value).
     pub fn captured_value(&self, state: &State, action: &Action) -> Option<f64> {
-        let mover = Some(state.turn);
+        let mover = Some(state.turn());
         let (mut removed, mut added, mut value) = (0, 0, 0.0);
-        for c in &action.changes {
-            if let Content::Piece(p, _) = state.position.get(c.at)
+        for c in action.changes() {
+            if let Content::Piece(p, _) = state.position().get(c.at)
                 && self.info[p.index()].owner.is_some_and(|o| Some(o) != mover)
             {
                 removed += 1;
@@ -226,7 +226,7 @@ impl Game {
         if let (Some(from), Some(to), Content::Piece(piece, _)) = (
             action.from,
             action.to,
-            action.from.map_or(Content::Empty, |f| state.position.get(f)),
+            action.from.map_or(Content::Empty, |f| state.position().get(f)),
         ) {
             let letter = if self.info[piece.index()].san_unlettered {
                 String::new()
@@ -266,7 +266,7 @@ impl Game {
         };
         let of_piece: Vec<usize> = (0..legal.len())
             .filter(|&i| {
-                legal[i].from.is_some_and(|f| match state.position.get(f) {
+                legal[i].from.is_some_and(|f| match state.position().get(f) {
                     Content::Piece(p, _) => {
                         !self.info[p.index()].san_unlettered && self.san_letter(p) == first
                     }

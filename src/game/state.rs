@@ -1,0 +1,190 @@
+//! The state of a game, and moves made on it in place and taken back.
+//!
+//! A [`State`] is the position, whose turn it is, and the counters the
+//! outcome rules and FEN need, with the keys of the positions so far (for
+//! repetitions). [`Game::make`] changes a state in place and returns the
+//! [`Undo`] that [`Game::unmake`] takes back, so a search walks one state
+//! down and up instead of copying it per node; [`Game::play`] is the copying
+//! form for callers that keep both states.
+
+use crate::core::{Change, Content, PlayerId};
+use crate::engine::Position;
+
+use super::{Action, Game};
+
+/// The state of a game: the position, whose turn, and the counters outcomes need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    position: Position,
+    turn: PlayerId,
+    quiet_plies: u32,
+    fullmove: u32,
+    /// The keys of the positions since the game began, this one last.
+    history: Vec<u64>,
+}
+
+impl State {
+    /// A state with no history yet (the game records the position when the turn begins).
+    pub(crate) fn new(position: Position, turn: PlayerId, quiet_plies: u32, fullmove: u32) -> State {
+        State {
+            position,
+            turn,
+            quiet_plies,
+            fullmove,
+            history: Vec::new(),
+        }
+    }
+
+    /// The board.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The player to move.
+    pub fn turn(&self) -> PlayerId {
+        self.turn
+    }
+
+    /// Plies since the last move that resets the quiet count (`quiet resets`).
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet_plies
+    }
+
+    /// The move number, from 1, increased after the last player moves.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The keys of the positions since the game began (see [`State::key`]), this one last.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// The hash that identifies this position with its player to move.
+    pub fn key(&self) -> u64 {
+        self.position.content_hash() ^ (self.turn.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// How often this position (with this player to move) has occurred.
+    pub fn occurrences(&self) -> usize {
+        let key = self.key();
+        self.history.iter().filter(|&&k| k == key).count()
+    }
+}
+
+/// What [`Game::make`] changed, for [`Game::unmake`] to take back.
+#[derive(Clone, Debug)]
+pub struct Undo {
+    /// What the changed squares held before (applied last to first wins).
+    restore: Vec<Change>,
+    turn: PlayerId,
+    quiet_plies: u32,
+    fullmove: u32,
+    history: usize,
+}
+
+impl Game {
+    /// Makes `action` on `state`: the board changes, the turn passes, the
+    /// counters move on, the next player's expiring marks are cleared and
+    /// the position is recorded.
+    pub fn make(&self, state: &mut State, action: &Action) -> Undo {
+        let reset = self.resets_quiet(state, action);
+        let undo = Undo {
+            restore: Vec::new(),
+            turn: state.turn,
+            quiet_plies: state.quiet_plies,
+            fullmove: state.fullmove,
+            history: state.history.len(),
+        };
+        let moved = state.position.apply(action.changes());
+        let next = self.next_turn(state.turn);
+        state.quiet_plies = if reset { 0 } else { state.quiet_plies + 1 };
+        if next.index() == 0 {
+            state.fullmove += 1;
+        }
+        state.turn = next;
+        // Undoing applies the expiry's list first and the move's last, so
+        // that a square both touched gets back what it held before the move.
+        let mut restore = self.expire_marks(state);
+        restore.extend(moved);
+        let key = state.key();
+        state.history.push(key);
+        Undo { restore, ..undo }
+    }
+
+    /// Takes back the move [`Game::make`] made.
+    pub fn unmake(&self, state: &mut State, undo: Undo) {
+        state.position.apply(&undo.restore);
+        state.turn = undo.turn;
+        state.quiet_plies = undo.quiet_plies;
+        state.fullmove = undo.fullmove;
+        state.history.truncate(undo.history);
+    }
+
+    /// The state after `action` (a copy; see [`Game::make`]).
+    pub fn play(&self, state: &State, action: &Action) -> State {
+        let mut next = state.clone();
+        self.make(&mut next, action);
+        next
+    }
+
+    /// Clears the expiring marks of the player about to move and records the
+    /// position: how the first turn begins.
+    pub(super) fn begin(&self, state: &mut State) {
+        self.expire_marks(state);
+        let key = state.key();
+        state.history.push(key);
+    }
+
+    /// Clears the expiring marks of the pieces of the player to move;
+    /// returns what the changed squares held.
+    fn expire_marks(&self, state: &mut State) -> Vec<Change> {
+        if self.expiring.is_empty() {
+            return Vec::new();
+        }
+        let changes: Vec<Change> = state
+            .position
+            .squares()
+            .filter_map(|(at, content)| match content {
+                Content::Piece(p, m)
+                    if self.info[p.index()].owner == Some(state.turn)
+                        && !m.meet(self.expiring).is_empty() =>
+                {
+                    Some(Change {
+                        at,
+                        content: Content::Piece(p, m.without(self.expiring)),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        if changes.is_empty() {
+            return changes;
+        }
+        state.position.apply(&changes)
+    }
+
+    /// Whether `action` restarts the quiet count: it moves a piece `quiet
+    /// resets` names, or (`capture`) leaves an opponent fewer pieces. Only the
+    /// changed squares can tell, so only they are looked at.
+    fn resets_quiet(&self, state: &State, action: &Action) -> bool {
+        let r = &self.quiet_resets;
+        if let Some(from) = action.from()
+            && let Content::Piece(p, _) = state.position.get(from)
+            && r.pieces.contains(&p)
+        {
+            return true;
+        }
+        if r.capture {
+            let opponent = |c: Content| matches!(c, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn));
+            let before = action
+                .changes()
+                .iter()
+                .filter(|c| opponent(state.position.get(c.at)))
+                .count();
+            let after = action.changes().iter().filter(|c| opponent(c.content)).count();
+            return after < before;
+        }
+        false
+    }
+}
