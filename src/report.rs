@@ -1,6 +1,6 @@
 //! Problems rendered as miette diagnostics into text (the front ends print it).
 
-use miette::{GraphicalReportHandler, GraphicalTheme, Report};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, Report};
 
 use crate::ir::Problems;
 
@@ -21,14 +21,27 @@ impl Style {
     };
 }
 
-/// Every problem as a diagnostic with its source lines, one after another.
-pub fn render(problems: &Problems, style: Style) -> String {
+fn handler(style: Style) -> GraphicalReportHandler {
     let theme = if style.colour {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
+    GraphicalReportHandler::new_themed(theme).with_width(style.width)
+}
+
+/// One diagnostic without source lines (its code, message and help).
+pub fn render_one(diagnostic: &dyn Diagnostic, style: Style) -> String {
+    let mut out = String::new();
+    if handler(style).render_report(&mut out, diagnostic).is_err() {
+        out = format!("{diagnostic}\n");
+    }
+    out
+}
+
+/// Every problem as a diagnostic with its source lines, one after another.
+pub fn render(problems: &Problems, style: Style) -> String {
+    let handler = handler(style);
     let mut out = String::new();
     for (source, problem) in &problems.list {
         let report = Report::new(problem.clone()).with_source_code(source.named());

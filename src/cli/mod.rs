@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use chessalg::game::Game;
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
@@ -123,6 +124,17 @@ pub fn read_source(path: &str) -> Result<Source, Failure> {
 /// included), printing its warnings, or all its problems on failure.
 pub fn load_rules(path: &str) -> Result<Rules, Failure> {
     load_spec(path).map(Spec::into_rules)
+}
+
+/// The game a rule file declares; a file that is not a playable game is
+/// reported as a diagnostic with its help.
+pub fn load_game(path: &str) -> Result<Game, Failure> {
+    let spec = load_spec(path)?;
+    Game::new(&spec).map_err(|e| {
+        eprintln!("{path}:");
+        eprint!("{}", report::render_one(&e, style()));
+        Failure::Reported
+    })
 }
 
 /// Loads a rule file, printing its warnings, or all its problems on failure.

@@ -5,18 +5,18 @@ use thiserror::Error;
 
 /// Which side of a rewrite a problem is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum RewriteSide {
     /// The pattern to find (`f` in `f -> g`).
     Left,
     /// The replacement (`g` in `f -> g`).
     Right,
 }
 
-impl std::fmt::Display for Side {
+impl std::fmt::Display for RewriteSide {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Side::Left => "left",
-            Side::Right => "right",
+            RewriteSide::Left => "left",
+            RewriteSide::Right => "right",
         })
     }
 }
@@ -32,7 +32,7 @@ pub enum CompileError {
     )]
     UnboundPoi {
         /// The side of the rewrite that uses `%`.
-        side: Side,
+        side: RewriteSide,
     },
 
     /// `attacked` is used where no piece of interest is bound.
@@ -57,7 +57,12 @@ pub enum CompileError {
     #[error(
         "one choice of a replacement writes `%` on {count} squares; the piece of interest can only be on one"
     )]
-    #[diagnostic(code(chessalg::compile::several_poi_writes))]
+    #[diagnostic(
+        code(chessalg::compile::several_poi_writes),
+        help(
+            "write `%` on one square of the replacement; name the piece on the others (`% + r. -> ♙ + r%`)"
+        )
+    )]
     SeveralPoiWrites {
         /// How many `%` the choice writes.
         count: usize,
@@ -76,7 +81,10 @@ pub enum CompileError {
 
     /// `%p:` names something that is not a piece.
     #[error("`%p:` must name pieces; `{what}` is not a piece")]
-    #[diagnostic(code(chessalg::compile::poi_not_a_piece))]
+    #[diagnostic(
+        code(chessalg::compile::poi_not_a_piece),
+        help("name one or more pieces after `%`, as in `%♖:` or `%(♖ | ♕):`")
+    )]
     PoiNotAPiece {
         /// What was named instead (`.`, `%` or `#`).
         what: &'static str,
@@ -95,7 +103,12 @@ pub enum CompileError {
 
     /// Moves are nested deeper than the compiler allows.
     #[error("moves are nested more than {limit} levels deep")]
-    #[diagnostic(code(chessalg::compile::nesting_too_deep))]
+    #[diagnostic(
+        code(chessalg::compile::nesting_too_deep),
+        help(
+            "guards, ordered choices and `%p:` nest a level each; give inner parts names and simplify them"
+        )
+    )]
     TooDeep {
         /// The deepest nesting allowed.
         limit: usize,
@@ -103,7 +116,10 @@ pub enum CompileError {
 
     /// The piece table declares more pieces than positions can hold.
     #[error("{count} pieces are declared; at most {limit} are supported")]
-    #[diagnostic(code(chessalg::compile::too_many_pieces))]
+    #[diagnostic(
+        code(chessalg::compile::too_many_pieces),
+        help("declare fewer `piece` symbols")
+    )]
     TooManyPieces {
         /// How many are declared.
         count: usize,

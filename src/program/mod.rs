@@ -23,7 +23,7 @@ mod error;
 mod inst;
 mod pattern;
 
-pub use error::{CompileError, Side};
+pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
 pub(crate) use inst::{Alternative, Inst, Pc, SquareWrite, Write};
 pub use pattern::MAX_ALTERNATIVES;
@@ -488,7 +488,9 @@ mod tests {
     fn unbound_poi_is_reported_not_a_panic() {
         assert_eq!(
             compile(&step_up(), &table()),
-            Err(CompileError::UnboundPoi { side: Side::Left })
+            Err(CompileError::UnboundPoi {
+                side: RewriteSide::Left
+            })
         );
         // Guards inherit the binding.
         let guarded = Move::with_poi(

@@ -6,7 +6,7 @@ use crate::core::Marks;
 use crate::core::Offset;
 use crate::ir::{Cell, CellSet, Pattern, Rewrite, Term};
 
-use super::error::{CompileError, Side};
+use super::error::{CompileError, RewriteSide};
 use super::inst::{Alternative, Anchor, Check, CompiledRewrite, SquareWrite, Write};
 use crate::core::{self as code, Code, CodeSet};
 
@@ -230,10 +230,14 @@ pub(crate) fn lower_rewrite(
 ) -> Result<CompiledRewrite, CompileError> {
     if !poi_bound {
         if rw.lhs.mentions_poi() {
-            return Err(CompileError::UnboundPoi { side: Side::Left });
+            return Err(CompileError::UnboundPoi {
+                side: RewriteSide::Left,
+            });
         }
         if rw.rhs.mentions_poi() {
-            return Err(CompileError::UnboundPoi { side: Side::Right });
+            return Err(CompileError::UnboundPoi {
+                side: RewriteSide::Right,
+            });
         }
     }
     let lefts = alternatives(&rw.lhs, 0)?;
@@ -327,7 +331,9 @@ mod tests {
         };
         assert_eq!(
             lower_rewrite(&rw, false, 0),
-            Err(CompileError::UnboundPoi { side: Side::Left })
+            Err(CompileError::UnboundPoi {
+                side: RewriteSide::Left
+            })
         );
         let rw = Rewrite {
             lhs: sq(0, 0, Cell::Empty),
@@ -335,7 +341,9 @@ mod tests {
         };
         assert_eq!(
             lower_rewrite(&rw, false, 0),
-            Err(CompileError::UnboundPoi { side: Side::Right })
+            Err(CompileError::UnboundPoi {
+                side: RewriteSide::Right
+            })
         );
         assert!(lower_rewrite(&rw, true, 0).is_ok());
     }

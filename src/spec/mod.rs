@@ -32,6 +32,7 @@ pub use quiet::QuietResets;
 
 use crate::core::{Marks, Offset, PieceId, PieceTable, PlayerId};
 use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
+use crate::program;
 use crate::source::{Source, Span};
 use crate::syntax::ast::{self, Declaration};
 
@@ -223,6 +224,21 @@ impl Collect<'_> {
                 span: expr.span,
                 what: what.to_string(),
                 place: place.to_string(),
+            });
+            return None;
+        }
+        // The game compiles it again; compiling here too means `check`
+        // refuses every move that a game would, with its place.
+        if let Err(e) = program::compile(&mv, self.pieces()) {
+            let help = miette::Diagnostic::help(&e).map_or_else(
+                || "simplify the move, or split it into smaller ones".to_string(),
+                |h| h.to_string(),
+            );
+            self.error(ExpandError::Compile {
+                span: expr.span,
+                what: what.to_string(),
+                message: e.to_string(),
+                help,
             });
             return None;
         }

@@ -12,7 +12,7 @@ use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Match};
 
 use super::play::{AiArgs, Side};
-use crate::cli::{Failure, load_spec};
+use crate::cli::{Failure, load_game};
 
 /// Arguments of `chessalg match`.
 #[derive(Args, Debug)]
@@ -62,8 +62,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if args.games == 0 {
         return Err(Failure::Message("--games must be at least 1".to_string()));
     }
-    let rules = load_spec(&args.rules)?;
-    let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
+    let game = load_game(&args.rules)?;
     let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
     controllers.resize(game.players.len(), Controller::Ai);

@@ -13,7 +13,7 @@ use clap::Args;
 
 use chessalg::game::{self, Game, State};
 
-use crate::cli::{Failure, load_spec};
+use crate::cli::{Failure, load_game};
 
 /// The rule file and the position to start from.
 #[derive(Args, Debug)]
@@ -27,8 +27,7 @@ pub struct GameArgs {
 
 /// Loads the game and its starting state.
 pub fn setup(args: &GameArgs) -> Result<(Game, State), Failure> {
-    let rules = load_spec(&args.rules)?;
-    let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
+    let game = load_game(&args.rules)?;
     let state = match &args.fen {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
         None => game.initial(),

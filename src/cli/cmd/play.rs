@@ -8,10 +8,9 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use chessalg::ai::Budget;
-use chessalg::game::Game;
 use chessalg::session::{Controller, Match};
 
-use crate::cli::{Failure, load_spec, ui};
+use crate::cli::{Failure, load_game, ui};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -100,8 +99,7 @@ impl From<Side> for Controller {
 
 /// Runs `chessalg play`.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
-    let rules = load_spec(&args.rules)?;
-    let game = Game::new(&rules).map_err(|e| Failure::Message(format!("{}: {e}", args.rules)))?;
+    let game = load_game(&args.rules)?;
     let start = match &args.fen {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
         None => game.initial(),
