@@ -777,6 +777,18 @@ impl Search<'_> {
             if f.matched {
                 if let Some(choice) = alt.choices.get(f.next_choice as usize) {
                     f.next_choice += 1;
+                    // A state reached without a visited-set check (a rewrite
+                    // followed by more straight-line steps, as in `M{n}`)
+                    // still counts against the limit, so that no search runs
+                    // unbounded between checks.
+                    if !self.visit[f.next as usize] {
+                        self.cache.states += 1;
+                        if self.cache.states > self.limits.max_states {
+                            return Err(EngineError::StateLimit {
+                                limit: self.limits.max_states,
+                            });
+                        }
+                    }
                     self.apply(choice, f.tx, f.ty)?;
                     self.push(level, Frame::Rewrite(f));
                     self.push(level, Frame::Step(f.next));
