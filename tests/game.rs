@@ -246,7 +246,7 @@ fn in_chess_every_piece_keeps_its_whole_scope_everywhere() {
     let prospects = game.prospects(&mut cache);
     let squares: Vec<Coord> = game.initial().position().squares().map(|(at, _)| at).collect();
     for symbol in "♔♕♖♗♘♙♚♛♜♝♞♟".chars() {
-        let piece = game.pieces.lookup(symbol).unwrap();
+        let piece = game.pieces().lookup(symbol).unwrap();
         let full = prospects.full_scope(piece);
         let expected = if "♗♝".contains(symbol) { 32 } else { 64 };
         assert_eq!(full, expected, "{symbol}");
@@ -266,7 +266,7 @@ fn in_irreversible_chess_pieces_lose_scope_as_they_advance() {
     let mut cache = Cache::new();
     let prospects = game.prospects(&mut cache);
     let scope = |symbol: char, at: &str| {
-        prospects.scope(&game, game.pieces.lookup(symbol).unwrap(), square(&game, at))
+        prospects.scope(&game, game.pieces().lookup(symbol).unwrap(), square(&game, at))
     };
     // A rook only goes straight ahead: the seven squares of its file.
     assert_eq!(scope('♖', "a1"), 7);
@@ -279,7 +279,7 @@ fn in_irreversible_chess_pieces_lose_scope_as_they_advance() {
     assert_eq!(scope('♕', "e7"), 3);
     // Her home squares are her best; every step forward loses some scope.
     assert_eq!(
-        prospects.full_scope(game.pieces.lookup('♕').unwrap()),
+        prospects.full_scope(game.pieces().lookup('♕').unwrap()),
         scope('♕', "e1")
     );
     assert!(scope('♕', "e2") < scope('♕', "e1"));

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::core::{Marks, PieceTable, PlayerId};
+use crate::core::{Marks, PieceId, PieceTable, PlayerId};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::program::{self, CompileError, Program};
 use crate::spec::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
@@ -173,14 +173,11 @@ impl fmt::Display for Reason {
 
 /// A playable game built from a rule file.
 pub struct Game {
-    /// The game's name.
-    pub name: String,
-    /// The players in turn order.
-    pub players: Vec<String>,
-    /// The pieces and marks.
-    pub pieces: PieceTable,
+    name: String,
+    players: Vec<String>,
+    pieces: PieceTable,
     /// Owner, FEN letter, value and royalty per piece.
-    pub info: Vec<PieceInfo>,
+    info: Vec<PieceInfo>,
     expiring: Marks,
     /// Every player's moves, prepared for the board.
     engine: Box<dyn Engine>,
@@ -191,34 +188,34 @@ pub struct Game {
     outcomes: Vec<(CompiledCondition, Verdict)>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
-    pub(crate) frame: Frame,
+    pub(crate) frame: BoardBox,
     spec: GameSpec,
     initial: State,
     /// Bounds on each search.
-    pub limits: Limits,
+    limits: Limits,
     /// What each piece could still do, worked out when first asked for.
     prospects: OnceLock<Prospects>,
 }
 
 /// The bounding box of the initial board: squares are named from its corner.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Frame {
+pub(crate) struct BoardBox {
     pub(crate) x0: i32,
     pub(crate) y0: i32,
     pub(crate) files: u32,
     pub(crate) ranks: u32,
 }
 
-impl Frame {
+impl BoardBox {
     /// The bounding box of some squares.
-    fn around(squares: impl Iterator<Item = Coord> + Clone) -> Frame {
+    fn around(squares: impl Iterator<Item = Coord> + Clone) -> BoardBox {
         let (x0, x1) = (
             squares.clone().map(|c| c.x).min(),
             squares.clone().map(|c| c.x).max(),
         );
         let (y0, y1) = (squares.clone().map(|c| c.y).min(), squares.map(|c| c.y).max());
         let (x0, x1, y0, y1) = (x0.unwrap_or(0), x1.unwrap_or(0), y0.unwrap_or(0), y1.unwrap_or(0));
-        Frame {
+        BoardBox {
             x0,
             y0,
             files: (x1 - x0 + 1) as u32,
@@ -249,7 +246,7 @@ impl Game {
             })?;
             programs.push(p);
         }
-        let frame = Frame::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
+        let frame = BoardBox::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
         // Under royal-safe legality, each player protects their royal pieces.
         let sides = programs
             .into_iter()
@@ -312,6 +309,36 @@ impl Game {
         game.begin(&mut first);
         game.initial = first;
         Ok(game)
+    }
+
+    /// The game's name (`game` in the rule file).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The players' names, in turn order.
+    pub fn players(&self) -> &[String] {
+        &self.players
+    }
+
+    /// A player's name.
+    pub fn player_name(&self, player: PlayerId) -> &str {
+        &self.players[player]
+    }
+
+    /// The pieces and marks.
+    pub fn pieces(&self) -> &PieceTable {
+        &self.pieces
+    }
+
+    /// What the rule file says of a piece: owner, FEN letter, value, royalty.
+    pub fn piece_info(&self, piece: PieceId) -> &PieceInfo {
+        &self.info[piece.index()]
+    }
+
+    /// The bounds on each search.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The state the game starts in.

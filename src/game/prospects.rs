@@ -217,7 +217,7 @@ fn victim(game: &Game, owner: PlayerId) -> Option<Content> {
 }
 
 /// The index of `at` in the frame's row-major grid, if inside it.
-fn frame_index(frame: super::Frame, at: Coord) -> Option<usize> {
+fn frame_index(frame: super::BoardBox, at: Coord) -> Option<usize> {
     let (x, y) = (at.x - frame.x0, at.y - frame.y0);
     (x >= 0 && y >= 0 && (x as u32) < frame.files && (y as u32) < frame.ranks)
         .then(|| (y as u32 * frame.files + x as u32) as usize)

@@ -45,7 +45,7 @@ pub struct Status {
 }
 
 /// A match: the game, where it started, every move since, and who plays whom.
-pub struct Match<'g> {
+pub struct Session<'g> {
     /// The game.
     pub game: &'g Game,
     /// The position it started from.
@@ -75,7 +75,7 @@ pub struct Decision {
     pub elapsed: Duration,
 }
 
-impl<'g> Match<'g> {
+impl<'g> Session<'g> {
     /// A match from `start`; `seed` fixes the random player's and the AI's choices.
     pub fn new(
         game: &'g Game,
@@ -83,13 +83,13 @@ impl<'g> Match<'g> {
         controllers: Vec<Controller>,
         budget: Budget,
         seed: u64,
-    ) -> Match<'g> {
+    ) -> Session<'g> {
         let mut cache = Cache::new();
         if controllers.contains(&Controller::Ai) {
             // Worked out now, so the AI's first move keeps its whole time budget.
             game.prospects(&mut cache);
         }
-        Match {
+        Session {
             game,
             states: vec![start.clone()],
             start,
@@ -198,11 +198,11 @@ impl<'g> Match<'g> {
         let players = self
             .controllers
             .iter()
-            .zip(&self.game.players)
+            .zip(self.game.players())
             .map(|(c, name)| format!("{} ({name})", c.label()))
             .collect();
         let tags = PgnTags {
-            event: Some(format!("{}: chessalg play", self.game.name)),
+            event: Some(format!("{}: chessalg play", self.game.name())),
             date: Some(pgn::today()),
             players,
             termination,

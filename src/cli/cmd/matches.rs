@@ -9,9 +9,9 @@ use clap::Args;
 
 use chessalg::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
-use chessalg::session::{Controller, Match};
+use chessalg::session::{Controller, Session};
 
-use super::play::{AiArgs, Side};
+use super::play::{AiArgs, PlayerKind};
 use crate::cli::{Failure, load_game};
 
 /// Arguments of `chessalg match`.
@@ -21,10 +21,10 @@ pub struct MatchArgs {
     rules: String,
     /// Who plays the first player (white): `ai` or `random`.
     #[arg(long, value_enum, default_value = "ai")]
-    white: Side,
+    white: PlayerKind,
     /// Who plays the second player (black): `ai` or `random`.
     #[arg(long, value_enum, default_value = "random")]
-    black: Side,
+    black: PlayerKind,
     /// How many games; game k uses seed `--seed` + k - 1.
     #[arg(long, default_value_t = 10)]
     games: u64,
@@ -54,7 +54,7 @@ struct Played {
 
 /// Runs `chessalg match`.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
-    if args.white == Side::Human || args.black == Side::Human {
+    if args.white == PlayerKind::Human || args.black == PlayerKind::Human {
         return Err(Failure::Message(
             "a match is played by `ai` and `random` only; use `chessalg play` to play yourself".to_string(),
         ));
@@ -65,7 +65,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let game = load_game(&args.rules)?;
     let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
-    controllers.resize(game.players.len(), Controller::Ai);
+    controllers.resize(game.players().len(), Controller::Ai);
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -117,7 +117,7 @@ fn play_one(
     seed: u64,
     max_plies: usize,
 ) -> Result<Played, PlayError> {
-    let mut m = Match::new(game, game.initial(), controllers.to_vec(), budget, seed);
+    let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed);
     let ending = m.play_out(Some(max_plies))?;
     let termination = match ending {
         Some((_, reason)) => reason.to_string(),
@@ -134,13 +134,13 @@ fn play_one(
 
 /// Prints a line per game and the tally.
 fn report(game: &Game, controllers: &[Controller], played: &[Played]) {
-    let mut wins = vec![0; game.players.len()];
+    let mut wins = vec![0; game.players().len()];
     let (mut draws, mut unfinished) = (0, 0);
     for p in played {
         let result = match p.ending {
             Some((Ending::Win(w), reason)) => {
                 wins[w] += 1;
-                format!("{} wins ({reason})", game.players[w])
+                format!("{} wins ({reason})", game.player_name(w))
             }
             Some((Ending::Draw, reason)) => {
                 draws += 1;
@@ -155,7 +155,7 @@ fn report(game: &Game, controllers: &[Controller], played: &[Played]) {
     }
     let sides: Vec<String> = wins
         .iter()
-        .zip(&game.players)
+        .zip(game.players())
         .zip(controllers)
         .map(|((w, name), c)| format!("{name} ({}) won {w}", c.label()))
         .collect();

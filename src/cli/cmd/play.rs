@@ -8,13 +8,13 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use chessalg::ai::Budget;
-use chessalg::session::{Controller, Match};
+use chessalg::session::{Controller, Session};
 
 use crate::cli::{Failure, load_game, ui};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Side {
+pub enum PlayerKind {
     /// A person at the keyboard.
     Human,
     /// The alpha-beta AI.
@@ -61,10 +61,10 @@ pub struct PlayArgs {
     rules: String,
     /// Who plays the first player (white).
     #[arg(long, value_enum, default_value = "human")]
-    white: Side,
+    white: PlayerKind,
     /// Who plays the second player (black).
     #[arg(long, value_enum, default_value = "ai")]
-    black: Side,
+    black: PlayerKind,
     #[command(flatten)]
     ai: AiArgs,
     /// Seed of the random player and of the AI's choices among equal moves.
@@ -87,12 +87,12 @@ pub struct PlayArgs {
     quiet: bool,
 }
 
-impl From<Side> for Controller {
-    fn from(s: Side) -> Controller {
+impl From<PlayerKind> for Controller {
+    fn from(s: PlayerKind) -> Controller {
         match s {
-            Side::Human => Controller::Human,
-            Side::Ai => Controller::Ai,
-            Side::Random => Controller::Random,
+            PlayerKind::Human => Controller::Human,
+            PlayerKind::Ai => Controller::Ai,
+            PlayerKind::Random => Controller::Random,
         }
     }
 }
@@ -106,8 +106,8 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     };
     let budget = args.ai.budget()?;
     let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
-    controllers.resize(game.players.len(), Controller::Ai);
-    let mut m = Match::new(&game, start, controllers, budget, args.seed);
+    controllers.resize(game.players().len(), Controller::Ai);
+    let mut m = Session::new(&game, start, controllers, budget, args.seed);
     let has_human = m.controllers.contains(&Controller::Human);
     if has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         return ui::terminal::run(&mut m, args.max_plies, args.pgn.as_deref());

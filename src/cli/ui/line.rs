@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 
 use chessalg::game::PlayError;
-use chessalg::session::{Controller, Match};
+use chessalg::session::{Controller, Session};
 
 use super::{Options, result_line, save};
 use crate::cli::Failure;
@@ -13,7 +13,7 @@ fn play_error(e: PlayError) -> Failure {
 }
 
 /// Plays `m` to its end (or the ply limit, or end of input) in line mode.
-pub fn run(m: &mut Match<'_>, args: &Options<'_>) -> Result<(), Failure> {
+pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
@@ -22,7 +22,7 @@ pub fn run(m: &mut Match<'_>, args: &Options<'_>) -> Result<(), Failure> {
     loop {
         let status = m.status().map_err(play_error)?;
         let state = m.state().clone();
-        let player = &game.players[state.turn()];
+        let player = &game.player_name(state.turn());
         if show_board && !args.quiet {
             print!("{}", game.board_text(&state));
             let check = if status.in_check { " (check)" } else { "" };
@@ -152,7 +152,7 @@ fn move_number(state: &chessalg::game::State) -> String {
     }
 }
 
-fn quit(m: &mut Match<'_>, args: &Options<'_>) -> Result<(), Failure> {
+fn quit(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
     if let Some(path) = args.pgn {
         save(m, path, None, Some("abandoned".to_string())).map_err(Failure::Message)?;
         println!("game saved to {path}");

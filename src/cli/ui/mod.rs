@@ -5,7 +5,7 @@ pub mod line;
 pub mod terminal;
 
 use chessalg::game::{Ending, Game, pgn};
-use chessalg::session::{Match, Status};
+use chessalg::session::{Session, Status};
 
 /// How a game is played out on screen.
 pub struct Options<'a> {
@@ -22,7 +22,7 @@ pub fn result_line(game: &Game, status: &Status) -> String {
     match status.ending {
         Some((Ending::Win(p), reason)) => format!(
             "Game over: {} wins ({reason}) {}",
-            game.players[p],
+            game.player_name(p),
             pgn::result_token(Some(Ending::Win(p)))
         ),
         Some((Ending::Draw, reason)) => format!("Game over: draw ({reason}) 1/2-1/2"),
@@ -32,7 +32,7 @@ pub fn result_line(game: &Game, status: &Status) -> String {
 
 /// Writes the game's PGN to `path`.
 pub fn save(
-    m: &mut Match<'_>,
+    m: &mut Session<'_>,
     path: &str,
     ending: Option<Ending>,
     termination: Option<String>,

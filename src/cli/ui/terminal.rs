@@ -10,7 +10,7 @@ use crossterm::style::{Color, Print, ResetColor, SetBackgroundColor, SetForegrou
 use crossterm::{cursor, execute, queue, terminal};
 
 use chessalg::core::Coord;
-use chessalg::session::{Controller, Match, Status};
+use chessalg::session::{Controller, Session, Status};
 
 use super::{result_line, save};
 use crate::cli::Failure;
@@ -46,7 +46,7 @@ struct View {
 }
 
 /// Runs a match on the terminal board. Returns when it ends or the user quits.
-pub fn run(m: &mut Match<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> Result<(), Failure> {
+pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> Result<(), Failure> {
     let screen = Screen::enter().map_err(io)?;
     let (files, _) = m.game.dimensions();
     let mut view = View {
@@ -70,7 +70,7 @@ pub fn run(m: &mut Match<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> Re
 }
 
 fn save_now(
-    m: &mut Match<'_>,
+    m: &mut Session<'_>,
     pgn: Option<&str>,
     status: &Status,
     termination: Option<String>,
@@ -82,7 +82,7 @@ fn save_now(
 }
 
 /// Saves the game after a move: it goes on, so no ending and no termination.
-fn save_played(m: &mut Match<'_>, pgn: Option<&str>) -> Result<(), Failure> {
+fn save_played(m: &mut Session<'_>, pgn: Option<&str>) -> Result<(), Failure> {
     if let Some(path) = pgn {
         save(m, path, None, None).map_err(Failure::Message)?;
     }
@@ -90,7 +90,7 @@ fn save_played(m: &mut Match<'_>, pgn: Option<&str>) -> Result<(), Failure> {
 }
 
 fn run_loop(
-    m: &mut Match<'_>,
+    m: &mut Session<'_>,
     view: &mut View,
     max_plies: Option<usize>,
     pgn: Option<&str>,
@@ -119,14 +119,14 @@ fn run_loop(
             }
         }
         if m.controller() != Controller::Human {
-            view.message = format!("{} is thinking...", m.game.players[m.state().turn()]);
+            view.message = format!("{} is thinking...", m.game.player_name(m.state().turn()));
             draw(m, &status, view).map_err(io)?;
             let d = m
                 .decide(&status.legal)
                 .map_err(|e| Failure::Message(e.to_string()))?;
             view.message = format!(
                 "{} played {} ({:.2} s)",
-                m.game.players[m.state().turn()],
+                m.game.player_name(m.state().turn()),
                 status.sans[d.index],
                 d.elapsed.as_secs_f64()
             );
@@ -226,7 +226,7 @@ fn run_loop(
     }
 }
 
-fn play_human(m: &mut Match<'_>, view: &mut View, status: &Status, i: usize) {
+fn play_human(m: &mut Session<'_>, view: &mut View, status: &Status, i: usize) {
     view.message = format!("you played {}", status.sans[i]);
     view.selected = None;
     view.choosing = None;
@@ -275,7 +275,7 @@ fn read_key() -> std::io::Result<Key> {
     }
 }
 
-fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
+fn draw(m: &Session<'_>, status: &Status, view: &View) -> std::io::Result<()> {
     let game = m.game;
     let state = m.state();
     let (files, ranks) = game.dimensions();
@@ -300,7 +300,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
         *row += 1;
         queue!(out, ResetColor, cursor::MoveTo(0, *row))
     };
-    queue!(out, Print(format!("  {}", game.name)))?;
+    queue!(out, Print(format!("  {}", game.name())))?;
     line(&mut out, &mut row)?;
     for rank in (0..ranks).rev() {
         line(&mut out, &mut row)?;
@@ -311,7 +311,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
             let text = match content {
                 chessalg::core::Content::NoSquare => "   ".to_string(),
                 chessalg::core::Content::Empty => "   ".to_string(),
-                chessalg::core::Content::Piece(p, _) => format!(" {} ", game.pieces.symbol(p)),
+                chessalg::core::Content::Piece(p, _) => format!(" {} ", game.pieces().symbol(p)),
             };
             let light = (file + rank) % 2 == 1;
             let mut bg = if light {
@@ -380,7 +380,7 @@ fn draw(m: &Match<'_>, status: &Status, view: &View) -> std::io::Result<()> {
         out,
         Print(format!(
             "{} to move{check}   cursor {}",
-            game.players[state.turn()],
+            game.player_name(state.turn()),
             game.square_label(game.square_at(view.cursor.0, view.cursor.1))
         ))
     )?;

@@ -4,7 +4,7 @@ pub(super) mod fen;
 pub mod pgn;
 pub(super) mod san;
 
-use super::{Action, Frame, Game, State};
+use super::{Action, BoardBox, Game, State};
 use crate::core::{Content, Coord};
 
 /// A square's name: file letter from the left of the initial board, rank
@@ -17,12 +17,12 @@ pub fn square_name(frame_x0: i32, frame_y0: i32, at: Coord) -> String {
     format!("{letter}{}", at.y - frame_y0 + 1)
 }
 
-pub(crate) fn name(frame: &Frame, at: Coord) -> String {
+pub(crate) fn name(frame: &BoardBox, at: Coord) -> String {
     square_name(frame.x0, frame.y0, at)
 }
 
 /// The square a name such as `e4` stands for.
-pub(crate) fn parse_square(frame: &Frame, text: &str) -> Option<Coord> {
+pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     let mut chars = text.chars();
     let file = chars.next().filter(char::is_ascii_lowercase)? as u32 - 'a' as u32;
     let rank: u32 = chars.as_str().parse().ok()?;
