@@ -31,7 +31,7 @@ const POSITIONS: [(&str, &str, u32); 2] = [
 fn chess() -> Game {
     let text = std::fs::read_to_string("rules/chess.alg").expect("rules/chess.alg");
     let (rules, _) =
-        chessalg::spec::Spec::load(&Source::new("rules/chess.alg", text)).expect("chess.alg loads");
+        chessalg::decl::Spec::load(&Source::new("rules/chess.alg", text)).expect("chess.alg loads");
     Game::new(&rules).expect("chess.alg is a game")
 }
 

@@ -23,6 +23,7 @@
 
 pub mod ai;
 pub mod core;
+pub mod decl;
 pub mod engine;
 pub mod game;
 pub mod ir;
@@ -30,5 +31,4 @@ pub mod program;
 pub mod report;
 pub mod session;
 pub mod source;
-pub mod spec;
 pub mod syntax;

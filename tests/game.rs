@@ -218,7 +218,7 @@ fn a_bad_fen_is_one_line_and_a_failure() {
 #[test]
 fn tic_tac_toe() {
     let text = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
-    let (rules, _) = chessalg::spec::Spec::load(&Source::new("rules/tictactoe.alg", text)).unwrap();
+    let (rules, _) = chessalg::decl::Spec::load(&Source::new("rules/tictactoe.alg", text)).unwrap();
     let game = Game::new(&rules).unwrap();
     let mut cache = Cache::new();
     // Perft ignores outcomes: 9 * 8 * 7 * ... sequences.

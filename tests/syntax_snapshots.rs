@@ -2,10 +2,10 @@
 //! seed 003 (copied into `tests/data/seed/seed003.alg`), and of every
 //! diagnostic in `tests/data/errors/`.
 
+use chessalg::decl::Spec;
 use chessalg::ir::{Expanded, Rules, print};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
-use chessalg::spec::Spec;
 use chessalg::syntax;
 
 fn seed() -> Source {

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use chessalg::decl::Spec;
 use chessalg::game::Game;
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
-use chessalg::spec::Spec;
 use chessalg::syntax::SyntaxError;
 
 /// chessalg: write board games as algebra, then check, expand and play them.

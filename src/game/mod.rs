@@ -24,9 +24,9 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
+use crate::decl::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::program::{self, CompileError, Program};
-use crate::spec::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
 
 pub use notation::fen::FenError;
 pub use notation::pgn;

@@ -3,8 +3,8 @@
 
 use crate::core::Content;
 use crate::core::PieceId;
+use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
-use crate::spec::{Condition, Verdict};
 
 use super::{Action, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;

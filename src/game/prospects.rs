@@ -226,8 +226,8 @@ fn frame_index(frame: super::BoardBox, at: Coord) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decl::Spec;
     use crate::source::Source;
-    use crate::spec::Spec;
 
     fn game(path: &str) -> Game {
         let text = std::fs::read_to_string(path).unwrap();

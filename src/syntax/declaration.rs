@@ -1,9 +1,9 @@
 //! The declarations of a rule file, one type each: what it holds, how it
 //! prints in the parse tree, and what it replaces when an importing file
 //! declares it again. [`declarations!`] lists them once; the parser, the
-//! printer and the game description (`spec`) each expand that list, so a new
+//! printer and the game description (`decl`) each expand that list, so a new
 //! declaration is its grammar rule, its type here with its arm in the
-//! parser, and one file in `spec/`.
+//! parser, and one file in `decl/`.
 
 use std::fmt::Write as _;
 

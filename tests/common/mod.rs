@@ -5,9 +5,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use chessalg::decl::Spec;
 use chessalg::game::Game;
 use chessalg::source::Source;
-use chessalg::spec::Spec;
 
 /// The game of the rule file at `path` (relative to the repository).
 pub fn game(path: &str) -> Game {
