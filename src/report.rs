@@ -36,6 +36,7 @@ pub fn render_one(diagnostic: &dyn Diagnostic, style: Style) -> String {
     if handler(style).render_report(&mut out, diagnostic).is_err() {
         out = format!("{diagnostic}\n");
     }
+    out.push('\n');
     out
 }
 

@@ -390,7 +390,7 @@ fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player
 }
 
 /// The material balance for the player to move, in hundredths of a value
-/// point, each piece weighed by the scope it keeps ([`worth`]).
+/// point, each piece weighed by the scope it keeps.
 pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
     state
         .position()

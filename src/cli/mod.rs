@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use chessalg::decl::Spec;
-use chessalg::game::Game;
+use chessalg::game::{Game, GameError};
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
@@ -130,8 +130,15 @@ pub fn load_rules(path: &str) -> Result<Rules, Failure> {
 /// reported as a diagnostic with its help.
 pub fn load_game(path: &str) -> Result<Game, Failure> {
     let spec = load_spec(path)?;
-    Game::new(&spec).map_err(|e| {
-        eprintln!("{path}:");
+    build_game(&spec, path)
+}
+
+/// The game of a loaded file; on failure the diagnostic is printed.
+pub fn build_game(spec: &Spec, path: &str) -> Result<Game, Failure> {
+    Game::new(spec).map_err(|e| {
+        if matches!(e, GameError::NoGame | GameError::NoBoard) {
+            eprintln!("{path}:");
+        }
         eprint!("{}", report::render_one(&e, style()));
         Failure::Reported
     })

@@ -17,7 +17,7 @@ pub(crate) const OFF: Code = 0;
 /// An empty square.
 pub(crate) const EMPTY: Code = 1;
 
-/// The most pieces a table may declare (their codes must fit a [`Code`]).
+/// The most pieces a table may declare (their codes must fit in 16 bits).
 pub const MAX_PIECES: usize = ((u16::MAX - 2) >> MARK_BITS) as usize;
 
 /// The code of a square holding `piece` with `marks`.

@@ -5,7 +5,7 @@
 //! game layer turns into a playable `Game`.
 //!
 //! Each declaration kind is one file here: its part of the description and
-//! how its lines add to it (the [`Declare`] trait). The list of declarations
+//! how its lines add to it (the `Declare` trait). The list of declarations
 //! lives with their syntax (`syntax::declarations!`), so adding one is its
 //! grammar rule, its AST type, and one file in this folder.
 
@@ -32,7 +32,6 @@ pub use quiet::QuietResets;
 
 use crate::core::{Marks, Offset, PieceId, PieceTable, PlayerId};
 use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
-use crate::program;
 use crate::source::{Source, Span};
 use crate::syntax::ast::{self, Declaration};
 
@@ -51,6 +50,8 @@ pub struct GameSpec {
     pub board: Vec<(Offset, BoardCell)>,
     /// Each player's moves, in player order.
     pub moves: Vec<Move>,
+    /// Where each player's moves are written (none for a player without them).
+    pub move_places: Vec<Option<Place>>,
     /// FEN castling letters.
     pub rights: Vec<RightsLetter>,
     /// FEN en passant rules.
@@ -66,6 +67,16 @@ impl GameSpec {
     pub fn is_game(&self) -> bool {
         !self.players.is_empty()
     }
+}
+
+/// Where a declaration's expression is written: its source (0 for the file
+/// itself, see `Rules::items`) and span.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The source id.
+    pub origin: usize,
+    /// The span in that source.
+    pub span: Span,
 }
 
 /// A rule file as loaded: its pieces and definitions, and the game it declares.
@@ -90,6 +101,11 @@ impl Spec {
     /// The pieces and definitions.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The source text a place points into.
+    pub fn source_of(&self, place: Place) -> &Source {
+        self.rules.source_of(place.origin)
     }
 
     /// The pieces and definitions, without the game.
@@ -227,22 +243,15 @@ impl Collect<'_> {
             });
             return None;
         }
-        // The game compiles it again; compiling here too means `check`
-        // refuses every move that a game would, with its place.
-        if let Err(e) = program::compile(&mv, self.pieces()) {
-            let help = miette::Diagnostic::help(&e).map_or_else(
-                || "simplify the move, or split it into smaller ones".to_string(),
-                |h| h.to_string(),
-            );
-            self.error(ExpandError::Compile {
-                span: expr.span,
-                what: what.to_string(),
-                message: e.to_string(),
-                help,
-            });
-            return None;
-        }
         Some(mv)
+    }
+
+    /// Where `span` is, in the declaration being read.
+    fn place(&self, span: Span) -> Place {
+        Place {
+            origin: self.origin,
+            span,
+        }
     }
 
     /// A declared piece; reports an undeclared symbol.

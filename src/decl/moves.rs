@@ -15,6 +15,7 @@ impl Declare for MovesDecl {
             && let Some(mv) = cx.expand_move(&self.body, &format!("the moves of {}", self.player.text))
         {
             cx.spec.moves[i.index()] = mv;
+            cx.spec.move_places[i.index()] = Some(cx.place(self.body.span));
         }
     }
 }
@@ -22,6 +23,7 @@ impl Declare for MovesDecl {
 /// Gives every player an empty move list, before the `moves` lines are read.
 pub(super) fn prepare(cx: &mut Collect<'_>) {
     cx.spec.moves = vec![Move::Nil; cx.spec.players.len()];
+    cx.spec.move_places = vec![None; cx.spec.players.len()];
 }
 
 /// Reports each player without a `moves` line.

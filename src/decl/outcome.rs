@@ -1,7 +1,7 @@
 //! `outcome CONDITION = RESULT`: how a game ends, tried in file order when a
 //! turn begins.
 
-use super::{Collect, Declare};
+use super::{Collect, Declare, Place};
 use crate::core::{PieceId, PlayerId};
 use crate::ir::Move;
 use crate::syntax::ast::{ConditionKind, OutcomeDecl};
@@ -72,6 +72,8 @@ pub struct OutcomeRule {
     pub condition: Condition,
     /// What it means.
     pub verdict: Verdict,
+    /// Where it is written.
+    pub place: Place,
 }
 
 impl Declare for OutcomeDecl {
@@ -109,6 +111,11 @@ impl Declare for OutcomeDecl {
                 None => return,
             },
         };
-        cx.spec.outcomes.push(OutcomeRule { condition, verdict });
+        let place = cx.place(self.span);
+        cx.spec.outcomes.push(OutcomeRule {
+            condition,
+            verdict,
+            place,
+        });
     }
 }

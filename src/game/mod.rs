@@ -20,12 +20,13 @@ use crate::core::{Change, Content, Coord};
 use std::fmt;
 use std::sync::OnceLock;
 
-use miette::Diagnostic;
+use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
-use crate::decl::{BoardCell, Condition, GameSpec, PieceInfo, QuietResets, Spec, Verdict};
+use crate::decl::{BoardCell, Condition, GameSpec, PieceInfo, Place, QuietResets, Spec, Verdict};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
+use crate::ir::Move;
 use crate::program::{self, CompileError, Program};
 
 pub use notation::fen::FenError;
@@ -55,19 +56,23 @@ pub enum GameError {
         help("write the initial position on indented lines below `board`")
     )]
     NoBoard,
-    /// A player's moves do not compile.
-    #[error("the moves of {player} do not compile: {error}")]
-    #[diagnostic(code(chessalg::game::compile))]
+    /// A player's moves, or an outcome's `when`, that the matcher compiler refuses.
+    #[error("{what} cannot be compiled: {error}")]
+    #[diagnostic(code(chessalg::compile::refused), help("{help}"))]
     Compile {
-        /// The player.
-        player: String,
+        /// What it is (`the moves of white`).
+        what: String,
         /// Why.
         error: CompileError,
+        /// What to do about it.
+        help: String,
+        /// The rule file.
+        #[source_code]
+        file: NamedSource<String>,
+        /// Where the move is written.
+        #[label("this move")]
+        span: SourceSpan,
     },
-    /// An outcome's `when` move does not compile.
-    #[error("an outcome's `when` does not compile: {0}")]
-    #[diagnostic(code(chessalg::game::compile))]
-    CompileOutcome(CompileError),
 }
 
 /// A failure while playing: the engine gave up on a search.
@@ -238,13 +243,22 @@ impl Game {
             return Err(GameError::NoBoard);
         }
         let pieces = rules.pieces().clone();
+        let compile = |mv: &Move, what: String, place: Place| {
+            program::compile(mv, &pieces).map_err(|error| GameError::Compile {
+                what,
+                help: Diagnostic::help(&error).map_or_else(
+                    || "simplify the move, or split it into smaller ones".to_string(),
+                    |h| h.to_string(),
+                ),
+                error,
+                file: rules.source_of(place).named(),
+                span: place.span.into(),
+            })
+        };
         let mut programs = Vec::new();
         for (i, mv) in spec.moves.iter().enumerate() {
-            let p = program::compile(mv, &pieces).map_err(|error| GameError::Compile {
-                player: spec.players[i].clone(),
-                error,
-            })?;
-            programs.push(p);
+            let what = format!("the moves of {}", spec.players[i]);
+            programs.push(compile(mv, what, spec.move_places[i].unwrap_or_default())?);
         }
         let frame = BoardBox::around(spec.board.iter().map(|(at, _)| Coord::new(at.x, at.y)));
         // Under royal-safe legality, each player protects their royal pieces.
@@ -273,7 +287,7 @@ impl Game {
         for rule in &spec.outcomes {
             let c = rule
                 .condition
-                .try_map_when(|m| program::compile(m, &pieces).map_err(GameError::CompileOutcome))?;
+                .try_map_when(|m| compile(m, "an outcome's `when`".to_string(), rule.place))?;
             outcomes.push((c, rule.verdict));
         }
         let squares: Vec<(Coord, Content)> = spec

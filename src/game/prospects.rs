@@ -15,7 +15,7 @@ use crate::engine::{self, Cache, Position};
 use super::{Game, PlayError};
 
 /// Boards up to this many squares try each capture with its target alone.
-pub const EXACT_SQUARES: usize = 100;
+const EXACT_SQUARES: usize = 100;
 
 /// Where each piece could still go and what it could still take, per square.
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ impl Prospects {
     /// with an owner and each square, the moves it has there alone on the
     /// board and the squares it could take an opponent's piece on.
     ///
-    /// On boards of up to [`EXACT_SQUARES`] squares each capture is tried with
+    /// On boards of up to `EXACT_SQUARES` (100) squares each capture is tried with
     /// the opponent's piece alone on its square (one search per pair of
     /// squares); on larger boards with an opponent's piece on every other
     /// square at once (one search per square), which finds the same scope for

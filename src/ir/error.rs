@@ -238,21 +238,6 @@ pub enum ExpandError {
         place: String,
     },
 
-    /// A player's moves (or an outcome's `when`) that the matcher compiler refuses.
-    #[error("{what} cannot be compiled: {message}")]
-    #[diagnostic(code(chessalg::compile::refused), help("{help}"))]
-    Compile {
-        /// The expression.
-        #[label("this move")]
-        span: Span,
-        /// What the expression is (`the moves of white`).
-        what: String,
-        /// The compiler's reason.
-        message: String,
-        /// What to do about it.
-        help: String,
-    },
-
     /// A player without a `moves` line.
     #[error("player `{player}` has no moves")]
     #[diagnostic(

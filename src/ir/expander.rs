@@ -16,21 +16,21 @@ pub const MAX_DEPTH: usize = 256;
 pub const MAX_SIZE: usize = 200_000;
 
 /// The builtin functions, each of one argument.
-pub const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
+pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
 
 /// The builtin moves, written as bare words.
-pub const BUILTIN_MOVES: [&str; 1] = ["attacked"];
+pub(crate) const BUILTIN_MOVES: [&str; 1] = ["attacked"];
 
 /// Which source a definition or expression came from (an index the caller assigns).
-pub type SourceId = usize;
+pub(crate) type SourceId = usize;
 
 /// An error tagged with the source its span points into. `None` marks an
 /// error already reported elsewhere (a use of a broken definition).
-pub type Tagged = Option<(SourceId, ExpandError)>;
+pub(crate) type Tagged = Option<(SourceId, ExpandError)>;
 
 /// A definition the expander can look up.
 #[derive(Clone, Copy)]
-pub struct Def<'a> {
+pub(crate) struct Def<'a> {
     /// The definition as written.
     pub ast: &'a Definition,
     /// Where it was written.
@@ -42,7 +42,7 @@ type Scope = Vec<(String, Value)>;
 
 /// The expander's state: definitions by name, memoised values, the stack of
 /// names being expanded (to catch recursion) and the current depth.
-pub struct Expander<'a> {
+pub(crate) struct Expander<'a> {
     pieces: &'a PieceTable,
     defs: HashMap<&'a str, Def<'a>>,
     memo: HashMap<&'a str, Result<Value, ()>>,
@@ -51,7 +51,7 @@ pub struct Expander<'a> {
 }
 
 /// Whether a word is a movement: only `u d l r R` (and `1`, as in `m1 = m`).
-pub fn is_movement_word(w: &str) -> bool {
+pub(crate) fn is_movement_word(w: &str) -> bool {
     !w.is_empty() && w.chars().all(|c| "udlrR1".contains(c))
 }
 
@@ -105,7 +105,7 @@ fn size(v: &Value) -> usize {
 }
 
 /// The closest of `names` to `name`, if one is close enough to suggest.
-pub fn closest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+pub(crate) fn closest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     fn distance(a: &str, b: &str) -> usize {
         let b: Vec<char> = b.chars().collect();
         let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -138,7 +138,7 @@ fn spot(at: Offset) -> String {
 
 impl<'a> Expander<'a> {
     /// An expander over `defs` (already checked for duplicates) and `pieces`.
-    pub fn new(pieces: &'a PieceTable, defs: HashMap<&'a str, Def<'a>>) -> Self {
+    pub(crate) fn new(pieces: &'a PieceTable, defs: HashMap<&'a str, Def<'a>>) -> Self {
         Expander {
             pieces,
             defs,
@@ -149,19 +149,19 @@ impl<'a> Expander<'a> {
     }
 
     /// The value of a plain (argument-free) definition, expanded once.
-    pub fn definition(&mut self, name: &'a str) -> Result<Value, Tagged> {
+    pub(crate) fn definition(&mut self, name: &'a str) -> Result<Value, Tagged> {
         let def = self.defs[name];
         self.use_definition(name, def, def.ast.name.span, def.source)
     }
 
     /// The value of an expression written in `source`.
-    pub fn expression(&mut self, e: &'a Expr, source: SourceId) -> Result<Value, Tagged> {
+    pub(crate) fn expression(&mut self, e: &'a Expr, source: SourceId) -> Result<Value, Tagged> {
         self.expr(e, &Scope::new(), source)
     }
 
     /// Reports names in a function body that can never resolve (the body is
     /// only expanded when called, with its arguments).
-    pub fn check_function_body(&self, def: Def<'a>) -> Vec<ExpandError> {
+    pub(crate) fn check_function_body(&self, def: Def<'a>) -> Vec<ExpandError> {
         let params: Vec<&str> = def.ast.params.iter().map(|p| p.text.as_str()).collect();
         let mut errors = Vec::new();
         let mut todo = vec![&def.ast.body];
@@ -725,7 +725,7 @@ fn poi_pieces(p: &Pattern) -> Option<CellSet> {
 }
 
 /// The direct sub-expressions of an expression.
-pub fn children(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::PoiBind { piece, body } => vec![piece, body],
         ExprKind::Arrow { lhs, rhs } => vec![lhs, rhs],

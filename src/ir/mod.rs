@@ -3,7 +3,7 @@
 //! [`Rules::load`] reads a rule file: its `piece` declarations (or, when it has
 //! none, those of the prelude `rules/prelude.alg`) and its definitions, each
 //! expanded once into a [`Value`] of the core IR ([`Move`], [`Pattern`]). [`Rules::expand`]
-//! expands one more expression against them. [`print`] writes the IR as
+//! expands one more expression against them. [`mod@print`] writes the IR as
 //! canonical text.
 
 mod error;

@@ -371,7 +371,7 @@ pub struct MovesDecl {
     pub span: Span,
 }
 
-/// `fen castling K ♔° e1 ♖° h1`: a FEN castling letter and the marked pieces
+/// `fen rights K ♔° e1 ♖° h1`: a FEN castling letter and the marked pieces
 /// on named squares it stands for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FenRightsDecl {
@@ -383,7 +383,7 @@ pub struct FenRightsDecl {
     pub span: Span,
 }
 
-/// `fen passant ♙ᵉ d`: the FEN en passant square lies at this movement from
+/// `fen target ♙ᵉ d`: the FEN en passant square lies at this movement from
 /// the marked piece.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FenTargetDecl {

@@ -1,7 +1,7 @@
 //! The syntax layer: rule-file text to a typed AST with spans.
 //!
 //! The grammar is `grammar/chessalg.pest`; [`parse_file`] and
-//! [`parse_expression`] are the entry points, [`print`] shows an AST as an
+//! [`parse_expression`] are the entry points, [`mod@print`] shows an AST as an
 //! S-expression (what the parse snapshots check).
 
 pub mod ast;

@@ -1,6 +1,6 @@
 //! FEN in and out, for games whose pieces declare FEN letters. The castling
-//! and en passant fields map to piece marks as the rule file's `fen castling`
-//! and `fen passant` lines say.
+//! and en passant fields map to piece marks as the rule file's `fen rights`
+//! and `fen target` lines say.
 
 use crate::core::{Change, Content, Coord, Marks, PlayerId};
 use miette::Diagnostic;
