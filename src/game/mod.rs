@@ -57,22 +57,28 @@ pub enum GameError {
     )]
     NoBoard,
     /// A player's moves, or an outcome's `when`, that the matcher compiler refuses.
-    #[error("{what} cannot be compiled: {error}")]
-    #[diagnostic(code(chessalg::compile::refused), help("{help}"))]
-    Compile {
-        /// What it is (`the moves of white`).
-        what: String,
-        /// Why.
-        error: CompileError,
-        /// What to do about it.
-        help: String,
-        /// The rule file.
-        #[source_code]
-        file: NamedSource<String>,
-        /// Where the move is written.
-        #[label("this move")]
-        span: SourceSpan,
-    },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Compile(Box<RefusedMove>),
+}
+
+/// A move of the rule file that the matcher compiler refuses, where it is written.
+#[derive(Clone, Debug, Error, Diagnostic)]
+#[error("{what} cannot be compiled: {error}")]
+#[diagnostic(code(chessalg::compile::refused), help("{help}"))]
+pub struct RefusedMove {
+    /// What it is (`the moves of white`).
+    what: String,
+    /// Why.
+    error: CompileError,
+    /// What to do about it.
+    help: String,
+    /// The rule file.
+    #[source_code]
+    file: NamedSource<String>,
+    /// Where the move is written.
+    #[label("this move")]
+    span: SourceSpan,
 }
 
 /// A failure while playing: the engine gave up on a search.
@@ -244,15 +250,17 @@ impl Game {
         }
         let pieces = rules.pieces().clone();
         let compile = |mv: &Move, what: String, place: Place| {
-            program::compile(mv, &pieces).map_err(|error| GameError::Compile {
-                what,
-                help: Diagnostic::help(&error).map_or_else(
-                    || "simplify the move, or split it into smaller ones".to_string(),
-                    |h| h.to_string(),
-                ),
-                error,
-                file: rules.source_of(place).named(),
-                span: place.span.into(),
+            program::compile(mv, &pieces).map_err(|error| {
+                GameError::Compile(Box::new(RefusedMove {
+                    what,
+                    help: Diagnostic::help(&error).map_or_else(
+                        || "simplify the move, or split it into smaller ones".to_string(),
+                        |h| h.to_string(),
+                    ),
+                    error,
+                    file: rules.source_of(place).named(),
+                    span: place.span.into(),
+                }))
             })
         };
         let mut programs = Vec::new();
