@@ -8,7 +8,10 @@
 //! the moves that leave its protected pieces safe, and the `attacked` test.
 
 mod board;
+mod frame;
+mod prune;
 mod reach;
+mod results;
 mod search;
 
 use std::borrow::Cow;
@@ -23,8 +26,9 @@ use crate::program::Program;
 
 use super::position::Position;
 use super::{Engine, EngineError, Limits, Side, Successor};
+use prune::{Suspects, suspects};
 use reach::Reach;
-use search::{BoardView, Oracle, Suspects, search_changes_loaded, suspects};
+use search::{BoardView, Oracle, search_changes_loaded};
 
 /// A program with what the backtracker worked out for it on boards of one size.
 #[derive(Clone, Debug)]

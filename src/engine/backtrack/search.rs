@@ -11,163 +11,19 @@
 //! sub-programs as nested searches, one level per nesting of the program, so
 //! the native recursion is bounded by the program's shape, never by the data.
 
-use rustc_hash::{FxHashMap, FxHashSet};
-
-use crate::core::{self as code, Code};
-use crate::program::{Alternative, Inst, Pc, Program, SquareWrite, Write};
-
-use super::reach::Reach;
+use rustc_hash::FxHashSet;
 
 use super::Compiled;
 use super::board::{Board, TooLarge};
-use crate::core::{Change, Coord};
+use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFrame, Trace};
+use super::prune::Suspects;
+use super::reach::Reach;
+pub use super::results::Successors;
+use super::results::{Entry, Results};
+use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
-use crate::engine::{EngineError, Limits, Successor, hash};
-
-/// The piece of interest: where it is and which piece it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Poi {
-    x: i32,
-    y: i32,
-    code: Code,
-}
-
-/// Where the outermost piece of interest started and ended: what a move's
-/// notation is derived from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Trace {
-    from: Option<Coord>,
-    to: Option<Coord>,
-}
-
-const NONE: u32 = u32::MAX;
-
-/// Iterates the matches of one rewrite and the choices of its replacement.
-#[derive(Clone, Copy, Debug)]
-struct RewriteFrame {
-    id: u32,
-    next: Pc,
-    /// The left-side alternative being tried.
-    alt: u32,
-    /// The anchor picked for it (`NONE`: not picked yet).
-    anchor: u32,
-    cursor: Cursor,
-    /// Whether `tx, ty` is a match whose choices are being made.
-    matched: bool,
-    next_choice: u32,
-    tx: i32,
-    ty: i32,
-    mark: u32,
-    poi: Option<Poi>,
-    poi_hash: u64,
-}
-
-/// A position in the list of candidate squares: which source (the piece of
-/// interest, then one content after another) and the last square yielded.
-#[derive(Clone, Copy, Debug, Default)]
-struct Cursor {
-    source: u32,
-    started: bool,
-    x: i32,
-    y: i32,
-}
-
-/// Iterates the squares a `%p:` binds.
-#[derive(Clone, Copy, Debug)]
-struct BindFrame {
-    id: u32,
-    next: Pc,
-    cursor: Cursor,
-    trace: Trace,
-    poi_hash: u64,
-}
-
-/// Iterates the results of an ordered choice's first alternative that had any.
-#[derive(Clone, Copy, Debug)]
-struct OrderedFrame {
-    next: Pc,
-    entry: u32,
-    end: u32,
-    stash_entries: u32,
-    stash_changes: u32,
-    mark: u32,
-    poi: Option<Poi>,
-    poi_hash: u64,
-    trace: Trace,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Frame {
-    Step(Pc),
-    Rewrite(RewriteFrame),
-    Bind(BindFrame),
-    /// Undoes an `Unbind`: the piece of interest comes back.
-    Rebind {
-        poi: Poi,
-        trace: Trace,
-        poi_hash: u64,
-    },
-    Ordered(OrderedFrame),
-}
-
-/// One result: a change list and what it is known by.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    start: u32,
-    end: u32,
-    key: u64,
-    /// The next entry with the same key (`NONE`: last).
-    next: u32,
-    /// The piece of interest at the end (sub-programs only).
-    poi: Option<Poi>,
-    trace: Trace,
-}
-
-/// A set of results, deduplicated exactly, in the order they were found.
-#[derive(Clone, Debug, Default)]
-struct Results {
-    changes: Vec<Change>,
-    entries: Vec<Entry>,
-    index: FxHashMap<u64, u32>,
-}
-
-impl Results {
-    fn clear(&mut self) {
-        self.changes.clear();
-        self.entries.clear();
-        if !self.index.is_empty() {
-            self.index.clear();
-        }
-    }
-
-    fn changes(&self, e: &Entry) -> &[Change] {
-        &self.changes[e.start as usize..e.end as usize]
-    }
-
-    /// Adds a result unless an equal one is there already.
-    fn insert(&mut self, key: u64, changes: &[Change], poi: Option<Poi>, trace: Trace) {
-        let head = self.index.get(&key).copied().unwrap_or(NONE);
-        let mut i = head;
-        while i != NONE {
-            let e = self.entries[i as usize];
-            if e.poi == poi && self.changes(&e) == changes {
-                return;
-            }
-            i = e.next;
-        }
-        let start = self.changes.len() as u32;
-        self.changes.extend_from_slice(changes);
-        self.entries.push(Entry {
-            start,
-            end: self.changes.len() as u32,
-            key,
-            next: head,
-            poi,
-            trace,
-        });
-        self.index.insert(key, (self.entries.len() - 1) as u32);
-    }
-}
+use crate::engine::{EngineError, Limits, hash};
+use crate::program::{Alternative, Inst, Pc, Program, SquareWrite, Write};
 
 /// The scratch of one nesting level of the search.
 #[derive(Clone, Debug, Default)]
@@ -186,7 +42,7 @@ struct Level {
 /// keeping one avoids allocating on every search.
 #[derive(Clone, Debug, Default)]
 pub struct Cache {
-    board: Board,
+    pub(super) board: Board,
     pois: Vec<Poi>,
     poi_hash: u64,
     trace: Trace,
@@ -251,47 +107,6 @@ impl Cache {
     }
 }
 
-/// The results of one search, borrowed from the cache, in the order found
-/// (deterministic for a given program and position).
-#[derive(Clone, Copy, Debug)]
-pub struct Successors<'c> {
-    results: &'c Results,
-    states: u64,
-}
-
-impl<'c> Successors<'c> {
-    /// How many distinct positions the search found.
-    pub fn len(&self) -> usize {
-        self.results.entries.len()
-    }
-
-    /// Whether the search found none.
-    pub fn is_empty(&self) -> bool {
-        self.results.entries.is_empty()
-    }
-
-    /// How many states the search counted against [`Limits::max_states`].
-    pub fn states(&self) -> u64 {
-        self.states
-    }
-
-    /// The `i`th result.
-    pub fn get(&self, i: usize) -> Option<Successor<'c>> {
-        let results = self.results;
-        results.entries.get(i).map(|e| Successor {
-            changes: results.changes(e),
-            poi_from: e.trace.from,
-            poi_to: e.trace.to,
-            hash: e.key,
-        })
-    }
-
-    /// Every result in the order found.
-    pub fn iter(&self) -> impl Iterator<Item = Successor<'c>> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// Collect every result.
@@ -335,51 +150,6 @@ pub(crate) fn search_with<'c>(
         results: &cache.levels[0].results,
         states: cache.states,
     })
-}
-
-/// The pieces of interest that could change square `at` of the loaded
-/// board: each `%p:` of `program` with a square it binds whose piece can
-/// reach `at` (by the reach analysis of [`super::reach`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Suspects {
-    binds: Vec<(u32, Coord)>,
-}
-
-impl Suspects {
-    /// Adds the pieces of interest that could change `at` from `square` (a
-    /// square that a move wrote a piece on).
-    pub(crate) fn add_square(&mut self, program: Compiled<'_>, cache: &Cache, square: Coord, at: Coord) {
-        let code = cache.board.get(square.x, square.y);
-        for (id, codes) in program.prog.binds.iter().enumerate() {
-            let reaches = program
-                .reach
-                .get(id)
-                .is_none_or(|r| r.contains(at.x - square.x, at.y - square.y));
-            if reaches && codes.contains(&code) && !self.binds.contains(&(id as u32, square)) {
-                self.binds.push((id as u32, square));
-            }
-        }
-    }
-}
-
-/// The suspects for square `at` on the board loaded in `cache`.
-pub(crate) fn suspects(program: Compiled<'_>, cache: &Cache, at: Coord) -> Suspects {
-    let board = &cache.board;
-    let mut out = Suspects::default();
-    for (id, codes) in program.prog.binds.iter().enumerate() {
-        let reach = program.reach.get(id);
-        for &code in codes.iter() {
-            let mut after = None;
-            while let Some(cell) = board.next_with(code, after) {
-                after = Some(cell);
-                let (x, y) = board.coords(cell);
-                if reach.is_none_or(|r| r.contains(at.x - x, at.y - y)) {
-                    out.binds.push((id as u32, Coord::new(x, y)));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Whether some result of `program` changes square `at` of the board

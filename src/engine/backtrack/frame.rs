@@ -1,0 +1,92 @@
+//! The frames of the backtracking search's explicit stack: a step to take,
+//! or an iterator (over a rewrite's matches, the squares a `%p:` binds, an
+//! ordered choice's results) that undoes its change when resumed.
+
+use crate::core::{Code, Coord};
+use crate::program::Pc;
+
+/// The piece of interest: where it is and which piece it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Poi {
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) code: Code,
+}
+
+/// Where the outermost piece of interest started and ended: what a move's
+/// notation is derived from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Trace {
+    pub(super) from: Option<Coord>,
+    pub(super) to: Option<Coord>,
+}
+
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Iterates the matches of one rewrite and the choices of its replacement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RewriteFrame {
+    pub(super) id: u32,
+    pub(super) next: Pc,
+    /// The left-side alternative being tried.
+    pub(super) alt: u32,
+    /// The anchor picked for it (`NONE`: not picked yet).
+    pub(super) anchor: u32,
+    pub(super) cursor: Cursor,
+    /// Whether `tx, ty` is a match whose choices are being made.
+    pub(super) matched: bool,
+    pub(super) next_choice: u32,
+    pub(super) tx: i32,
+    pub(super) ty: i32,
+    pub(super) mark: u32,
+    pub(super) poi: Option<Poi>,
+    pub(super) poi_hash: u64,
+}
+
+/// A position in the list of candidate squares: which source (the piece of
+/// interest, then one content after another) and the last square yielded.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Cursor {
+    pub(super) source: u32,
+    pub(super) started: bool,
+    pub(super) x: i32,
+    pub(super) y: i32,
+}
+
+/// Iterates the squares a `%p:` binds.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BindFrame {
+    pub(super) id: u32,
+    pub(super) next: Pc,
+    pub(super) cursor: Cursor,
+    pub(super) trace: Trace,
+    pub(super) poi_hash: u64,
+}
+
+/// Iterates the results of an ordered choice's first alternative that had any.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OrderedFrame {
+    pub(super) next: Pc,
+    pub(super) entry: u32,
+    pub(super) end: u32,
+    pub(super) stash_entries: u32,
+    pub(super) stash_changes: u32,
+    pub(super) mark: u32,
+    pub(super) poi: Option<Poi>,
+    pub(super) poi_hash: u64,
+    pub(super) trace: Trace,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Frame {
+    Step(Pc),
+    Rewrite(RewriteFrame),
+    Bind(BindFrame),
+    /// Undoes an `Unbind`: the piece of interest comes back.
+    Rebind {
+        poi: Poi,
+        trace: Trace,
+        poi_hash: u64,
+    },
+    Ordered(OrderedFrame),
+}
