@@ -14,21 +14,25 @@ mod fen_rights;
 mod fen_target;
 mod game;
 mod import;
+mod legality;
 mod mark;
 mod moves;
 mod outcome;
 mod piece;
 mod players;
 mod quiet;
+mod turns;
 
 use std::collections::HashMap;
 
 pub use board::BoardCell;
 pub use fen_rights::{RightsLetter, SquareName, square_name};
 pub use fen_target::TargetRule;
+pub use legality::Legality;
 pub use outcome::{Condition, OutcomeRule, Verdict};
 pub use piece::PieceInfo;
 pub use quiet::QuietResets;
+pub use turns::TurnOrder;
 
 use crate::core::{Marks, Offset, PieceId, PieceTable, PlayerId};
 use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
@@ -60,6 +64,10 @@ pub struct GameSpec {
     pub outcomes: Vec<OutcomeRule>,
     /// What restarts the `quiet` count.
     pub quiet_resets: QuietResets,
+    /// Which moves are legal, if the file says (`legality`).
+    pub legality: Option<Legality>,
+    /// How the turn passes (`turns`).
+    pub turns: TurnOrder,
 }
 
 impl GameSpec {

@@ -285,12 +285,12 @@ impl Game {
             })
             .collect();
         let engine = engine::prepare(sides, frame.files, frame.ranks);
-        let legality = if spec.pieces.iter().any(|p| p.royal) {
+        let legality = spec.legality.unwrap_or(if spec.pieces.iter().any(|p| p.royal) {
             Legality::RoyalSafe
         } else {
             Legality::Free
-        };
-        let turn_order = TurnOrder::Alternate;
+        });
+        let turn_order = spec.turns;
         let mut outcomes = Vec::new();
         for rule in &spec.outcomes {
             let c = rule

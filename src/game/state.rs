@@ -188,3 +188,71 @@ impl Game {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::decl::Spec;
+    use crate::engine::Cache;
+    use crate::game::Game;
+    use crate::source::Source;
+
+    fn game(path: &str) -> Game {
+        let text = std::fs::read_to_string(path).unwrap();
+        let (spec, _) = Spec::load(&Source::new(path, text)).unwrap();
+        Game::new(&spec).unwrap()
+    }
+
+    /// Random games made move by move in place, then taken back one by one:
+    /// every state on the way back equals the one recorded on the way in.
+    #[test]
+    fn make_then_unmake_restores_every_state() {
+        for path in ["rules/chess.alg", "rules/irreversible.alg", "rules/tictactoe.alg"] {
+            let game = game(path);
+            let mut cache = Cache::new();
+            for seed in 1..=4 {
+                let mut rng: u64 = seed;
+                let mut state = game.initial();
+                let mut trail = Vec::new();
+                for _ in 0..80 {
+                    let legal = game.legal_actions(&state, &mut cache).unwrap();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    rng = rng
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let action = legal[(rng >> 33) as usize % legal.len()].clone();
+                    let before = state.clone();
+                    let undo = game.make(&mut state, &action);
+                    assert_eq!(state.history().len(), before.history().len() + 1);
+                    trail.push((before, undo));
+                }
+                while let Some((before, undo)) = trail.pop() {
+                    game.unmake(&mut state, undo);
+                    assert_eq!(state, before, "{path}: unmake did not restore the state");
+                }
+                assert_eq!(state, game.initial());
+            }
+        }
+    }
+
+    /// The quiet count restarts on a capture or a pawn move and grows otherwise,
+    /// as `quiet resets capture ♙ ♟` in rules/chess.alg says.
+    #[test]
+    fn the_quiet_count_follows_the_rule_file() {
+        let game = game("rules/chess.alg");
+        let mut cache = Cache::new();
+        let state = game.from_fen("4k3/8/8/3p4/4P3/8/8/4K2R w K - 7 30").unwrap();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let after = |name: &str| {
+            let a = legal
+                .iter()
+                .find(|a| game.action_name(&state, a) == name)
+                .unwrap();
+            game.play(&state, a).quiet_plies()
+        };
+        assert_eq!(after("e4d5"), 0, "a capture");
+        assert_eq!(after("e4e5"), 0, "a pawn move");
+        assert_eq!(after("h1h5"), 8, "a quiet rook move");
+    }
+}

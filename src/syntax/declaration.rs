@@ -25,6 +25,8 @@ macro_rules! declarations {
             FenTarget(FenTargetDecl, fen_target),
             Outcome(OutcomeDecl, outcome_decl),
             QuietResets(QuietDecl, quiet_decl),
+            Legality(LegalityDecl, legality_decl),
+            Turns(TurnsDecl, turns_decl),
         }
     };
 }
@@ -137,6 +139,44 @@ impl DeclarationSyntax for QuietDecl {
     fn print(&self, out: &mut String) {
         let names: Vec<&str> = self.items.iter().map(|(n, _)| n.as_str()).collect();
         let _ = writeln!(out, "quiet resets {}", names.join(" "));
+    }
+}
+
+/// `legality royal_safe` or `legality free`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegalityDecl {
+    /// Whether it says `royal_safe` (else `free`).
+    pub royal_safe: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for LegalityDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("legality", "")
+    }
+    fn print(&self, out: &mut String) {
+        let kind = if self.royal_safe { "royal_safe" } else { "free" };
+        let _ = writeln!(out, "legality {kind}");
+    }
+}
+
+/// `turns alternate` or `turns alternate passing`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnsDecl {
+    /// Whether a player without a move passes (`passing`).
+    pub passing: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for TurnsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("turns", "")
+    }
+    fn print(&self, out: &mut String) {
+        let passing = if self.passing { " passing" } else { "" };
+        let _ = writeln!(out, "turns alternate{passing}");
     }
 }
 

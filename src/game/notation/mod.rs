@@ -32,10 +32,13 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     Some(Coord::new(frame.x0 + file as i32, frame.y0 + rank as i32 - 1))
 }
 
-/// `e2e4`, with the lower-case FEN letter (or the symbol) of the piece the
+/// `pass` for a pass; `e2e4`, with the lower-case FEN letter (or the symbol) of the piece the
 /// mover became when it changed (`e7e8q`); moves without a piece of interest
 /// are named by their changes (`e4=♙,d5=.`).
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
+    if action.is_pass() {
+        return "pass".to_string();
+    }
     let (Some(from), Some(to)) = (action.from, action.to) else {
         let parts: Vec<String> = action
             .changes()
