@@ -305,3 +305,58 @@ fn a_win_one_move_past_the_end_is_found() {
     let i = ttt.winning_move(&two, &legal, &mut cache).unwrap().unwrap();
     assert_eq!(ttt.action_name(&two, &legal[i]), "c1=X");
 }
+
+fn names(game: &Game, state: &State) -> Vec<String> {
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(state, &mut cache).unwrap();
+    let mut out: Vec<String> = legal.iter().map(|a| game.action_name(state, a)).collect();
+    out.sort();
+    out
+}
+
+/// `turns alternate passing`: a player with no move passes while the other
+/// can move; when neither can, `no_moves` ends the game.
+#[test]
+fn a_player_without_a_move_passes_while_the_other_has_one() {
+    let game = game_of("tests/data/games/passing.alg");
+    let mut cache = Cache::new();
+    let perft: Vec<u64> = (1..=4)
+        .map(|d| chessalg::game::perft(&game, &game.initial(), d, &mut cache).unwrap())
+        .collect();
+    assert_eq!(perft, [1, 1, 1, 0]);
+    let state = play(&game, game.initial(), &["a1b1"]);
+    assert_eq!(names(&game, &state), ["pass"]);
+    let state = play(&game, state, &["pass", "b1c1"]);
+    assert!(names(&game, &state).is_empty(), "nobody can move: no pass");
+    assert_eq!(ending(&game, &state), Some(Ending::Draw));
+}
+
+/// Without `turns alternate passing` the same position has no move and ends.
+#[test]
+fn without_passing_a_player_without_a_move_is_stuck() {
+    let text = std::fs::read_to_string("tests/data/games/passing.alg")
+        .unwrap()
+        .replace("turns alternate passing\n", "");
+    let (spec, _) = chessalg::decl::Spec::load(&Source::new("stuck.alg", text)).unwrap();
+    let game = Game::new(&spec).unwrap();
+    let state = play(&game, game.initial(), &["a1b1"]);
+    assert!(names(&game, &state).is_empty());
+    assert_eq!(ending(&game, &state), Some(Ending::Draw));
+}
+
+/// `legality free` lets a move leave the royal piece attacked; the default
+/// for a file with a royal piece is royal-safe.
+#[test]
+fn legality_is_declared_or_follows_the_royal_pieces() {
+    let fen = "4k3/8/8/8/8/8/8/4K2r w - - 0 1";
+    let safe = chess();
+    assert_eq!(
+        names(&safe, &safe.from_fen(fen).unwrap()),
+        ["e1d2", "e1e2", "e1f2"]
+    );
+    let free = game_of("tests/data/games/free_chess.alg");
+    assert_eq!(
+        names(&free, &free.from_fen(fen).unwrap()),
+        ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
+}

@@ -34,6 +34,17 @@ pub enum ExpandError {
         help: String,
     },
 
+    /// A function of no parameters used without its brackets.
+    #[error("`{name}` is a function and is used without `()`")]
+    #[diagnostic(code(chessalg::expand::arity), help("call it as `{name}()`"))]
+    NotCalled {
+        /// Where it is used.
+        #[label("a function, not a value")]
+        span: Span,
+        /// The function's name.
+        name: String,
+    },
+
     /// A function called with the wrong number of arguments.
     #[error("`{name}` takes {expected} argument(s) but is given {found}")]
     #[diagnostic(code(chessalg::expand::arity), help("{help}"))]

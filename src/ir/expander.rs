@@ -473,6 +473,15 @@ impl<'a> Expander<'a> {
         if let Some(def) = self.defs.get(w).copied() {
             if def.ast.is_function {
                 let n = def.ast.params.len();
+                if n == 0 {
+                    return Err(Some((
+                        src,
+                        ExpandError::NotCalled {
+                            span,
+                            name: w.to_string(),
+                        },
+                    )));
+                }
                 return Err(Some((
                     src,
                     ExpandError::WrongArity {

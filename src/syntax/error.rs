@@ -48,6 +48,38 @@ pub enum SyntaxError {
         limit: usize,
     },
 
+    /// `%p:` bindings and brackets nest deeper than the parser allows.
+    #[error("`%p:` bindings and brackets nest more than {limit} deep")]
+    #[diagnostic(
+        code(chessalg::syntax::too_deep),
+        help(
+            "a `%p:` binding takes everything to its right up to the bracket that closes it, so each one nests; bind the piece once, or split the expression into named definitions"
+        )
+    )]
+    TooDeepBinding {
+        /// The binding or bracket that went past the limit.
+        #[label("nesting limit reached here")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// More suffixes on one operand than the parser allows.
+    #[error("more than {limit} suffixes on one operand")]
+    #[diagnostic(
+        code(chessalg::syntax::too_many_suffixes),
+        help(
+            "each suffix (`*`, `+`, `?`, `{{n}}`, `<n>`, `^n`, `²`) applies to the operand with the suffixes before it; write the repetition once, e.g. `M{{2, 5}}`, or name the repeated part"
+        )
+    )]
+    TooManySuffixes {
+        /// The first suffix past the limit.
+        #[label("suffix limit reached here")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
     /// A bracket that is opened and never closed.
     #[error("this bracket is never closed")]
     #[diagnostic(
@@ -130,6 +162,8 @@ impl SyntaxError {
         match self {
             SyntaxError::Expected { span, .. }
             | SyntaxError::TooDeep { span, .. }
+            | SyntaxError::TooDeepBinding { span, .. }
+            | SyntaxError::TooManySuffixes { span, .. }
             | SyntaxError::Unclosed { span, .. }
             | SyntaxError::Unopened { span, .. }
             | SyntaxError::Mismatched { span, .. }

@@ -6,8 +6,8 @@ use pest::iterators::Pair;
 
 use super::ast::{
     BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File,
-    GameDecl, Ident, ImportDecl, Item, MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl, PieceDecl,
-    PlayersDecl, QuietDecl, RepeatSyntax,
+    GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl,
+    PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -25,8 +25,17 @@ pub const MAX_COUNT: u32 = 1000;
 /// The largest power (`m^i`) in absolute value the parser accepts.
 pub const MAX_EXPONENT: i64 = 1_000_000;
 
+/// The stack that parsing at the nesting limit needs, with room to spare
+/// (pest takes about 1 MiB in an unoptimised build): parsing runs on a new
+/// stack of twice this when less is left, so it works on small threads too.
+const PARSE_STACK: usize = 2 << 20;
+
 /// Parses a whole rule file, reporting every broken item.
 pub fn parse_file(text: &str) -> Result<File, Vec<SyntaxError>> {
+    stacker::maybe_grow(PARSE_STACK, 2 * PARSE_STACK, || parse_items(text))
+}
+
+fn parse_items(text: &str) -> Result<File, Vec<SyntaxError>> {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     for (start, end) in item_chunks(text) {
@@ -48,8 +57,12 @@ pub fn parse_file(text: &str) -> Result<File, Vec<SyntaxError>> {
 
 /// Parses one expression (as given to `--expr`), which may wrap freely.
 pub fn parse_expression(text: &str) -> Result<Expr, Vec<SyntaxError>> {
+    stacker::maybe_grow(PARSE_STACK, 2 * PARSE_STACK, || parse_one_expression(text))
+}
+
+fn parse_one_expression(text: &str) -> Result<Expr, Vec<SyntaxError>> {
     let flat = blank_comments_and_newlines(text);
-    check_brackets(&flat, 0).map_err(|e| vec![e])?;
+    check_brackets(&flat, 0, false).map_err(|e| vec![e])?;
     let mut pairs = Grammar::parse(Rule::expression, &flat).map_err(|e| vec![expected_error(e, &flat, 0)])?;
     let top = pairs.next().expect("the expression rule yields one pair");
     let b = Builder { offset: 0 };
@@ -92,39 +105,107 @@ fn is_blank(chunk: &str) -> bool {
 }
 
 fn parse_chunk(chunk: &str, offset: usize) -> Result<Item, SyntaxError> {
-    check_brackets(chunk, offset)?;
+    check_brackets(chunk, offset, true)?;
     let mut pairs = Grammar::parse(Rule::item_input, chunk).map_err(|e| expected_error(e, chunk, offset))?;
     let top = pairs.next().expect("item_input yields one pair");
     let item = top.into_inner().next().expect("item_input holds an item");
     Builder { offset }.item(item)
 }
 
+/// What the nesting pre-check has open.
+enum Open {
+    /// `(` or `{`, at this byte.
+    Bracket(u8, usize),
+    /// A `%p:` binding, which takes everything to its right up to the
+    /// bracket (or the `,`) that ends the expression it starts.
+    Bind,
+}
+
 /// Checks brackets before pest runs: each `(` and `{` closed by its partner,
-/// and nesting no deeper than [`MAX_NESTING`] (so pest never recurses far).
-fn check_brackets(text: &str, offset: usize) -> Result<(), SyntaxError> {
-    let mut open: Vec<(u8, usize)> = Vec::new();
-    let mut in_comment = false;
+/// and brackets and `%p:` bindings nested no deeper than [`MAX_NESTING`]
+/// together (so pest never recurses far). Comments, quoted strings and the
+/// free text of `game NAME` and `board` (in an item, `is_item`) are not
+/// expressions and are skipped.
+fn check_brackets(text: &str, offset: usize, is_item: bool) -> Result<(), SyntaxError> {
     let bytes = text.as_bytes();
+    let skip = if is_item { free_text(text) } else { None };
+    let mut open: Vec<Open> = Vec::new();
+    // The last `%` seen at each level (`pending[k]` belongs to the level
+    // inside `open[..k]`): the start of a binding if a `:` follows.
+    let mut pending: Vec<Option<usize>> = vec![None];
     let at = |i: usize| Span::new(offset + i, offset + i + 1);
-    for (i, &b) in bytes.iter().enumerate() {
+    // Ends the bindings that `)`, `}` and `,` close.
+    let end_binds = |open: &mut Vec<Open>, pending: &mut Vec<Option<usize>>| {
+        while matches!(open.last(), Some(Open::Bind)) {
+            open.pop();
+            pending.pop();
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if let Some(r) = &skip
+            && r.contains(&i)
+        {
+            i = r.end;
+            continue;
+        }
         match b {
-            b'\n' => in_comment = false,
-            _ if in_comment => {}
-            b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+            // A comment runs to the end of its line, a quoted string to its
+            // closing quote or the end of its line.
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i += bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(bytes.len() - i);
+                continue;
+            }
+            b'"' => {
+                let rest = &bytes[i + 1..];
+                let close = rest.iter().position(|&c| c == b'"' || c == b'\n');
+                i += 1 + close.map_or(rest.len(), |k| if rest[k] == b'"' { k + 1 } else { k });
+                continue;
+            }
+            b'%' => *pending.last_mut().expect("a level") = Some(i),
+            b':' => {
+                // Only a `:` after a `%` at the same level binds; any other
+                // is a syntax error that pest reports.
+                if let Some(start) = pending.last_mut().expect("a level").take() {
+                    open.push(Open::Bind);
+                    pending.push(None);
+                    if open.len() > MAX_NESTING {
+                        return Err(SyntaxError::TooDeepBinding {
+                            span: Span::new(offset + start, offset + i + 1),
+                            limit: MAX_NESTING,
+                        });
+                    }
+                }
+            }
+            b',' => {
+                end_binds(&mut open, &mut pending);
+                *pending.last_mut().expect("a level") = None;
+            }
             b'(' | b'{' => {
-                open.push((b, i));
+                open.push(Open::Bracket(b, i));
+                pending.push(None);
                 if open.len() > MAX_NESTING {
-                    return Err(SyntaxError::TooDeep {
-                        span: at(i),
-                        limit: MAX_NESTING,
+                    let span = at(i);
+                    let limit = MAX_NESTING;
+                    return Err(if open.iter().any(|o| matches!(o, Open::Bind)) {
+                        SyntaxError::TooDeepBinding { span, limit }
+                    } else {
+                        SyntaxError::TooDeep { span, limit }
                     });
                 }
             }
             b')' | b'}' => {
+                end_binds(&mut open, &mut pending);
                 let partner = if b == b')' { b'(' } else { b'{' };
                 match open.pop() {
-                    Some((o, _)) if o == partner => {}
-                    Some((o, j)) => {
+                    Some(Open::Bracket(o, _)) if o == partner => {
+                        pending.pop();
+                    }
+                    Some(Open::Bracket(o, j)) => {
                         return Err(SyntaxError::Mismatched {
                             span: at(i),
                             open: at(j),
@@ -132,7 +213,7 @@ fn check_brackets(text: &str, offset: usize) -> Result<(), SyntaxError> {
                             found: b as char,
                         });
                     }
-                    None => {
+                    Some(Open::Bind) | None => {
                         return Err(SyntaxError::Unopened {
                             span: at(i),
                             found: b as char,
@@ -142,13 +223,55 @@ fn check_brackets(text: &str, offset: usize) -> Result<(), SyntaxError> {
             }
             _ => {}
         }
+        i += 1;
     }
+    end_binds(&mut open, &mut pending);
     match open.pop() {
-        Some((o, j)) => Err(SyntaxError::Unclosed {
+        Some(Open::Bracket(o, j)) => Err(SyntaxError::Unclosed {
             span: at(j),
             expected: if o == b'(' { ')' } else { '}' },
         }),
-        None => Ok(()),
+        Some(Open::Bind) | None => Ok(()),
+    }
+}
+
+/// The byte range of an item's text that is not an expression and may hold
+/// any character: the name of a `game` (to the end of its line) or the rows
+/// of a `board`. `None` for other items, and for `game = ...`, `board(x) =
+/// ...` (definitions, which pest tries first).
+fn free_text(item: &str) -> Option<std::ops::Range<usize>> {
+    let (keyword, rest) = if let Some(rest) = item.strip_prefix("game") {
+        ("game", rest)
+    } else {
+        ("board", item.strip_prefix("board")?)
+    };
+    let next = after_trivia(rest);
+    if next.starts_with(['=', '(']) {
+        return None;
+    }
+    let line_end = item.find('\n').unwrap_or(item.len());
+    if keyword == "game" {
+        // `game` and at least one space, then the name.
+        let name = rest.trim_start_matches([' ', '\t']);
+        let start = item.len() - name.len();
+        (name.len() < rest.len()).then_some(start..line_end)
+    } else {
+        let first_line = item[..line_end].trim_end_matches('\r');
+        first_line[keyword.len()..]
+            .trim_matches([' ', '\t'])
+            .is_empty()
+            .then_some(keyword.len()..item.len())
+    }
+}
+
+/// `text` without the white space, line breaks and `//` comments at its start.
+fn after_trivia(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start_matches([' ', '\t', '\n', '\r']);
+        match text.strip_prefix("//") {
+            Some(comment) => text = comment.find('\n').map_or("", |k| &comment[k..]),
+            None => return text,
+        }
     }
 }
 
@@ -178,7 +301,7 @@ fn blank_comments_and_newlines(text: &str) -> String {
 
 /// A pest failure as a diagnostic that says, in words, what would have fit.
 fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> SyntaxError {
-    let pos = match e.location {
+    let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
@@ -192,32 +315,54 @@ fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> Syn
             }
         }
     }
+    // Words a declaration expects say more than what a definition of the
+    // same name would (`legality maybe` could also start `legality(x) = ...`).
+    if wanted.iter().any(|w| w.starts_with('`')) {
+        wanted.retain(|w| w.starts_with('`'));
+    }
     if wanted.is_empty() {
         wanted.push("something else");
     }
+    // Only white space and comments follow: the item ended too soon. Point
+    // right after its last token (an operator without its right-hand side,
+    // say), not where pest stopped, on the line of the next item.
+    let at_end = after_trivia(&text[pos..]).is_empty();
+    if at_end {
+        pos = without_trailing_trivia(&text[..pos]).len();
+    }
+    const UNFINISHED: &str =
+        "something is unfinished here: a bracket not closed, or an operator without its right-hand side";
     let rest = &text[pos..];
     let next = rest.chars().next();
-    let found = match next {
-        None => "the end of the text".to_string(),
-        Some('\n' | '\r') => "the end of the line".to_string(),
-        Some(_) if rest.starts_with("->") => "`->`".to_string(),
-        Some(c) => format!("`{c}`"),
-    };
-    let end = pos
-        + if rest.starts_with("->") {
-            2
+    let (found, end, help) = if at_end {
+        // A mark as wide as the space or line break after the last token.
+        let end = pos + next.filter(|c| c.is_whitespace()).map_or(0, char::len_utf8);
+        let line = rest.trim_start_matches([' ', '\t']);
+        if line.starts_with(['\n', '\r']) || line.starts_with("//") {
+            let help = "something is unfinished here, such as an operator without its right-hand side; an item goes on to the next line only if that line starts with a space";
+            ("the end of the line".to_string(), end, help)
         } else {
-            next.map_or(0, char::len_utf8)
-        };
-    let help = match next {
-        None | Some('\n' | '\r') => {
-            "something is unfinished here: a bracket not closed, or an operator without its right-hand side"
+            ("the end of the text".to_string(), end, UNFINISHED)
         }
-        Some('=') => {
-            "a definition starts at the beginning of a line; a line that starts with a space continues the one above"
-        }
-        Some(_) => {
-            "check the operators around here; in a rule file each definition starts at the beginning of a line"
+    } else {
+        match next {
+            Some('\n' | '\r') => ("the end of the line".to_string(), pos + 1, UNFINISHED),
+            Some(_) if rest.starts_with("->") => (
+                "`->`".to_string(),
+                pos + 2,
+                "check the operators around here; in a rule file each definition starts at the beginning of a line",
+            ),
+            Some('=') => (
+                "`=`".to_string(),
+                pos + 1,
+                "a definition starts at the beginning of a line; a line that starts with a space continues the one above",
+            ),
+            Some(c) => (
+                format!("`{c}`"),
+                pos + c.len_utf8(),
+                "check the operators around here; in a rule file each definition starts at the beginning of a line",
+            ),
+            None => ("the end of the text".to_string(), pos, UNFINISHED),
         }
     };
     SyntaxError::Expected {
@@ -269,6 +414,15 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::exponent => "an integer",
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
+        Rule::verdict_kind => "`win`, `loss` or `draw`",
+        Rule::no_moves | Rule::repetition | Rule::quiet | Rule::material | Rule::when => {
+            "`no_moves`, `repetition N`, `quiet N`, `material ...` or `when ...`"
+        }
+        Rule::legality_kind => "`royal_safe` or `free`",
+        Rule::turn_order => "`alternate`",
+        Rule::passing => "`passing`",
+        Rule::fen_rights | Rule::fen_target => "`rights` or `target`",
+        Rule::expires => "`expires`",
         _ => return None,
     })
 }
@@ -292,7 +446,6 @@ impl Builder {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::definition => {
-                let text = p.as_str();
                 let mut inner = p.into_inner();
                 let name_pair = inner.next().expect("definition starts with a name");
                 let name = self.ident(&name_pair);
@@ -301,17 +454,13 @@ impl Builder {
                 let mut body = None;
                 for q in inner {
                     match q.as_rule() {
+                        // `f() = ...` too: a params pair without names.
                         Rule::params => {
                             is_function = true;
                             params = q.into_inner().map(|n| self.ident(&n)).collect();
                         }
                         _ => body = Some(self.expr(q)?),
                     }
-                }
-                // `f() = ...` has no params pair; record that it was written as a function.
-                if !is_function {
-                    let after_name = &text[name_pair.as_str().len()..];
-                    is_function = after_name.trim_start().starts_with('(');
                 }
                 Ok(Item::Definition(Definition {
                     name,
@@ -461,6 +610,14 @@ impl Builder {
                     .map(|q| (q.as_str().to_string(), self.span(&q)))
                     .collect(),
             }))),
+            Rule::legality_decl => Ok(Item::Declaration(Declaration::Legality(LegalityDecl {
+                royal_safe: p.into_inner().any(|q| q.as_str() == "royal_safe"),
+                span,
+            }))),
+            Rule::turns_decl => Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
+                passing: p.into_inner().any(|q| q.as_rule() == Rule::passing),
+                span,
+            }))),
             Rule::fen_decl => {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();
@@ -542,7 +699,26 @@ impl Builder {
         }
     }
 
-    fn expr(&self, p: Pair<'_, Rule>) -> Result1<Expr> {
+    /// An expression. The builder recurses once for each bracket and
+    /// binding (up to [`MAX_NESTING`]), and an unoptimised build's frames are
+    /// large, so the stack grows here when it runs low.
+    fn expr(&self, mut p: Pair<'_, Rule>) -> Result1<Expr> {
+        // A layer of precedence with one operand is that operand: descend to
+        // it without recursing.
+        while matches!(
+            p.as_rule(),
+            Rule::expr | Rule::ordered | Rule::arrow | Rule::union | Rule::sum | Rule::seq
+        ) {
+            let mut inner = p.clone().into_inner();
+            match (inner.next(), inner.next()) {
+                (Some(only), None) => p = only,
+                _ => break,
+            }
+        }
+        stacker::maybe_grow(128 * 1024, 2 << 20, || self.expr_inner(p))
+    }
+
+    fn expr_inner(&self, p: Pair<'_, Rule>) -> Result1<Expr> {
         let span = self.span(&p);
         let rule = p.as_rule();
         let text = p.as_str();
@@ -613,6 +789,18 @@ impl Builder {
 
     fn postfix(&self, mut inner: Vec<Pair<'_, Rule>>) -> Result1<Expr> {
         let suffixes = inner.split_off(1);
+        // Each suffix nests the operand one level deeper in the AST; cap them
+        // so that no walk of the tree (or its drop) recurses too far.
+        if let Some(extra) = suffixes
+            .iter()
+            .filter(|s| s.as_rule() != Rule::marks)
+            .nth(MAX_NESTING)
+        {
+            return Err(SyntaxError::TooManySuffixes {
+                span: self.span(extra),
+                limit: MAX_NESTING,
+            });
+        }
         let mut expr = self.expr(inner.remove(0))?;
         for s in suffixes {
             if s.as_rule() == Rule::marks {

@@ -1,6 +1,6 @@
 //! Unit tests of the parser: precedence, suffixes, layout, spans and errors.
 
-use super::ast::{Expr, ExprKind, File, Item, RepeatSyntax};
+use super::ast::{Declaration, Expr, ExprKind, File, Item, RepeatSyntax};
 use super::{MAX_NESTING, SyntaxError, parse_expression, parse_file};
 use crate::source::Span;
 
@@ -521,6 +521,41 @@ fn function_definition_with_parameters() {
     }
 }
 
+#[test]
+fn function_definition_without_parameters() {
+    let text = "f() = u r\ng( ) = f()\n";
+    let f = file(text);
+    assert_eq!(definitions(&f), ["f() = (seq u r)", "g() = (call f)"]);
+    let Item::Definition(d) = &f.items[0] else {
+        panic!("{:?}", f.items)
+    };
+    assert!(d.is_function && d.params.is_empty());
+    assert_eq!(text_at(text, d.span), "f() = u r");
+}
+
+#[test]
+fn call_without_arguments() {
+    assert_eq!(shape("f()"), "(call f)");
+    assert_eq!(
+        shape("f( )* g(f())"),
+        "(seq (rep 0.. Star (call f)) (call g (call f)))"
+    );
+    let text = "a f() b";
+    let ExprKind::Juxtapose(xs) = expr(text).kind else {
+        panic!()
+    };
+    assert_eq!(text_at(text, xs[1].span), "f()");
+    // With a space, `()` is an empty group, which is not an expression.
+    match expr_errors("f ()").as_slice() {
+        [SyntaxError::Expected { span, .. }] => assert_eq!(*span, Span::new(3, 4)),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        expr_errors("f(a,)").as_slice(),
+        [SyntaxError::Expected { .. }]
+    ));
+}
+
 // ---- spans -----------------------------------------------------------------
 
 #[test]
@@ -612,13 +647,9 @@ fn every_broken_item_is_reported() {
     match &errors[1] {
         SyntaxError::Expected { span, expected, .. } => {
             assert_eq!(expected, "an expression");
-            // Somewhere after the `|` and before the next item (the parser
-            // puts it at the end of the item's chunk, after its newline).
-            let line = text.find("d = e |").unwrap();
-            assert!(
-                (line + "d = e |".len()..=text.find("f = g").unwrap()).contains(&span.start),
-                "{span:?}"
-            );
+            // Right after the `|`, where the line ends.
+            let after = text.find("d = e |").unwrap() + "d = e |".len();
+            assert_eq!(*span, Span::new(after, after + 1));
         }
         other => panic!("{other:?}"),
     }
@@ -663,12 +694,66 @@ fn brackets_in_comments_do_not_count() {
 }
 
 #[test]
+fn brackets_in_strings_and_names_do_not_count() {
+    let text = "import \"a(.alg\"\ngame Foo :) (\nboard\n  . ( :\n  } .\nx = u // )\n";
+    let f = file(text);
+    let [
+        Item::Declaration(Declaration::Import(import)),
+        Item::Declaration(Declaration::Game(game)),
+        Item::Declaration(Declaration::Board(board)),
+        Item::Definition(_),
+    ] = &f.items[..]
+    else {
+        panic!("{:?}", f.items)
+    };
+    assert_eq!(import.path.text, "a(.alg");
+    assert_eq!(game.name.text, "Foo :) (");
+    let rows: Vec<&str> = board.rows.iter().map(|(r, _)| r.as_str()).collect();
+    assert_eq!(rows, [". ( :", "} ."]);
+    // A string that is not closed ends with its line.
+    assert_eq!(
+        file_errors("import \"a(\nx = (u\n").last(),
+        Some(&SyntaxError::Unclosed {
+            span: Span::new(15, 16),
+            expected: ')'
+        })
+    );
+}
+
+#[test]
+fn brackets_still_count_in_definitions_named_like_declarations() {
+    // `game = ...` and `board(x) = ...` are definitions: their brackets count.
+    for (text, at) in [
+        ("game = (u\n", 7),
+        ("board(x) = (x\n", 11),
+        ("board\n  (x) = (x\n", 14),
+        ("game\t(u\n", 5),
+    ] {
+        match file_errors(text).as_slice() {
+            [SyntaxError::Unclosed { span, .. }] => assert_eq!(span.start, at, "{text:?}"),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        definitions(&file("game = u\nboard(x) = x\n")),
+        ["game = u", "board(x) = x"]
+    );
+    // In an expression (for `--expr`) nothing is free text.
+    assert!(matches!(
+        expr_errors("game (").as_slice(),
+        [SyntaxError::Unclosed { .. }]
+    ));
+}
+
+#[test]
 fn operator_without_right_operand() {
+    // Reported right after the operator, not after the spaces that follow.
     for (text, at) in [
         ("a ->", 4),
         ("a |", 3),
-        ("a / ", 4),
-        ("a + ", 4),
+        ("a / ", 3),
+        ("a + ", 3),
+        ("a ->\n  // more\n", 4),
         ("%♙:", "%♙:".len()),
     ] {
         let errors = expr_errors(text);
@@ -684,17 +769,49 @@ fn operator_without_right_operand() {
 
 #[test]
 fn operator_without_right_operand_in_a_file() {
+    // Reported right after the operator, where the line ends, not on the
+    // line of the next item (where pest stops).
     let text = "a = b ->\n\n  // more to come\nc = d\n";
     let errors = file_errors(text);
     match errors.as_slice() {
-        [SyntaxError::Expected { span, expected, .. }] => {
+        [
+            SyntaxError::Expected {
+                span,
+                expected,
+                found,
+                help,
+            },
+        ] => {
             assert_eq!(expected, "an expression");
-            // Between the `->` and the next item: the parser reports the end
-            // of the item's chunk, i.e. the start of the next item's line.
-            assert!(
-                (8..=text.find("c = d").unwrap()).contains(&span.start),
-                "{span:?}"
-            );
+            assert_eq!(found, "the end of the line");
+            assert_eq!(*span, Span::new(8, 9), "the line break after `->`");
+            assert!(help.contains("starts with a space"), "{help}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Spaces and a comment after the operator, and the last item of a file.
+    for (text, at, found) in [
+        ("a = b |   // more\nc = d\n", 7, "the end of the line"),
+        ("a = b |\r\nc = d\n", 7, "the end of the line"),
+        ("c = d\na = b + ", 13, "the end of the text"),
+        ("c = d\na = b +\n", 13, "the end of the line"),
+    ] {
+        match file_errors(text).as_slice() {
+            [SyntaxError::Expected { span, found: f, .. }] => {
+                assert_eq!((span.start, f.as_str()), (at, found), "{text:?}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn unfinished_declaration_is_reported_where_its_line_ends() {
+    let text = "piece   \nx = u\n";
+    match file_errors(text).as_slice() {
+        [SyntaxError::Expected { span, found, .. }] => {
+            assert_eq!(span.start, "piece".len());
+            assert_eq!(found, "the end of the line");
         }
         other => panic!("{other:?}"),
     }
@@ -703,8 +820,7 @@ fn operator_without_right_operand_in_a_file() {
 #[test]
 fn nesting_at_the_limit_parses() {
     // Run with the 8 MiB stack a program's main thread gets (where the CLI
-    // parses): an unoptimised build needs more than 4 MiB for 64 levels,
-    // more than the 2 MiB of a test thread.
+    // parses); `parsing_at_the_limit_on_a_small_stack` tries a small one.
     let depth = std::thread::Builder::new()
         .stack_size(8 << 20)
         .spawn(|| {
@@ -754,4 +870,260 @@ fn deep_nesting_in_a_file_is_an_error() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// Runs `f` on a thread with a stack of `kib` KiB.
+fn on_a_stack_of<T: Send + 'static>(kib: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(kib << 10)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("the parse does not panic")
+}
+
+/// How many `%p:` bindings are nested at the top of an expression.
+fn binding_depth(mut e: &Expr) -> usize {
+    let mut depth = 0;
+    loop {
+        match &e.kind {
+            ExprKind::PoiBind { body, .. } => {
+                depth += 1;
+                e = body;
+            }
+            ExprKind::Group(inner) => e = inner,
+            _ => return depth,
+        }
+    }
+}
+
+#[test]
+fn poi_bindings_at_the_limit_parse() {
+    // On the 2 MiB stack of a test thread.
+    let text = format!("x = {}nil\n", "%♙: ".repeat(MAX_NESTING));
+    let f = file(&text);
+    let [Item::Definition(d)] = &f.items[..] else {
+        panic!("{:?}", f.items)
+    };
+    assert_eq!(binding_depth(&d.body), MAX_NESTING);
+    // Brackets and bindings together, 32 of each.
+    let n = MAX_NESTING / 2;
+    let text = format!("{}nil{}", "(%♙: ".repeat(n), ")".repeat(n));
+    assert_eq!(binding_depth(&expr(&text)), n);
+}
+
+#[test]
+fn poi_bindings_beyond_the_limit_are_an_error() {
+    // Far beyond the limit (this runs on a 2 MiB test thread): without the
+    // pre-check, building the AST of a thousand overflows the stack, and
+    // pest gives up on a hundred thousand with a misleading error.
+    let prefix = "x = ";
+    let binding = "%♙: ";
+    let at = prefix.len() + MAX_NESTING * binding.len();
+    let expected = [SyntaxError::TooDeepBinding {
+        span: Span::new(at, at + binding.trim_end().len()),
+        limit: MAX_NESTING,
+    }];
+    for n in [1_000, 100_000] {
+        let text = format!("{prefix}{}nil\n", binding.repeat(n));
+        assert_eq!(file_errors(&text), expected);
+        assert_eq!(expr_errors(&text[prefix.len()..]).len(), 1);
+    }
+    // One binding per line, as a wrapped definition.
+    let text = format!("x = {}nil\n", "%(♙ | ♟):\n  ".repeat(100_000));
+    assert!(matches!(
+        file_errors(&text).as_slice(),
+        [SyntaxError::TooDeepBinding { .. }]
+    ));
+    // Brackets and bindings count together; the limit is passed at a bracket.
+    let n = MAX_NESTING / 2 + 1;
+    let text = format!("{}nil{}", "(%♙: ".repeat(n), ")".repeat(n));
+    let at = (n - 1) * "(%♙: ".len();
+    assert_eq!(
+        expr_errors(&text),
+        [SyntaxError::TooDeepBinding {
+            span: Span::new(at, at + 1),
+            limit: MAX_NESTING
+        }]
+    );
+}
+
+#[test]
+fn poi_bindings_end_with_their_bracket_or_argument() {
+    // Side by side, bindings do not nest.
+    let n = 10 * MAX_NESTING;
+    let text = format!("x = {}\n", "(%♙: u) ".repeat(n));
+    let f = file(&text);
+    let [Item::Definition(d)] = &f.items[..] else {
+        panic!()
+    };
+    assert!(matches!(&d.body.kind, ExprKind::Juxtapose(xs) if xs.len() == n));
+    let args = vec!["%♙: u"; n].join(", ");
+    assert!(matches!(expr(&format!("f({args})")).kind, ExprKind::Call { args, .. } if args.len() == n));
+    // A `:` that follows no `%` is not a binding: pest reports it.
+    let text = format!("x = u {}\n", ": ".repeat(n));
+    match file_errors(&text).as_slice() {
+        [SyntaxError::Expected { span, .. }] => assert_eq!(span.start, 6),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn suffixes_at_the_limit_parse() {
+    let e = expr(&format!("♖°{}", "*".repeat(MAX_NESTING)));
+    let mut e = &e;
+    let mut depth = 0;
+    while let ExprKind::Repeat { body, .. } = &e.kind {
+        depth += 1;
+        e = body;
+    }
+    assert_eq!(depth, MAX_NESTING);
+    assert_eq!(sx(e), "(mark ° ♖)");
+}
+
+#[test]
+fn suffixes_beyond_the_limit_are_an_error() {
+    // Far beyond the limit: without the cap, dropping the AST overflows the
+    // stack (this runs on a 2 MiB test thread).
+    for suffix in ["*", "+", "?", "{2}", "<1>", "^2", "²*"] {
+        let step = if suffix == "²*" { 2 } else { 1 };
+        let prefix = "x = u";
+        let text = format!("{prefix}{}\n", suffix.repeat(100_000));
+        // The 65th suffix (`²*` is two).
+        let at = prefix.len() + MAX_NESTING / step * suffix.len();
+        let len = if step == 2 { "²".len() } else { suffix.len() };
+        assert_eq!(
+            file_errors(&text),
+            [SyntaxError::TooManySuffixes {
+                span: Span::new(at, at + len),
+                limit: MAX_NESTING
+            }],
+            "{suffix}"
+        );
+    }
+    assert!(matches!(
+        expr_errors(&format!("(u){}", "*".repeat(MAX_NESTING + 1))).as_slice(),
+        [SyntaxError::TooManySuffixes { .. }]
+    ));
+}
+
+#[test]
+fn every_limit_at_once_parses() {
+    // 32 brackets and 32 bindings, each bracket with the most suffixes: the
+    // deepest tree the parser builds.
+    let shape = on_a_stack_of(2048, || {
+        let n = MAX_NESTING / 2;
+        let stars = "*".repeat(MAX_NESTING);
+        let text = format!(
+            "x = {}u{stars}{}\n",
+            "(%♙: ".repeat(n),
+            format!("){stars}").repeat(n)
+        );
+        let f = file(&text);
+        let [Item::Definition(d)] = &f.items[..] else {
+            panic!()
+        };
+        let mut e = &d.body;
+        let (mut groups, mut binds, mut repeats) = (0, 0, 0);
+        loop {
+            e = match &e.kind {
+                ExprKind::Group(x) => {
+                    groups += 1;
+                    x
+                }
+                ExprKind::PoiBind { body, .. } => {
+                    binds += 1;
+                    body
+                }
+                ExprKind::Repeat { body, .. } => {
+                    repeats += 1;
+                    body
+                }
+                _ => break,
+            };
+        }
+        (groups, binds, repeats)
+    });
+    let n = MAX_NESTING / 2;
+    assert_eq!(shape, (n, n, (n + 1) * MAX_NESTING));
+}
+
+#[test]
+fn parsing_at_the_limit_on_a_small_stack() {
+    // pest and the AST builder recurse once per level; an unoptimised build
+    // needs a few MiB at the limit, which the parser finds by growing its
+    // stack instead of overflowing this one.
+    let depth = on_a_stack_of(256, || {
+        // Four brackets each: a call, a group, a guard and a group.
+        let n = MAX_NESTING / 4;
+        let text = format!("x = {}u{}\n", "f((?{(".repeat(n), ")}))".repeat(n));
+        let f = file(&text);
+        let [Item::Definition(d)] = &f.items[..] else {
+            panic!()
+        };
+        let mut depth = 0;
+        let mut todo = vec![(&d.body, 0)];
+        while let Some((e, k)) = todo.pop() {
+            depth = depth.max(k);
+            match &e.kind {
+                ExprKind::Group(x) | ExprKind::Guard { body: x, .. } => todo.push((x, k + 1)),
+                ExprKind::Call { args, .. } => todo.extend(args.iter().map(|a| (a, k + 1))),
+                _ => {}
+            }
+        }
+        depth
+    });
+    assert_eq!(depth, MAX_NESTING);
+}
+
+#[test]
+fn nested_calls_and_bindings_that_fail_parse_in_linear_time() {
+    // Each of these used to be parsed again as a word (or `%`) and a group
+    // at every level: 2^64 attempts at the limit.
+    let n = MAX_NESTING;
+    let failing_call = format!("x = {}u,{}\n", "f(".repeat(n), ")".repeat(n));
+    let failing_bind = format!("x = {}u{}\n", "%(".repeat(n), "):".repeat(n));
+    for text in [&failing_call, &failing_bind] {
+        match file_errors(text).as_slice() {
+            [SyntaxError::Expected { span, expected, .. }] => {
+                assert_eq!(expected, "an expression");
+                assert_eq!(text_at(text, *span), ")");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // `%(...)` that is no binding: `%` and a group.
+    let text = format!("{}u{}", "%(".repeat(n), ")".repeat(n));
+    let mut e = expr(&text);
+    for _ in 0..n {
+        let ExprKind::Juxtapose(mut xs) = e.kind else {
+            panic!("{}", sx(&e))
+        };
+        let Some(Expr {
+            kind: ExprKind::Group(inner),
+            ..
+        }) = xs.pop()
+        else {
+            panic!()
+        };
+        assert_eq!(sx(&xs[0]), "%");
+        e = *inner;
+    }
+    assert_eq!(sx(&e), "u");
+}
+
+#[test]
+fn binding_lookahead_allows_what_a_binding_allows() {
+    assert_eq!(shape("% ♙ : a"), "(bind ♙ a)");
+    assert_eq!(
+        shape("%(♙ // ) comment\n | ♟)°ᵉ // note\n : a"),
+        "(bind (mark °ᵉ (group (| ♙ ♟))) a)"
+    );
+    let f = file("x = %(♙ // ) note\n   | ♟) // (\n   : a\n");
+    assert_eq!(definitions(&f), ["x = (bind (group (| ♙ ♟)) a)"]);
+    assert_eq!(shape("%_x1: a"), "(bind _x1 a)");
+    assert_eq!(shape("%(a (b)): c"), "(bind (group (seq a (group b))) c)");
+    // Not bindings: no `:` after the piece.
+    assert_eq!(shape("%(a) b"), "(seq % (group a) b)");
+    assert_eq!(shape("% ♙"), "(seq % ♙)");
 }
