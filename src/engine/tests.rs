@@ -1,3 +1,5 @@
+//! (Test code only: declared `#[cfg(test)] mod tests;` in `mod.rs`.)
+//!
 //! Unit tests of the engine's search modes: collecting every result
 //! ([`engine::search`]), asking whether there is one (guards, ordered
 //! choice, [`Engine::has_result`], [`Engine::can_change`]), and listing the

@@ -236,7 +236,7 @@ pub enum ExpandError {
     #[diagnostic(
         code(chessalg::expand::unbound_poi),
         help(
-            "choose the piece first, as in `%♖: (% + u. -> . + u%)+`; a definition that uses `%` must be used inside a `%p:`"
+            "choose the piece first, as in `%X: (% + u. -> . + u%)+`; a definition that uses `%` must be used inside a `%p:`"
         )
     )]
     UnboundPoi {

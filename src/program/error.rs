@@ -60,7 +60,7 @@ pub enum CompileError {
     #[diagnostic(
         code(chessalg::compile::several_poi_writes),
         help(
-            "write `%` on one square of the replacement; name the piece on the others (`% + r. -> ♙ + r%`)"
+            "write `%` on one square of the replacement; name the piece on the others (`% + r. -> X + r%`)"
         )
     )]
     SeveralPoiWrites {
@@ -83,7 +83,7 @@ pub enum CompileError {
     #[error("`%p:` must name pieces; `{what}` is not a piece")]
     #[diagnostic(
         code(chessalg::compile::poi_not_a_piece),
-        help("name one or more pieces after `%`, as in `%♖:` or `%(♖ | ♕):`")
+        help("name one or more pieces after `%`, as in `%X:` or `%(X | Y):`")
     )]
     PoiNotAPiece {
         /// What was named instead (`.`, `%` or `#`).

@@ -1,3 +1,5 @@
+//! (Test code only: declared `#[cfg(test)] mod tests;` in `mod.rs`.)
+//!
 //! Unit tests of the parser: precedence, suffixes, layout, spans and errors.
 
 use super::ast::{Declaration, Expr, ExprKind, File, Item, RepeatSyntax};
