@@ -29,6 +29,7 @@ pub(super) struct Results {
 }
 
 impl Results {
+    #[inline]
     pub(super) fn clear(&mut self) {
         self.changes.clear();
         self.entries.clear();
@@ -37,11 +38,13 @@ impl Results {
         }
     }
 
+    #[inline]
     pub(super) fn changes(&self, e: &Entry) -> &[Change] {
         &self.changes[e.start as usize..e.end as usize]
     }
 
     /// Adds a result unless an equal one is there already.
+    #[inline]
     pub(super) fn insert(&mut self, key: u64, changes: &[Change], poi: Option<Poi>, trace: Trace) {
         let head = self.index.get(&key).copied().unwrap_or(NONE);
         let mut i = head;

@@ -451,6 +451,7 @@ impl Search<'_> {
 
     /// The next candidate square after `cursor`: the piece of interest's square
     /// (when `poi`), then every square holding each of `codes` in turn.
+    #[inline]
     fn next_square(&self, poi: bool, codes: &[Code], cursor: &mut Cursor) -> Option<(i32, i32)> {
         let board = &self.cache.board;
         loop {
