@@ -11,14 +11,45 @@ use crate::core::{Code, CodeSet};
 /// An index into [`Program`]'s instructions.
 pub(crate) type Pc = u32;
 
+/// Typed indices into the program's side tables, so that an instruction's
+/// operand cannot be used to index the wrong one.
+macro_rules! table_id {
+    ($($name:ident: $doc:literal,)*) => {$(
+        #[doc = $doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub(crate) struct $name(pub(crate) u32);
+
+        impl $name {
+            /// The index into its table.
+            #[inline]
+            pub(crate) fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    )*};
+}
+
+table_id! {
+    RewriteId: "A compiled rewrite, an index into [`Program::rewrites`].",
+    BindId: "The piece codes of a `%p:`, an index into [`Program::binds`].",
+    SubId: "A sub-program (a guard body or an ordered alternative), an index into [`Program::subs`].",
+    ListId: "The alternatives of an ordered choice, an index into [`Program::ordered`].",
+}
+
 /// One instruction of the matcher.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Inst {
     /// For every match of rewrite `id` and every choice of its replacement:
     /// make the change, continue at `next`, undo.
     Rewrite {
-        /// The rewrite, an index into [`Program::rewrites`].
-        id: u32,
+        /// The rewrite.
+        id: RewriteId,
         /// Where to continue.
         next: Pc,
     },
@@ -37,8 +68,8 @@ pub(crate) enum Inst {
     /// For every square holding one of the codes of bind `id`: push it as the
     /// piece of interest, continue at `next`, pop.
     Bind {
-        /// The piece codes, an index into [`Program::binds`].
-        id: u32,
+        /// The piece codes.
+        id: BindId,
         /// Where to continue.
         next: Pc,
     },
@@ -52,16 +83,16 @@ pub(crate) enum Inst {
     Guard {
         /// Whether the sub-program must have a result.
         holds: bool,
-        /// The sub-program, an index into [`Program::subs`].
-        sub: u32,
+        /// The sub-program.
+        sub: SubId,
         /// Where to continue.
         next: Pc,
     },
     /// Run the sub-programs of list `id` in order until one has results;
     /// continue at `next` from each of them.
     Ordered {
-        /// The list of sub-programs, an index into [`Program::ordered`].
-        id: u32,
+        /// The list of sub-programs.
+        id: ListId,
         /// Where to continue.
         next: Pc,
     },
@@ -70,8 +101,8 @@ pub(crate) enum Inst {
     Test {
         /// Whether the left side must match.
         holds: bool,
-        /// The rewrite, an index into [`Program::rewrites`].
-        id: u32,
+        /// The rewrite.
+        id: RewriteId,
         /// Where to continue.
         next: Pc,
     },
@@ -162,7 +193,7 @@ pub struct Program {
     pub(crate) binds: Vec<Box<[Code]>>,
     /// Start of each sub-program (guard bodies and ordered alternatives).
     pub(crate) subs: Vec<Pc>,
-    pub(crate) ordered: Vec<Box<[u32]>>,
+    pub(crate) ordered: Vec<Box<[SubId]>>,
     pub(crate) start: Pc,
     /// One more than the largest content code the program mentions.
     pub(crate) codes: usize,
@@ -199,7 +230,7 @@ impl fmt::Display for Program {
             write!(f, "{pc:4}{mark} ")?;
             match inst {
                 Inst::Rewrite { id, next } => {
-                    let rw = &self.rewrites[*id as usize];
+                    let rw = &self.rewrites[id.index()];
                     write!(
                         f,
                         "rewrite {id} ({} alternatives) -> {next}",
@@ -208,17 +239,17 @@ impl fmt::Display for Program {
                 }
                 Inst::Split { first, second } => write!(f, "split {first}, {second}")?,
                 Inst::Jump { to } => write!(f, "jump {to}")?,
-                Inst::Bind { id, next } => write!(f, "bind {:?} -> {next}", self.binds[*id as usize])?,
+                Inst::Bind { id, next } => write!(f, "bind {:?} -> {next}", self.binds[id.index()])?,
                 Inst::Unbind { next } => write!(f, "unbind -> {next}")?,
                 Inst::Guard { holds, sub, next } => {
-                    let start = self.subs[*sub as usize];
+                    let start = self.subs[sub.index()];
                     let kind = if *holds { "?" } else { "!" };
                     write!(f, "guard {kind}{{{start}}} -> {next}")?
                 }
                 Inst::Ordered { id, next } => {
-                    let starts: Vec<Pc> = self.ordered[*id as usize]
+                    let starts: Vec<Pc> = self.ordered[id.index()]
                         .iter()
-                        .map(|s| self.subs[*s as usize])
+                        .map(|s| self.subs[s.index()])
                         .collect();
                     write!(f, "ordered {starts:?} -> {next}")?
                 }

@@ -25,7 +25,7 @@ mod pattern;
 
 pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
-pub(crate) use inst::{Alternative, Inst, Pc, SquareWrite, Write};
+pub(crate) use inst::{Alternative, BindId, Inst, ListId, Pc, RewriteId, SquareWrite, SubId, Write};
 pub use pattern::MAX_ALTERNATIVES;
 
 use crate::core::{self as code, Code, MAX_PIECES, PieceTable};
@@ -67,7 +67,7 @@ pub fn compile(mv: &Move, pieces: &PieceTable) -> Result<Program, CompileError> 
             poi_depth,
             nesting,
         } = c.pending[i];
-        c.subs[sub as usize] = c.insts.len() as Pc;
+        c.subs[sub.index()] = c.insts.len() as Pc;
         c.depth = c.depth.max(nesting);
         if nesting > MAX_DEPTH {
             return Err(CompileError::TooDeep { limit: MAX_DEPTH });
@@ -82,7 +82,7 @@ pub fn compile(mv: &Move, pieces: &PieceTable) -> Result<Program, CompileError> 
 /// A guard body or ordered alternative waiting to be laid out.
 #[derive(Clone, Copy)]
 struct Pending<'m> {
-    sub: u32,
+    sub: SubId,
     mv: &'m Move,
     poi_depth: usize,
     nesting: usize,
@@ -93,7 +93,7 @@ struct Compiler<'m> {
     rewrites: Vec<inst::CompiledRewrite>,
     binds: Vec<Box<[Code]>>,
     subs: Vec<Pc>,
-    ordered: Vec<Box<[u32]>>,
+    ordered: Vec<Box<[SubId]>>,
     pending: Vec<Pending<'m>>,
     depth: usize,
     mark_count: usize,
@@ -128,8 +128,8 @@ impl<'m> Compiler<'m> {
         }
     }
 
-    fn sub(&mut self, mv: &'m Move, poi_depth: usize, nesting: usize) -> u32 {
-        let id = self.subs.len() as u32;
+    fn sub(&mut self, mv: &'m Move, poi_depth: usize, nesting: usize) -> SubId {
+        let id = SubId(self.subs.len() as u32);
         self.subs.push(0);
         self.pending.push(Pending {
             sub: id,
@@ -166,7 +166,7 @@ impl<'m> Compiler<'m> {
             Move::Rewrite(rw) => {
                 self.unbound_writes |= poi == 0;
                 let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
-                let id = self.rewrites.len() as u32;
+                let id = RewriteId(self.rewrites.len() as u32);
                 self.rewrites.push(compiled);
                 let next = self.here() + 1;
                 self.emit(Inst::Rewrite { id, next })?;
@@ -181,7 +181,7 @@ impl<'m> Compiler<'m> {
                         Cell::OffBoard => return Err(CompileError::PoiNotAPiece { what: "#" }),
                     }
                 }
-                let id = self.binds.len() as u32;
+                let id = BindId(self.binds.len() as u32);
                 self.binds.push(codes.into_boxed_slice());
                 let next = self.here() + 1;
                 self.emit(Inst::Bind { id, next })?;
@@ -267,7 +267,7 @@ impl<'m> Compiler<'m> {
                     unreachable!("matched above")
                 };
                 let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
-                let id = self.rewrites.len() as u32;
+                let id = RewriteId(self.rewrites.len() as u32);
                 self.rewrites.push(compiled);
                 let next = self.here() + 1;
                 self.emit(Inst::Test {
@@ -286,8 +286,8 @@ impl<'m> Compiler<'m> {
                 })?;
             }
             Move::Ordered(ms) => {
-                let list: Box<[u32]> = ms.iter().map(|m| self.sub(m, poi, nesting)).collect();
-                let id = self.ordered.len() as u32;
+                let list: Box<[SubId]> = ms.iter().map(|m| self.sub(m, poi, nesting)).collect();
+                let id = ListId(self.ordered.len() as u32);
                 self.ordered.push(list);
                 let next = self.here() + 1;
                 self.emit(Inst::Ordered { id, next })?;

@@ -3,7 +3,7 @@
 //! ordered choice's results) that undoes its change when resumed.
 
 use crate::core::{Code, Coord};
-use crate::program::Pc;
+use crate::program::{BindId, Pc, RewriteId};
 
 /// The piece of interest: where it is and which piece it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub(super) const NONE: u32 = u32::MAX;
 /// Iterates the matches of one rewrite and the choices of its replacement.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RewriteFrame {
-    pub(super) id: u32,
+    pub(super) id: RewriteId,
     pub(super) next: Pc,
     /// The left-side alternative being tried.
     pub(super) alt: u32,
@@ -56,7 +56,7 @@ pub(super) struct Cursor {
 /// Iterates the squares a `%p:` binds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BindFrame {
-    pub(super) id: u32,
+    pub(super) id: BindId,
     pub(super) next: Pc,
     pub(super) cursor: Cursor,
     pub(super) trace: Trace,

@@ -4,13 +4,14 @@
 use super::Compiled;
 use super::search::Cache;
 use crate::core::Coord;
+use crate::program::BindId;
 
 /// The pieces of interest that could change square `at` of the loaded
 /// board: each `%p:` of `program` with a square it binds whose piece can
 /// reach `at` (by the reach analysis of [`super::reach`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Suspects {
-    pub(super) binds: Vec<(u32, Coord)>,
+    pub(super) binds: Vec<(BindId, Coord)>,
 }
 
 impl Suspects {
@@ -23,8 +24,8 @@ impl Suspects {
                 .reach
                 .get(id)
                 .is_none_or(|r| r.contains(at.x - square.x, at.y - square.y));
-            if reaches && codes.contains(&code) && !self.binds.contains(&(id as u32, square)) {
-                self.binds.push((id as u32, square));
+            if reaches && codes.contains(&code) && !self.binds.contains(&(BindId(id as u32), square)) {
+                self.binds.push((BindId(id as u32), square));
             }
         }
     }
@@ -42,7 +43,7 @@ pub(crate) fn suspects(program: Compiled<'_>, cache: &Cache, at: Coord) -> Suspe
                 after = Some(cell);
                 let (x, y) = board.coords(cell);
                 if reach.is_none_or(|r| r.contains(at.x - x, at.y - y)) {
-                    out.binds.push((id as u32, Coord::new(x, y)));
+                    out.binds.push((BindId(id as u32), Coord::new(x, y)));
                 }
             }
         }

@@ -85,7 +85,7 @@ impl Walk<'_> {
                     return None;
                 }
                 Inst::Rewrite { id, next } => {
-                    for alt in self.prog.rewrites[id as usize].alternatives.iter() {
+                    for alt in self.prog.rewrites[id.index()].alternatives.iter() {
                         // Only a check that accepts nothing but the piece of
                         // interest pins the translation.
                         let poi = alt.checks.iter().find(|c| c.poi && c.accepts.is_empty())?;
@@ -120,8 +120,8 @@ impl Walk<'_> {
                     todo.push((next, d))
                 }
                 Inst::Ordered { id, next } => {
-                    for &sub in self.prog.ordered[id as usize].iter() {
-                        for e in self.walk(self.prog.subs[sub as usize], d, depth + 1)? {
+                    for &sub in self.prog.ordered[id.index()].iter() {
+                        for e in self.walk(self.prog.subs[sub.index()], d, depth + 1)? {
                             todo.push((next, e));
                         }
                     }
@@ -160,7 +160,7 @@ pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> (Vec<Reach>, V
     let mut splits = vec![Reach::Everywhere; prog.insts.len()];
     for (pc, inst) in prog.insts.iter().enumerate() {
         match *inst {
-            Inst::Bind { id, next } => binds[id as usize] = reach_from(prog, next, width, height),
+            Inst::Bind { id, next } => binds[id.index()] = reach_from(prog, next, width, height),
             Inst::Split { .. } => splits[pc] = reach_from(prog, pc as Pc, width, height),
             _ => {}
         }
@@ -193,7 +193,7 @@ fn monotone_loop(prog: &Program, head: Pc, first: Pc, width: u32, height: u32) -
         }
         match prog.insts[pc as usize] {
             Inst::Rewrite { id, next } => {
-                for alt in prog.rewrites[id as usize].alternatives.iter() {
+                for alt in prog.rewrites[id.index()].alternatives.iter() {
                     let Some(poi) = alt.checks.iter().find(|c| c.poi && c.accepts.is_empty()) else {
                         return false;
                     };

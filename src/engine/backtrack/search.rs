@@ -23,7 +23,7 @@ use super::results::{Entry, Results};
 use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
 use crate::engine::{EngineError, Limits, hash};
-use crate::program::{Alternative, Inst, Pc, Program, SquareWrite, Write};
+use crate::program::{Alternative, BindId, Inst, ListId, Pc, Program, RewriteId, SquareWrite, Write};
 
 /// The scratch of one nesting level of the search.
 #[derive(Clone, Debug, Default)]
@@ -193,7 +193,7 @@ fn run(
     limits: &Limits,
     oracle: &dyn Oracle,
     find: Option<Coord>,
-    only: Option<&[(u32, Coord)]>,
+    only: Option<&[(BindId, Coord)]>,
 ) -> Result<bool, EngineError> {
     cache.pois.clear();
     cache.poi_hash = 0;
@@ -227,7 +227,7 @@ struct Search<'a> {
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
     /// The only squares the outermost `%p:`s may bind, by bind id.
-    only: Option<&'a [(u32, Coord)]>,
+    only: Option<&'a [(BindId, Coord)]>,
 }
 
 impl Search<'_> {
@@ -405,7 +405,7 @@ impl Search<'_> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
-                    let found = self.run_level(level + 1, prog.subs[sub as usize], Mode::Exists)?;
+                    let found = self.run_level(level + 1, prog.subs[sub.index()], Mode::Exists)?;
                     if found != holds {
                         return Ok(false);
                     }
@@ -540,7 +540,7 @@ impl Search<'_> {
     /// Makes the next (match, choice) of a rewrite and continues after it;
     /// expects the state the frame was made in.
     fn next_rewrite(&mut self, level: usize, mut f: RewriteFrame) -> Result<(), EngineError> {
-        let rw = &self.prog.rewrites[f.id as usize];
+        let rw = &self.prog.rewrites[f.id.index()];
         loop {
             let Some(alt) = rw.alternatives.get(f.alt as usize) else {
                 return Ok(());
@@ -592,8 +592,8 @@ impl Search<'_> {
     }
 
     /// Whether some alternative of rewrite `id` matches under some translation.
-    fn matches_somewhere(&self, id: u32) -> bool {
-        for alt in self.prog.rewrites[id as usize].alternatives.iter() {
+    fn matches_somewhere(&self, id: RewriteId) -> bool {
+        for alt in self.prog.rewrites[id.index()].alternatives.iter() {
             let anchor = &alt.anchors[self.pick_anchor(alt) as usize];
             let check = &alt.checks[anchor.check as usize];
             let mut cursor = Cursor::default();
@@ -608,7 +608,7 @@ impl Search<'_> {
 
     /// Binds the next square of a `%p:` and continues inside it.
     fn next_bind(&mut self, level: usize, mut f: BindFrame) {
-        let codes = &self.prog.binds[f.id as usize];
+        let codes = &self.prog.binds[f.id.index()];
         if let Some(only) = self.only
             && level == 0
             && self.cache.pois.is_empty()
@@ -630,7 +630,7 @@ impl Search<'_> {
         }
         let reach = match self.find {
             Some(target) if level == 0 && self.cache.pois.is_empty() => {
-                self.reach.get(f.id as usize).map(|r| (r, target))
+                self.reach.get(f.id.index()).map(|r| (r, target))
             }
             _ => None,
         };
@@ -663,10 +663,10 @@ impl Search<'_> {
 
     /// Runs an ordered choice's alternatives until one has results, keeps
     /// them on this level's stash, and continues from the first.
-    fn start_ordered(&mut self, level: usize, id: u32, next: Pc) -> Result<(), EngineError> {
+    fn start_ordered(&mut self, level: usize, id: ListId, next: Pc) -> Result<(), EngineError> {
         let prog = self.prog;
-        for &sub in prog.ordered[id as usize].iter() {
-            self.run_level(level + 1, prog.subs[sub as usize], Mode::Collect)?;
+        for &sub in prog.ordered[id.index()].iter() {
+            self.run_level(level + 1, prog.subs[sub.index()], Mode::Collect)?;
             if !self.cache.levels[level + 1].results.entries.is_empty() {
                 break;
             }
