@@ -92,6 +92,16 @@ struct Entry {
     best: Option<u32>,
 }
 
+/// Where a reply is searched: how deep, at which ply, after how many
+/// moves of the parent, and whether the clock is watched.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    depth: u32,
+    ply: i32,
+    parent_moves: usize,
+    timed: bool,
+}
+
 enum Stop {
     Time,
     Error(PlayError),
@@ -194,26 +204,46 @@ impl Ai {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = order[0];
         for &i in order {
-            let undo = game.make(state, &legal[i]);
-            let score = self.negamax(
-                game,
-                state,
-                depth - 1,
-                -beta,
-                -alpha,
-                1,
-                legal.len(),
-                depth > 1,
-                cache,
-            );
-            game.unmake(state, undo);
-            let score = -score?;
+            let line = Line {
+                depth: depth - 1,
+                ply: 1,
+                parent_moves: legal.len(),
+                timed: depth > 1,
+            };
+            let score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
             if score > alpha {
                 alpha = score;
                 best = i;
             }
         }
         Ok((best, alpha))
+    }
+
+    /// The score of `action` for the side that makes it: made on `state`,
+    /// searched from the reply's side with the window turned round, taken back.
+    fn reply(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        action: &Action,
+        (alpha, beta): (i32, i32),
+        line: Line,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
+        let undo = game.make(state, action);
+        let score = self.negamax(
+            game,
+            state,
+            line.depth,
+            -beta,
+            -alpha,
+            line.ply,
+            line.parent_moves,
+            line.timed,
+            cache,
+        );
+        game.unmake(state, undo);
+        Ok(-score?)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -300,20 +330,13 @@ impl Ai {
         let mut best_score = -WIN - 1;
         let mut best = None;
         for &(_, i) in &order {
-            let undo = game.make(state, &legal[i]);
-            let score = self.negamax(
-                game,
-                state,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                legal.len(),
+            let line = Line {
+                depth: depth - 1,
+                ply: ply + 1,
+                parent_moves: legal.len(),
                 timed,
-                cache,
-            );
-            game.unmake(state, undo);
-            let score = -score?;
+            };
+            let score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
             if score > best_score {
                 best_score = score;
                 best = Some(i as u32);

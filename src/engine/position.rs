@@ -264,20 +264,9 @@ impl Position {
     /// The position after `changes` (in order; a later change to the same
     /// square wins).
     pub fn with_changes(&self, changes: &[Change]) -> Position {
-        // The common case: squares change contents, none appears or vanishes,
-        // so the grid stays as it is and the hash is updated in place.
-        let in_place = changes.iter().all(|c| {
-            c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
-        });
-        if !in_place {
-            return Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
-        }
         let mut next = self.clone();
-        for c in changes {
-            let i = self.index(c.at).expect("checked above");
-            let code = c.content.code();
-            next.hash ^= hash::square(c.at.x, c.at.y, next.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
-            next.cells[i] = code;
+        if !next.change_in_place(changes) {
+            next = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
         }
         next
     }
@@ -293,20 +282,28 @@ impl Position {
                 content: self.get(c.at),
             })
             .collect();
+        if !self.change_in_place(changes) {
+            *self = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
+        }
+        before
+    }
+
+    /// The common case of a change: squares change contents, none appears
+    /// or vanishes, so the grid stays and the hash is updated in place.
+    /// Changes nothing and says `false` when that is not the case.
+    fn change_in_place(&mut self, changes: &[Change]) -> bool {
         let in_place = changes.iter().all(|c| {
             c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
         });
-        if !in_place {
-            *self = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
-            return before;
+        if in_place {
+            for c in changes {
+                let i = self.index(c.at).expect("checked above");
+                let code = c.content.code();
+                self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+                self.cells[i] = code;
+            }
         }
-        for c in changes {
-            let i = self.index(c.at).expect("checked above");
-            let code = c.content.code();
-            self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
-            self.cells[i] = code;
-        }
-        before
+        in_place
     }
 
     /// The grid index of `at`, if it is inside the grid.
