@@ -221,7 +221,7 @@ fn tic_tac_toe() {
     let (rules, _) = chessalg::decl::Spec::load(&Source::new("rules/tictactoe.alg", text)).unwrap();
     let game = Game::new(&rules).unwrap();
     let mut cache = Cache::new();
-    // Perft ignores outcomes: 9 * 8 * 7 * ... sequences.
+    // No row of three before the fifth move: 9 * 8 * 7 * ... sequences.
     let counts: Vec<u64> = (1..=5)
         .map(|d| chessalg::game::perft(&game, &game.initial(), d, &mut cache).unwrap())
         .collect();

@@ -64,6 +64,33 @@ fn perft_to_depth_four_and_five_from_the_start() {
     check(|d, n, initial| n > 100_000 && (d <= 4 || (initial && d == 5)));
 }
 
+/// A game that ends by a pattern stops there: tic-tac-toe's published counts
+/// (every game that ended, at whatever depth, has no children).
+#[test]
+fn perft_stops_where_a_pattern_ends_the_game() {
+    let game = game("rules/tictactoe.alg");
+    let mut cache = Cache::new();
+    let cases = cases_of("tests/data/perft/tictactoe.perft");
+    assert_eq!(cases.len(), 9);
+    for (start, depth, expected) in cases {
+        assert_eq!(start, "start");
+        let got = game::perft(&game, &game.initial(), depth, &mut cache).unwrap();
+        assert_eq!(got, expected, "tic-tac-toe perft {depth}");
+    }
+    // A finished game has no moves to divide.
+    let mut state = game.initial();
+    for name in ["a1=X", "a2=O", "b1=X", "b2=O", "c1=X"] {
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let a = legal
+            .iter()
+            .find(|a| game.action_name(&state, a) == name)
+            .unwrap();
+        state = game.play(&state, a);
+    }
+    assert!(game::divide(&game, &state, 2, &mut cache).unwrap().is_empty());
+    assert_eq!(game::perft(&game, &state, 1, &mut cache).unwrap(), 0);
+}
+
 #[test]
 fn divide_names_moves_in_coordinate_notation() {
     let game = chess();

@@ -30,6 +30,24 @@ impl Game {
         self.judge(state, cache, Some(legal.is_empty()))
     }
 
+    /// Whether the game ended at `state` by an outcome that ends it at once
+    /// whatever the players do: an `outcome when ...` pattern that holds.
+    /// What perft counts as a position without children; "no legal move"
+    /// needs no test (it has none), and `repetition`, `quiet` and `material`
+    /// are the kind of rule perft tables leave out.
+    pub fn ends_tree(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+        for (condition, _) in &self.outcomes {
+            if let Condition::When(p) = condition
+                && self
+                    .engine
+                    .has_result(p, state.turn().index(), state.position(), cache, &self.limits)?
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// A move of `legal` (the moves of `state`) after which the game has
     /// ended in the mover's win, if there is one: the AI's look one move past
     /// its horizon. Each reply position is only searched as far as its

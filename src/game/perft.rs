@@ -1,11 +1,19 @@
 //! Perft: the number of leaves of the legal-move tree at a given depth.
+//!
+//! The convention of published perft tables: a position where the game is
+//! over has no children. Over means an outcome that ends the game at once:
+//! no legal move (no children anyway), or an `outcome when ...` pattern that
+//! holds (see [`Game::ends_tree`]). The outcomes that a player claims or that
+//! chess's tables leave out (`repetition`, `quiet`, `material`) do not cut the
+//! tree, so chess keeps its published counts.
 
 use crate::engine::Cache;
 
 use super::{Game, PlayError, State};
 
-/// The number of move sequences of exactly `depth` legal moves from `state`
-/// (outcomes such as repetition are not consulted, as perft requires).
+/// The number of move sequences of exactly `depth` legal moves from `state`,
+/// none of them going on from a position where a `when` outcome ended the
+/// game (see the module docs).
 pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
     let mut state = state.clone();
     count(game, &mut state, depth, cache)
@@ -15,6 +23,9 @@ pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Resul
 fn count(game: &Game, state: &mut State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
     if depth == 0 {
         return Ok(1);
+    }
+    if game.ends_tree(state, cache)? {
+        return Ok(0);
     }
     if depth == 1 {
         return game.count_legal(state, cache);
@@ -37,6 +48,9 @@ pub fn divide(
     depth: u32,
     cache: &mut Cache,
 ) -> Result<Vec<(String, u64)>, PlayError> {
+    if game.ends_tree(state, cache)? {
+        return Ok(Vec::new());
+    }
     let actions = game.legal_actions(state, cache)?;
     let mut out = Vec::with_capacity(actions.len());
     let mut next = state.clone();
