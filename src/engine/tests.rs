@@ -126,9 +126,14 @@ fn seen(o: &Successor<'_>) -> Seen {
     (o.changes.to_vec(), o.poi_from, o.poi_to, o.hash)
 }
 
-/// Every move of `side` (`safe` or not) as `from-to` names, in the order found.
-fn moves(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> Vec<String> {
-    let mut out = Vec::new();
+/// Calls `f` with every move of `side` (`safe` or not), in the order found.
+fn each_move(
+    engine: &dyn Engine,
+    side: usize,
+    position: &Position,
+    safe: bool,
+    mut f: impl FnMut(&Successor<'_>),
+) {
     engine
         .each_move(
             side,
@@ -137,34 +142,32 @@ fn moves(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> V
             &mut Cache::new(),
             &Limits::default(),
             &mut |o| {
-                out.push(format!(
-                    "{}-{}",
-                    name(o.poi_from.unwrap()),
-                    name(o.poi_to.unwrap())
-                ));
+                f(o);
                 ControlFlow::Continue(())
             },
         )
         .unwrap();
+}
+
+/// Every move of `side` (`safe` or not) as `from-to` names, in the order found.
+fn moves(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    each_move(engine, side, position, safe, |o| {
+        out.push(format!(
+            "{}-{}",
+            name(o.poi_from.unwrap()),
+            name(o.poi_to.unwrap())
+        ));
+    });
     out
 }
 
 /// Every move of `side` as the resulting positions, sorted.
 fn move_positions(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> Vec<Position> {
     let mut out = Vec::new();
-    engine
-        .each_move(
-            side,
-            position,
-            safe,
-            &mut Cache::new(),
-            &Limits::default(),
-            &mut |o| {
-                out.push(position.with_changes(o.changes));
-                ControlFlow::Continue(())
-            },
-        )
-        .unwrap();
+    each_move(engine, side, position, safe, |o| {
+        out.push(position.with_changes(o.changes))
+    });
     out.sort();
     out
 }
