@@ -2,7 +2,8 @@
 //! against the `shakmaty` crate on the same positions (making every leaf move,
 //! no bulk counting). Run with `cargo bench --bench perft`; besides
 //! criterion's timings it prints nodes per second and the ratio
-//! shakmaty / chessalg for each position.
+//! shakmaty / chessalg for each position, then nodes per second of the
+//! other games of `rules/`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -107,10 +108,37 @@ fn summary() {
     }
 }
 
+/// The other games of `rules/`, from their initial positions, at a depth
+/// that takes a fraction of a second: nodes per second, so a change that
+/// slows one game shows (no reference engine to compare with here).
+const GAMES: [(&str, u32); 4] = [
+    ("rules/tictactoe.alg", 9),
+    ("rules/irreversible.alg", 3),
+    ("rules/connect4.alg", 5),
+    ("rules/breakthrough.alg", 3),
+];
+
+/// Prints nodes per second of each game of `GAMES`.
+fn games() {
+    println!("\nperft nodes per second of the other games, single-threaded (best of five):");
+    for (path, depth) in GAMES {
+        let text = std::fs::read_to_string(path).expect("a rule file of rules/");
+        let (spec, _) = chessalg::decl::Spec::load(&Source::new(path, text)).expect("the rule file loads");
+        let game = Game::new(&spec).expect("a game");
+        let state = game.initial();
+        let mut cache = Cache::new();
+        let best = (0..5)
+            .map(|_| rate(|| game::perft(&game, &state, depth, &mut cache).expect("perft")))
+            .fold(0f64, f64::max);
+        println!("  {path:<24} depth {depth}: {best:>12.0}");
+    }
+}
+
 criterion_group!(benches, bench);
 
 fn main() {
     benches();
     summary();
+    games();
     Criterion::default().configure_from_args().final_summary();
 }

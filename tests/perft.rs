@@ -64,6 +64,29 @@ fn perft_to_depth_four_and_five_from_the_start() {
     check(|d, n, initial| n > 100_000 && (d <= 4 || (initial && d == 5)));
 }
 
+/// Every count of `data` for the game of `rules` up to `most` nodes (`start`
+/// is the rule file's initial position, anything else a FEN); returns how
+/// many were checked.
+fn check_file(rules: &str, data: &str, most: u64) -> usize {
+    let game = game(rules);
+    let mut cache = Cache::new();
+    let mut checked = 0;
+    for (start, depth, expected) in cases_of(data) {
+        if expected > most {
+            continue;
+        }
+        let state = if start == "start" {
+            game.initial()
+        } else {
+            game.from_fen(&start).unwrap()
+        };
+        let got = game::perft(&game, &state, depth, &mut cache).unwrap();
+        assert_eq!(got, expected, "{rules}: perft {depth} of {start}");
+        checked += 1;
+    }
+    checked
+}
+
 /// A game that ends by a pattern stops there: tic-tac-toe's published counts
 /// (every game that ended, at whatever depth, has no children).
 #[test]
@@ -89,6 +112,43 @@ fn perft_stops_where_a_pattern_ends_the_game() {
     }
     assert!(game::divide(&game, &state, 2, &mut cache).unwrap().is_empty());
     assert_eq!(game::perft(&game, &state, 1, &mut cache).unwrap(), 0);
+}
+
+/// Connect Four: the published counts (depths 1-6), then games that
+/// end in four in a row (depth 7 is 7 less than 7^7).
+#[test]
+fn connect_four_perft() {
+    assert_eq!(
+        check_file("rules/connect4.alg", "tests/data/perft/connect4.perft", 1_000_000),
+        7
+    );
+}
+
+/// Breakthrough: the published counts from the start, and a position where
+/// won games end inside the horizon.
+#[test]
+fn breakthrough_perft() {
+    assert_eq!(
+        check_file(
+            "rules/breakthrough.alg",
+            "tests/data/perft/breakthrough.perft",
+            500_000
+        ),
+        8
+    );
+}
+
+#[test]
+#[ignore = "seconds to minutes in release mode: the deeper counts of the other games"]
+fn other_games_deep_perft() {
+    assert!(check_file("rules/connect4.alg", "tests/data/perft/connect4.perft", u64::MAX) == 8);
+    assert!(
+        check_file(
+            "rules/breakthrough.alg",
+            "tests/data/perft/breakthrough.perft",
+            20_000_000
+        ) == 10
+    );
 }
 
 #[test]
