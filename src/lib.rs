@@ -3,17 +3,20 @@
 //! Rules flow through layers, each depending only on the ones before it, the
 //! way the `regex` crate layers parse, HIR, NFA and engines:
 //!
-//! 0. [`core`]: the shared vocabulary (pieces and marks, geometry, square
-//!    contents, the one [`core::Change`]); depends on nothing.
+//! 0. [`core`]: the shared vocabulary (pieces and marks, players, geometry,
+//!    square contents, the one [`core::Change`]); depends on nothing.
 //! 1. [`syntax`]: rule-file text to a typed AST with spans (a pest grammar,
 //!    `grammar/chessalg.pest`).
 //! 2. [`ir`]: the AST expanded to the core IR: names, functions, movements,
 //!    `colour_swapped` and `flipped` resolved; printable as canonical text.
-//! 3. [`program`]: the core IR compiled to a matcher program.
-//! 4. [`engine`]: positions, and the backtracking search that applies a
-//!    program to a position.
-//! 5. [`game`]: turns, legality, outcomes, FEN, SAN, PGN and the AI, for any
-//!    game a rule file declares; [`session`]: a game in progress.
+//! 3. [`decl`]: the game a rule file declares, checked against the file,
+//!    one module per declaration kind.
+//! 4. [`program`]: the core IR compiled to a matcher program.
+//! 5. [`engine`]: positions, and the engines (today the backtracker) that
+//!    run a game's programs on them, behind the [`engine::Engine`] trait.
+//! 6. [`game`]: a playable game: state made and taken back, legality and
+//!    turn policies, outcomes, perft, FEN, SAN and PGN.
+//! 7. [`ai`]: a player for any game; [`session`]: a game in progress.
 //!
 //! Front ends (the `chessalg` binary's `cli`) sit on top and are the only
 //! place that prints.
