@@ -172,7 +172,7 @@ impl Backtracker {
             let program = fits(prepared);
             load(cache, program.prog);
             let who = suspects(program, cache, at);
-            if search_changes_loaded(program, cache, limits, &NoAttacks, at, &who)? {
+            if search_changes_loaded(program, cache, limits, &NoAttacks, at, &who.binds)? {
                 return Ok(true);
             }
         }
@@ -260,7 +260,7 @@ impl Backtracker {
                         if grows {
                             let plain = Compiled::plain(program.prog);
                             let who = suspects(plain, &aux, r);
-                            if search_changes_loaded(plain, &mut aux, limits, &NoAttacks, r, &who)? {
+                            if search_changes_loaded(plain, &mut aux, limits, &NoAttacks, r, &who.binds)? {
                                 safe = false;
                                 break 'test;
                             }
@@ -274,7 +274,7 @@ impl Backtracker {
                         for &w in &written {
                             who.to_mut().add_square(program, &aux, w, r);
                         }
-                        if search_changes_loaded(program, &mut aux, limits, &NoAttacks, r, &who)? {
+                        if search_changes_loaded(program, &mut aux, limits, &NoAttacks, r, &who.binds)? {
                             safe = false;
                             break 'test;
                         }

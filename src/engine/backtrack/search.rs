@@ -16,7 +16,6 @@ use rustc_hash::FxHashSet;
 use super::Compiled;
 use super::board::{Board, TooLarge};
 use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFrame, Trace};
-use super::prune::Suspects;
 use super::reach::Reach;
 pub use super::results::Successors;
 use super::results::{Entry, Results};
@@ -155,8 +154,9 @@ pub(crate) fn search_with<'c>(
 /// Whether some result of `program` changes square `at` of the board
 /// loaded with [`Cache::load`] (and changed with [`Cache::apply`]), which it
 /// leaves as it found it; stops at the first. Each outermost `%p:` binds
-/// only the squares `suspects` names for it (those that still hold one of
-/// its pieces), and `Split`s whose rest cannot write `at` are not followed.
+/// only the squares `only` names for it (the suspects: those that still hold
+/// one of its pieces), and `Split`s whose rest cannot write `at` are not
+/// followed.
 #[inline]
 pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
@@ -164,13 +164,13 @@ pub(crate) fn search_changes_loaded(
     limits: &Limits,
     oracle: &dyn Oracle,
     at: Coord,
-    suspects: &Suspects,
+    only: &[(BindId, Coord)],
 ) -> Result<bool, EngineError> {
     // Every write comes from a piece of interest and none can reach `at`.
-    if suspects.binds.is_empty() && !program.prog.unbound_writes {
+    if only.is_empty() && !program.prog.unbound_writes {
         return Ok(false);
     }
-    run(program, cache, limits, oracle, Some(at), Some(&suspects.binds))
+    run(program, cache, limits, oracle, Some(at), Some(only))
 }
 
 #[inline]
