@@ -360,3 +360,19 @@ fn legality_is_declared_or_follows_the_royal_pieces() {
         ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
     );
 }
+
+/// `majority X O`: the player who owns more of the counted pieces wins, a tie draws.
+#[test]
+fn the_player_with_the_majority_wins() {
+    let game = game_of("tests/data/games/majority.alg");
+    let full = play(&game, game.initial(), &["a1=X", "b1=O", "c1=X"]);
+    assert!(names(&game, &full).is_empty());
+    assert_eq!(ending(&game, &full), Some(Ending::Win(PlayerId::new(0))));
+    let text = std::fs::read_to_string("tests/data/games/majority.alg")
+        .unwrap()
+        .replace("    ...\n", "    ..\n");
+    let (spec, _) = chessalg::decl::Spec::load(&Source::new("tie.alg", text)).unwrap();
+    let two = Game::new(&spec).unwrap();
+    let tie = play(&two, two.initial(), &["a1=X", "b1=O"]);
+    assert_eq!(ending(&two, &tie), Some(Ending::Draw));
+}

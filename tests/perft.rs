@@ -138,9 +138,19 @@ fn breakthrough_perft() {
     );
 }
 
+/// Othello: the published counts (a flanking move flips every flanked line).
+#[test]
+fn othello_perft() {
+    assert_eq!(
+        check_file("rules/othello.alg", "tests/data/perft/othello.perft", 100_000),
+        7
+    );
+}
+
 #[test]
 #[ignore = "seconds to minutes in release mode: the deeper counts of the other games"]
 fn other_games_deep_perft() {
+    assert!(check_file("rules/othello.alg", "tests/data/perft/othello.perft", 400_000) == 8);
     assert!(check_file("rules/connect4.alg", "tests/data/perft/connect4.perft", u64::MAX) == 8);
     assert!(
         check_file(

@@ -55,7 +55,7 @@ impl<W> Condition<W> {
 }
 
 /// Who an outcome favours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// A win: for the named player, or (`None`) the player to move.
     Win(Option<PlayerId>),
@@ -63,6 +63,9 @@ pub enum Verdict {
     Loss,
     /// A draw.
     Draw,
+    /// A win for the player who owns most of these pieces on the board; a
+    /// draw when no player has more than every other (`majority P Q`).
+    Majority(Vec<PieceId>),
 }
 
 /// `outcome CONDITION = RESULT`.
@@ -85,6 +88,16 @@ impl Declare for OutcomeDecl {
                 None => return,
             },
             ("loss", _) => Verdict::Loss,
+            ("majority", _) => {
+                let mut counted = Vec::new();
+                for &(c, span) in &self.counted {
+                    match cx.piece(c, span) {
+                        Some(p) => counted.push(p),
+                        None => return,
+                    }
+                }
+                Verdict::Majority(counted)
+            }
             _ => Verdict::Draw,
         };
         let condition = match &self.condition {

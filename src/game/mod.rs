@@ -296,7 +296,7 @@ impl Game {
             let c = rule
                 .condition
                 .try_map_when(|m| compile(m, "an outcome's `when`".to_string(), rule.place))?;
-            outcomes.push((c, rule.verdict));
+            outcomes.push((c, rule.verdict.clone()));
         }
         let squares: Vec<(Coord, Content)> = spec
             .board

@@ -120,6 +120,7 @@ impl Game {
                     Verdict::Win(None) => Ending::Win(state.turn()),
                     Verdict::Loss => Ending::Win(self.next_turn(state.turn())),
                     Verdict::Draw => Ending::Draw,
+                    Verdict::Majority(counted) => self.majority(state.position(), counted),
                 };
                 let reason = match condition {
                     Condition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
@@ -132,6 +133,26 @@ impl Game {
             }
         }
         Ok(None)
+    }
+
+    /// The player who owns most of the `counted` pieces on the board, or a
+    /// draw when no player has more than every other.
+    fn majority(&self, position: &Position, counted: &[PieceId]) -> Ending {
+        let mut per_player = vec![0usize; self.players.len()];
+        for (_, c) in position.squares() {
+            if let Content::Piece(p, _) = c
+                && counted.contains(&p)
+                && let Some(owner) = self.info[p.index()].owner
+            {
+                per_player[owner.index()] += 1;
+            }
+        }
+        let best = per_player.iter().copied().max().unwrap_or(0);
+        let leaders: Vec<usize> = (0..per_player.len()).filter(|&i| per_player[i] == best).collect();
+        match leaders.as_slice() {
+            [only] if best > 0 => Ending::Win(PlayerId::new(*only)),
+            _ => Ending::Draw,
+        }
     }
 
     fn material_matches(

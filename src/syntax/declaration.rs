@@ -352,10 +352,12 @@ pub enum ConditionKind {
 pub struct OutcomeDecl {
     /// The condition.
     pub condition: ConditionKind,
-    /// `win`, `loss` or `draw`.
+    /// `win`, `loss`, `draw` or `majority`.
     pub verdict: String,
     /// The player named after `win`, if any.
     pub player: Option<Ident>,
+    /// The pieces counted after `majority`, with where each is written.
+    pub counted: Vec<(char, Span)>,
     /// The declaration.
     pub span: Span,
 }

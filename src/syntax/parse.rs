@@ -414,7 +414,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::exponent => "an integer",
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
-        Rule::verdict_kind => "`win`, `loss` or `draw`",
+        Rule::verdict | Rule::verdict_kind | Rule::majority => "`win`, `loss`, `draw` or `majority ...`",
         Rule::no_moves | Rule::repetition | Rule::quiet | Rule::material | Rule::when => {
             "`no_moves`, `repetition N`, `quiet N`, `material ...` or `when ...`"
         }
@@ -595,12 +595,22 @@ impl Builder {
                     r => unreachable!("condition {r:?}"),
                 };
                 let mut v = verdict.into_inner();
-                let kind = v.next().expect("a verdict kind").as_str().to_string();
+                let first = v.next().expect("a verdict kind");
+                let (kind, counted) = if first.as_rule() == Rule::majority {
+                    let counted = first
+                        .into_inner()
+                        .map(|q| (first_char(q.as_str()), self.span(&q)))
+                        .collect();
+                    ("majority".to_string(), counted)
+                } else {
+                    (first.as_str().to_string(), Vec::new())
+                };
                 let player = v.next().map(|q| self.ident(&q));
                 Ok(Item::Declaration(Declaration::Outcome(OutcomeDecl {
                     condition,
                     verdict: kind,
                     player,
+                    counted,
                     span,
                 })))
             }
