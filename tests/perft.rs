@@ -147,9 +147,27 @@ fn othello_perft() {
     );
 }
 
+/// Checkers: the published counts (compulsory captures, chains as one move,
+/// promotion ending the move), and positions for a king's capture that two
+/// orders reach (one move here) and a chain stopped by promotion.
+#[test]
+fn checkers_perft() {
+    assert_eq!(
+        check_file("rules/checkers.alg", "tests/data/perft/checkers.perft", 1_000_000),
+        20
+    );
+}
+
 #[test]
 #[ignore = "seconds to minutes in release mode: the deeper counts of the other games"]
 fn other_games_deep_perft() {
+    assert!(
+        check_file(
+            "rules/checkers.alg",
+            "tests/data/perft/checkers.perft",
+            20_000_000
+        ) == 22
+    );
     assert!(check_file("rules/othello.alg", "tests/data/perft/othello.perft", 400_000) == 8);
     assert!(check_file("rules/connect4.alg", "tests/data/perft/connect4.perft", u64::MAX) == 8);
     assert!(
