@@ -78,6 +78,11 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A search that gave up, as the one line the command prints.
+pub fn play_error(e: chessalg::game::PlayError) -> Failure {
+    Failure::Message(e.to_string())
+}
+
 /// How diagnostics are drawn on this terminal.
 fn style() -> Style {
     let terminal = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

@@ -5,6 +5,7 @@ use crate::core::Content;
 use crate::core::PieceId;
 use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
+use crate::program::Program;
 
 use super::{Action, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;
@@ -38,14 +39,19 @@ impl Game {
     pub fn ends_tree(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
         for (condition, _) in &self.outcomes {
             if let Condition::When(p) = condition
-                && self
-                    .engine
-                    .has_result(p, state.turn().index(), state.position(), cache, &self.limits)?
+                && self.when_holds(p, state, cache)?
             {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether an outcome's `when` move has a result for the player to move.
+    fn when_holds(&self, when: &Program, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+        Ok(self
+            .engine
+            .has_result(when, state.turn().index(), state.position(), cache, &self.limits)?)
     }
 
     /// A move of `legal` (the moves of `state`) after which the game has
@@ -109,10 +115,7 @@ impl Game {
                     any,
                     same_colour,
                 } => self.material_matches(state.position(), exact, any, *same_colour),
-                Condition::When(p) => {
-                    self.engine
-                        .has_result(p, state.turn().index(), state.position(), cache, &self.limits)?
-                }
+                Condition::When(p) => self.when_holds(p, state, cache)?,
             };
             if holds {
                 let ending = match verdict {

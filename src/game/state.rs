@@ -65,6 +65,12 @@ impl State {
         self.position.content_hash() ^ (self.turn.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
+    /// Adds this position to the history.
+    fn record(&mut self) {
+        let key = self.key();
+        self.history.push(key);
+    }
+
     /// How often this position (with this player to move) has occurred.
     pub fn occurrences(&self) -> usize {
         let key = self.key();
@@ -107,8 +113,7 @@ impl Game {
         // that a square both touched gets back what it held before the move.
         let mut restore = self.expire_marks(state);
         restore.extend(moved);
-        let key = state.key();
-        state.history.push(key);
+        state.record();
         Undo { restore, ..undo }
     }
 
@@ -132,8 +137,7 @@ impl Game {
     /// position: how the first turn begins.
     pub(super) fn begin(&self, state: &mut State) {
         self.expire_marks(state);
-        let key = state.key();
-        state.history.push(key);
+        state.record();
     }
 
     /// Clears the expiring marks of the pieces of the player to move;

@@ -12,7 +12,7 @@ use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Session};
 
 use super::play::{AiArgs, PlayerKind};
-use crate::cli::{Failure, load_game};
+use crate::cli::{Failure, load_game, play_error};
 
 /// Arguments of `chessalg match`.
 #[derive(Args, Debug)]
@@ -93,7 +93,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     });
     let mut played = Vec::new();
     for result in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        played.push(result.map_err(|e| Failure::Message(e.to_string()))?);
+        played.push(result.map_err(play_error)?);
     }
     played.sort_by_key(|p| p.seed);
     report(&game, &controllers, &played);

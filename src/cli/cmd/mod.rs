@@ -11,8 +11,9 @@ pub mod show;
 
 use clap::Args;
 
-use chessalg::game::{self, Game, State};
+use chessalg::game::{Game, State};
 
+pub use crate::cli::play_error;
 use crate::cli::{Failure, load_game};
 
 /// The rule file and the position to start from.
@@ -33,8 +34,4 @@ pub fn setup(args: &GameArgs) -> Result<(Game, State), Failure> {
         None => game.initial(),
     };
     Ok((game, state))
-}
-
-pub fn play_error(e: game::PlayError) -> Failure {
-    Failure::Message(e.to_string())
 }

@@ -2,15 +2,10 @@
 
 use std::io::{BufRead, Write};
 
-use chessalg::game::PlayError;
 use chessalg::session::{Controller, Session};
 
 use super::{Options, result_line, save};
-use crate::cli::Failure;
-
-fn play_error(e: PlayError) -> Failure {
-    Failure::Message(e.to_string())
-}
+use crate::cli::{Failure, play_error};
 
 /// Plays `m` to its end (or the ply limit, or end of input) in line mode.
 pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {

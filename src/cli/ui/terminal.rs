@@ -13,7 +13,7 @@ use chessalg::core::Coord;
 use chessalg::session::{Controller, Session, Status};
 
 use super::{result_line, save};
-use crate::cli::Failure;
+use crate::cli::{Failure, play_error};
 
 /// Restores the terminal when dropped, whatever happens.
 struct Screen;
@@ -96,7 +96,7 @@ fn run_loop(
     pgn: Option<&str>,
 ) -> Result<String, Failure> {
     loop {
-        let status = m.status().map_err(|e| Failure::Message(e.to_string()))?;
+        let status = m.status().map_err(play_error)?;
         let over = status.ending.is_some();
         let stopped = !over && max_plies.is_some_and(|n| m.actions.len() >= n);
         if over || stopped {
@@ -121,9 +121,7 @@ fn run_loop(
         if m.controller() != Controller::Human {
             view.message = format!("{} is thinking...", m.game.player_name(m.state().turn()));
             draw(m, &status, view).map_err(io)?;
-            let d = m
-                .decide(&status.legal)
-                .map_err(|e| Failure::Message(e.to_string()))?;
+            let d = m.decide(&status.legal).map_err(play_error)?;
             view.message = format!(
                 "{} played {} ({:.2} s)",
                 m.game.player_name(m.state().turn()),

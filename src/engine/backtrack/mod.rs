@@ -257,19 +257,16 @@ impl Backtracker {
                 let mut safe = true;
                 'test: for &(r, known) in &tests {
                     for (k, program) in others().enumerate() {
-                        if grows {
-                            let plain = Compiled::plain(program.prog);
-                            let who = suspects(plain, &aux, r);
-                            if search_changes_loaded(plain, &mut aux, limits, &NoAttacks, r, &who.binds)? {
-                                safe = false;
-                                break 'test;
-                            }
-                            continue;
-                        }
+                        // A move that grew the board is tested without the size's pruning.
+                        let program = if grows {
+                            Compiled::plain(program.prog)
+                        } else {
+                            program
+                        };
                         let mut who = match known {
-                            Some(i) if written.is_empty() => Cow::Borrowed(&fixed[i][k]),
-                            Some(i) => Cow::Owned(fixed[i][k].clone()),
-                            None => Cow::Owned(suspects(program, &aux, r)),
+                            Some(i) if !grows && written.is_empty() => Cow::Borrowed(&fixed[i][k]),
+                            Some(i) if !grows => Cow::Owned(fixed[i][k].clone()),
+                            _ => Cow::Owned(suspects(program, &aux, r)),
                         };
                         for &w in &written {
                             who.to_mut().add_square(program, &aux, w, r);
