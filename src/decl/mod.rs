@@ -17,6 +17,7 @@ mod import;
 mod legality;
 mod mark;
 mod moves;
+mod notation;
 mod outcome;
 mod piece;
 mod players;
@@ -29,6 +30,7 @@ pub use board::BoardCell;
 pub use fen_rights::{RightsLetter, SquareName, square_name};
 pub use fen_target::TargetRule;
 pub use legality::Legality;
+pub use notation::Notation;
 pub use outcome::{Condition, OutcomeRule, Verdict};
 pub use piece::PieceInfo;
 pub use quiet::QuietResets;
@@ -68,6 +70,8 @@ pub struct GameSpec {
     pub legality: Option<Legality>,
     /// How the turn passes (`turns`).
     pub turns: TurnOrder,
+    /// How squares, moves and positions are written (`notation`).
+    pub notation: Notation,
 }
 
 impl GameSpec {

@@ -40,6 +40,10 @@ pub struct Successor<'c> {
     pub poi_from: Option<Coord>,
     /// Where that piece of interest was when its `%p:` ended.
     pub poi_to: Option<Coord>,
+    /// The squares that piece moved to, one per replacement that moved it,
+    /// in order; empty unless the cache traces paths
+    /// ([`Cache::trace_paths`]).
+    pub path: &'c [Coord],
     /// The content hash of the resulting position.
     pub hash: u64,
 }

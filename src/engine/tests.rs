@@ -985,3 +985,46 @@ fn safe_moves_and_can_change_agree_with_their_definitions_on_many_boards() {
     assert!(restricted >= 300, "{restricted} boards with an unsafe move");
     assert!(changeable >= 5000, "{changeable} changeable squares");
 }
+
+/// The traced path of each result of `expr` on `board`, as square names.
+fn paths(f: &Fixture, expr: &str, board: &str) -> Vec<Vec<String>> {
+    let program = f.program(expr);
+    let position = f.board(board);
+    let mut cache = Cache::new();
+    cache.trace_paths(true);
+    engine::search(&program, &position, &mut cache, &Limits::default())
+        .unwrap()
+        .iter()
+        .map(|o| o.path.iter().map(|&c| name(c)).collect())
+        .collect()
+}
+
+#[test]
+fn a_traced_search_gives_every_square_the_piece_moved_to() {
+    let f = Fixture::new();
+    let board = ".....\n.....\n.....\n.....\n♖....\n";
+    // A slide of three: each step's square, in order.
+    assert_eq!(
+        paths(&f, "%♖: (% + u. -> . + u%){3}", board),
+        [["a2", "a3", "a4"]]
+    );
+    // A path made inside an ordered choice carries out of it; the moves a
+    // guard tries do not add to it.
+    assert_eq!(
+        paths(&f, "(%♖: (% + r. -> . + r%) (% + u. -> . + u%)) / nil", board),
+        [["b1", "b2"]]
+    );
+    assert_eq!(
+        paths(
+            &f,
+            "%♖: (% + r. -> . + r%) ?{% + u. -> . + u%} (% + r. -> . + r%)",
+            board
+        ),
+        [["b1", "c1"]]
+    );
+    // Without tracing, no path.
+    let program = f.program("%♖: (% + u. -> . + u%)");
+    let mut cache = Cache::new();
+    let found = engine::search(&program, &f.board(board), &mut cache, &Limits::default()).unwrap();
+    assert!(found.iter().all(|o| o.path.is_empty()));
+}

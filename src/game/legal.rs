@@ -15,13 +15,17 @@ impl Game {
     /// Every legal move of the player to move, in a deterministic order.
     pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
         let mut legal = Vec::new();
-        self.each_legal(state, cache, |o| {
+        // A notation that writes every landing square needs the paths.
+        cache.trace_paths(self.is_numbered());
+        let result = self.each_legal(state, cache, |o| {
             legal.push(match o {
-                Some(o) => Action::new(o.changes.to_vec(), o.poi_from, o.poi_to),
+                Some(o) => Action::new(o.changes.to_vec(), o.poi_from, o.poi_to, o.path.to_vec()),
                 None => Action::pass(),
             });
             ControlFlow::Continue(())
-        })?;
+        });
+        cache.trace_paths(false);
+        result?;
         Ok(legal)
     }
 

@@ -24,7 +24,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
-use crate::decl::{BoardCell, Condition, GameSpec, PieceInfo, Place, QuietResets, Spec, Verdict};
+use crate::decl::{BoardCell, Condition, GameSpec, Notation, PieceInfo, Place, QuietResets, Spec, Verdict};
 use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::ir::Move;
 use crate::program::{self, CompileError, Program};
@@ -97,16 +97,26 @@ pub struct Action {
     changes: Vec<Change>,
     from: Option<Coord>,
     to: Option<Coord>,
+    /// The squares the piece of interest moved to, in order (traced only
+    /// where the notation writes them).
+    path: Vec<Coord>,
     pass: bool,
 }
 
 impl Action {
-    /// A move that changes these squares, its piece of interest going from `from` to `to`.
-    pub(crate) fn new(changes: Vec<Change>, from: Option<Coord>, to: Option<Coord>) -> Action {
+    /// A move that changes these squares, its piece of interest going from
+    /// `from` along `path` to `to`.
+    pub(crate) fn new(
+        changes: Vec<Change>,
+        from: Option<Coord>,
+        to: Option<Coord>,
+        path: Vec<Coord>,
+    ) -> Action {
         Action {
             changes,
             from,
             to,
+            path,
             pass: false,
         }
     }
@@ -117,8 +127,16 @@ impl Action {
             changes: Vec::new(),
             from: None,
             to: None,
+            path: Vec::new(),
             pass: true,
         }
+    }
+
+    /// The squares the moving piece moved to, one per step, in order: every
+    /// landing square of a capture chain. Known only in games whose
+    /// notation writes them (`notation numbered`); empty otherwise.
+    pub fn path(&self) -> &[Coord] {
+        &self.path
     }
 
     /// The squares that change, with what they hold afterwards.
@@ -206,6 +224,8 @@ pub struct Game {
     limits: Limits,
     /// What each piece could still do, worked out when first asked for.
     prospects: OnceLock<Prospects>,
+    /// Under `notation numbered`: square `n` is `numbers[n - 1]`.
+    numbers: Vec<Coord>,
 }
 
 /// The bounding box of the initial board: squares are named from its corner.
@@ -309,6 +329,10 @@ impl Game {
                 (Coord::new(at.x, at.y), content)
             })
             .collect();
+        let numbers = match spec.notation {
+            Notation::Numbered => notation::numbered::numbering(squares.iter().map(|&(at, _)| at)),
+            Notation::Coordinates => Vec::new(),
+        };
         let position = Position::from_squares(squares);
         let mut game = Game {
             name: spec.name.clone().unwrap_or_else(|| "game".to_string()),
@@ -326,6 +350,7 @@ impl Game {
             initial: State::new(position, PlayerId::FIRST, 0, 1),
             limits: Limits::default(),
             prospects: OnceLock::new(),
+            numbers,
         };
         let mut first = game.initial.clone();
         game.begin(&mut first);
@@ -385,10 +410,19 @@ impl Game {
         &self.spec
     }
 
-    /// The coordinate name of a move: from and to squares, and the FEN letter
-    /// of a piece it turns into (`e2e4`, `e7e8q`).
+    /// The plain name of a move: from and to squares, and the FEN letter of
+    /// a piece it turns into (`e2e4`, `e7e8q`); under `notation numbered`,
+    /// `11-15` or, for a capture, every landing square (`15x24x31`).
     pub fn action_name(&self, state: &State, action: &Action) -> String {
+        if self.is_numbered() {
+            return notation::numbered::name(self, state, action);
+        }
         notation::coordinate(self, state, action)
+    }
+
+    /// Whether the rule file declares `notation numbered`.
+    pub fn is_numbered(&self) -> bool {
+        self.spec.notation == Notation::Numbered
     }
 }
 
@@ -412,16 +446,30 @@ impl Game {
         Coord::new(self.frame.x0 + file as i32, self.frame.y0 + rank as i32)
     }
 
-    /// The name of a square (`e4`).
+    /// The name of a square: `e4`, or its number under `notation numbered`.
     pub fn square_label(&self, at: Coord) -> String {
-        notation::name(&self.frame, at)
+        match self.square_number(at) {
+            Some(n) => n.to_string(),
+            None => notation::name(&self.frame, at),
+        }
     }
 
-    /// The position as the seed draws it, with rank numbers and file letters.
+    /// A square's number under `notation numbered` (1 is the top row's first square).
+    pub fn square_number(&self, at: Coord) -> Option<usize> {
+        self.numbers.iter().position(|&c| c == at).map(|i| i + 1)
+    }
+
+    /// The position as the seed draws it, with rank numbers and file letters
+    /// (and, under `notation numbered`, the squares' numbers beside it).
     pub fn board_text(&self, state: &State) -> String {
         let f = self.frame;
+        let key = if self.is_numbered() {
+            notation::numbered::key_rows(self)
+        } else {
+            Vec::new()
+        };
         let mut out = String::new();
-        for rank in (0..f.ranks).rev() {
+        for (row, rank) in (0..f.ranks).rev().enumerate() {
             out.push_str(&format!("{:>2} ", rank + 1));
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
@@ -430,6 +478,11 @@ impl Game {
                     Content::Empty => out.push('.'),
                     Content::Piece(p, _) => out.push(self.pieces.symbol(p)),
                 }
+            }
+            if let Some(numbers) = key.get(row) {
+                // The squares' numbers, laid out as the board is.
+                out.push_str("    ");
+                out.push_str(numbers);
             }
             out.push('\n');
         }

@@ -27,6 +27,7 @@ macro_rules! declarations {
             QuietResets(QuietDecl, quiet_decl),
             Legality(LegalityDecl, legality_decl),
             Turns(TurnsDecl, turns_decl),
+            Notation(NotationDecl, notation_decl),
         }
     };
 }
@@ -177,6 +178,26 @@ impl DeclarationSyntax for TurnsDecl {
     fn print(&self, out: &mut String) {
         let passing = if self.passing { " passing" } else { "" };
         let _ = writeln!(out, "turns alternate{passing}");
+    }
+}
+
+/// `notation numbered` or `notation coordinates`: how squares, moves and
+/// positions are written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotationDecl {
+    /// Whether it says `numbered` (else `coordinates`).
+    pub numbered: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for NotationDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("notation", "")
+    }
+    fn print(&self, out: &mut String) {
+        let kind = if self.numbered { "numbered" } else { "coordinates" };
+        let _ = writeln!(out, "notation {kind}");
     }
 }
 

@@ -6,8 +6,8 @@ use pest::iterators::Pair;
 
 use super::ast::{
     BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File,
-    GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, OutcomeDecl,
-    PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
+    GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
+    OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -421,6 +421,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::legality_kind => "`royal_safe` or `free`",
         Rule::turn_order => "`alternate`",
         Rule::passing => "`passing`",
+        Rule::notation_kind => "`numbered` or `coordinates`",
         Rule::fen_rights | Rule::fen_target => "`rights` or `target`",
         Rule::expires => "`expires`",
         _ => return None,
@@ -626,6 +627,10 @@ impl Builder {
             }))),
             Rule::turns_decl => Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
                 passing: p.into_inner().any(|q| q.as_rule() == Rule::passing),
+                span,
+            }))),
+            Rule::notation_decl => Ok(Item::Declaration(Declaration::Notation(NotationDecl {
+                numbered: p.into_inner().any(|q| q.as_str() == "numbered"),
                 span,
             }))),
             Rule::fen_decl => {

@@ -4,7 +4,7 @@
 pub mod line;
 pub mod terminal;
 
-use chessalg::game::{Ending, Game, pgn};
+use chessalg::game::{Ending, Game};
 use chessalg::session::{Session, Status};
 
 /// How a game is played out on screen.
@@ -23,7 +23,7 @@ pub fn result_line(game: &Game, status: &Status) -> String {
         Some((Ending::Win(p), reason)) => format!(
             "Game over: {} wins ({reason}) {}",
             game.player_name(p),
-            pgn::result_token(Some(Ending::Win(p)))
+            game.result_token(Some(Ending::Win(p)))
         ),
         Some((Ending::Draw, reason)) => format!("Game over: draw ({reason}) 1/2-1/2"),
         None => "Game stopped *".to_string(),

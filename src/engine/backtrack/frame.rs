@@ -19,6 +19,8 @@ pub(super) struct Poi {
 pub(super) struct Trace {
     pub(super) from: Option<Coord>,
     pub(super) to: Option<Coord>,
+    /// How many squares of the traced path (see `Cache::trace_paths`) are current.
+    pub(super) path: u32,
 }
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -41,6 +43,8 @@ pub(super) struct RewriteFrame {
     pub(super) mark: u32,
     pub(super) poi: Option<Poi>,
     pub(super) poi_hash: u64,
+    /// The traced path's length when the frame was made.
+    pub(super) path: u32,
 }
 
 /// A position in the list of candidate squares: which source (the piece of

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use super::frame::{NONE, Poi, Trace};
-use crate::core::Change;
+use crate::core::{Change, Coord};
 use crate::engine::Successor;
 
 /// One result: a change list and what it is known by.
@@ -18,6 +18,8 @@ pub(super) struct Entry {
     /// The piece of interest at the end (sub-programs only).
     pub(super) poi: Option<Poi>,
     pub(super) trace: Trace,
+    /// Where its traced path starts in [`Results::paths`] (`trace.path` squares).
+    pub(super) path: u32,
 }
 
 /// A set of results, deduplicated exactly, in the order they were found.
@@ -26,6 +28,8 @@ pub(super) struct Results {
     pub(super) changes: Vec<Change>,
     pub(super) entries: Vec<Entry>,
     pub(super) index: FxHashMap<u64, u32>,
+    /// The traced paths of the entries, one after another.
+    pub(super) paths: Vec<Coord>,
 }
 
 impl Results {
@@ -33,6 +37,7 @@ impl Results {
     pub(super) fn clear(&mut self) {
         self.changes.clear();
         self.entries.clear();
+        self.paths.clear();
         if !self.index.is_empty() {
             self.index.clear();
         }
@@ -43,9 +48,24 @@ impl Results {
         &self.changes[e.start as usize..e.end as usize]
     }
 
+    /// The traced path of an entry (empty when paths were not traced).
+    #[inline]
+    pub(super) fn path(&self, e: &Entry) -> &[Coord] {
+        self.paths
+            .get(e.path as usize..(e.path + e.trace.path) as usize)
+            .unwrap_or(&[])
+    }
+
     /// Adds a result unless an equal one is there already.
     #[inline]
-    pub(super) fn insert(&mut self, key: u64, changes: &[Change], poi: Option<Poi>, trace: Trace) {
+    pub(super) fn insert(
+        &mut self,
+        key: u64,
+        changes: &[Change],
+        poi: Option<Poi>,
+        trace: Trace,
+        path: &[Coord],
+    ) {
         let head = self.index.get(&key).copied().unwrap_or(NONE);
         let mut i = head;
         while i != NONE {
@@ -57,13 +77,19 @@ impl Results {
         }
         let start = self.changes.len() as u32;
         self.changes.extend_from_slice(changes);
+        let path_start = self.paths.len() as u32;
+        self.paths.extend_from_slice(path);
         self.entries.push(Entry {
             start,
             end: self.changes.len() as u32,
             key,
             next: head,
             poi,
-            trace,
+            trace: Trace {
+                path: path.len() as u32,
+                ..trace
+            },
+            path: path_start,
         });
         self.index.insert(key, (self.entries.len() - 1) as u32);
     }
@@ -100,6 +126,7 @@ impl<'c> Successors<'c> {
             changes: results.changes(e),
             poi_from: e.trace.from,
             poi_to: e.trace.to,
+            path: results.path(e),
             hash: e.key,
         })
     }

@@ -45,6 +45,10 @@ pub struct Cache {
     pois: Vec<Poi>,
     poi_hash: u64,
     trace: Trace,
+    /// Whether searches trace the outermost piece of interest's path.
+    tracing: bool,
+    /// The squares it moved to so far, when tracing.
+    path: Vec<Coord>,
     levels: Vec<Level>,
     states: u64,
     diff: Vec<Change>,
@@ -56,6 +60,13 @@ impl Cache {
     /// An empty cache.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Makes the searches run with this cache trace (or not) the squares the
+    /// outermost piece of interest moves to ([`crate::engine::Successor::path`]):
+    /// what a notation that writes every landing square needs.
+    pub fn trace_paths(&mut self, on: bool) {
+        self.tracing = on;
     }
 
     /// Takes out the second cache this one keeps, for searches made while
@@ -198,6 +209,7 @@ fn run(
     cache.pois.clear();
     cache.poi_hash = 0;
     cache.trace = Trace::default();
+    cache.path.clear();
     cache.states = 0;
     let mut s = Search {
         prog: program.prog,
@@ -261,6 +273,9 @@ impl Search<'_> {
         c.pois.extend_from_slice(&lv.saved_pois);
         c.poi_hash = saved_hash;
         c.trace = saved_trace;
+        if c.tracing {
+            c.path.truncate(saved_trace.path as usize);
+        }
         found
     }
 
@@ -275,28 +290,40 @@ impl Search<'_> {
                 Frame::Rewrite(f) => {
                     self.cache.board.undo_to(f.mark as usize);
                     self.restore_top(f.poi, f.poi_hash);
+                    if self.cache.tracing {
+                        self.cache.path.truncate(f.path as usize);
+                        self.cache.trace.path = f.path;
+                    }
                     self.next_rewrite(level, f)?;
                 }
                 Frame::Bind(f) => {
                     self.cache.pois.pop();
                     self.cache.poi_hash = f.poi_hash;
-                    self.cache.trace = f.trace;
+                    self.set_trace(f.trace);
                     self.next_bind(level, f);
                 }
                 Frame::Rebind { poi, trace, poi_hash } => {
                     self.cache.pois.push(poi);
                     self.cache.poi_hash = poi_hash;
-                    self.cache.trace = trace;
+                    self.set_trace(trace);
                 }
                 Frame::Ordered(f) => {
                     self.cache.board.undo_to(f.mark as usize);
                     self.restore_top(f.poi, f.poi_hash);
-                    self.cache.trace = f.trace;
+                    self.set_trace(f.trace);
                     self.next_ordered(level, f)?;
                 }
             }
         }
         Ok(false)
+    }
+
+    /// Restores the trace, and the traced path to its length.
+    fn set_trace(&mut self, trace: Trace) {
+        self.cache.trace = trace;
+        if self.cache.tracing {
+            self.cache.path.truncate(trace.path as usize);
+        }
     }
 
     fn restore_top(&mut self, poi: Option<Poi>, poi_hash: u64) {
@@ -357,6 +384,7 @@ impl Search<'_> {
                         mark: self.cache.board.mark() as u32,
                         poi: self.cache.pois.last().copied(),
                         poi_hash: self.cache.poi_hash,
+                        path: self.cache.trace.path,
                     };
                     self.next_rewrite(level, f)?;
                     return Ok(false);
@@ -521,6 +549,10 @@ impl Search<'_> {
                     let depth = c.pois.len() - 1;
                     let top = c.pois.last_mut().expect("the compiler checked `%` is bound");
                     let code = code::with_marks(top.code, marks);
+                    if c.tracing && depth == 0 && (top.x, top.y) != (x, y) {
+                        c.path.push(Coord::new(x, y));
+                        c.trace.path = c.path.len() as u32;
+                    }
                     c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, x, y, code);
                     top.x = x;
                     top.y = y;
@@ -678,9 +710,12 @@ impl Search<'_> {
         for e in &found.entries {
             let start = stash.changes.len() as u32;
             stash.changes.extend_from_slice(found.changes(e));
+            let path = stash.paths.len() as u32;
+            stash.paths.extend_from_slice(found.path(e));
             stash.entries.push(Entry {
                 start,
                 end: stash.changes.len() as u32,
+                path,
                 ..*e
             });
         }
@@ -703,6 +738,9 @@ impl Search<'_> {
         let c = &mut *self.cache;
         let lv = &mut c.levels[level];
         if f.entry >= f.end {
+            if let Some(first) = lv.stash.entries.get(f.stash_entries as usize) {
+                lv.stash.paths.truncate(first.path as usize);
+            }
             lv.stash.entries.truncate(f.stash_entries as usize);
             lv.stash.changes.truncate(f.stash_changes as usize);
             return Ok(());
@@ -721,6 +759,10 @@ impl Search<'_> {
             *top = p;
         }
         c.trace = e.trace;
+        if c.tracing {
+            c.path.clear();
+            c.path.extend_from_slice(lv.stash.path(&e));
+        }
         f.entry += 1;
         self.push(level, Frame::Ordered(f));
         self.push(level, Frame::Step(f.next));
@@ -735,6 +777,7 @@ impl Search<'_> {
         c.board.diff(lv.base, &mut c.diff);
         let poi = if level == 0 { None } else { c.pois.last().copied() };
         let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code));
-        lv.results.insert(key, &c.diff, poi, c.trace);
+        let path = if c.tracing { &c.path[..] } else { &[] };
+        lv.results.insert(key, &c.diff, poi, c.trace, path);
     }
 }

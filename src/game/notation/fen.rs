@@ -25,7 +25,7 @@ pub enum FenError {
     },
 }
 
-fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
+pub(super) fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
     FenError::Field {
         field,
         reason: reason.into(),
@@ -35,6 +35,9 @@ fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
 impl Game {
     /// The state a FEN string describes.
     pub fn from_fen(&self, fen: &str) -> Result<State, FenError> {
+        if self.is_numbered() && super::numbered::looks_numbered(fen) {
+            return super::numbered::from_fen(self, fen);
+        }
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(bad("board", "the FEN is empty"));
@@ -178,8 +181,11 @@ impl Game {
         Ok(Position::from_squares(all))
     }
 
-    /// The FEN of a state.
+    /// The FEN of a state (under `notation numbered`, its numbered form).
     pub fn to_fen(&self, state: &State) -> String {
+        if self.is_numbered() {
+            return super::numbered::to_fen(self, state);
+        }
         let f = self.frame;
         let mut board = String::new();
         for rank in (0..f.ranks).rev() {

@@ -1,6 +1,7 @@
 //! Names of squares and moves: `e2`, `e2e4`, `e7e8q`.
 
 pub(super) mod fen;
+pub(super) mod numbered;
 pub mod pgn;
 pub(super) mod san;
 

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::engine::Cache;
 
+use crate::core::PlayerId;
 use crate::game::{Action, Ending, Game, PlayError, State};
 
 /// What PGN's tags say beyond the moves.
@@ -14,20 +15,11 @@ pub struct PgnTags {
     pub event: Option<String>,
     /// `Date` as `YYYY.MM.DD`: defaults to `????.??.??`.
     pub date: Option<String>,
-    /// `White` and `Black`: the first two players' names.
+    /// Who plays, in turn order (tagged `White` and `Black` as
+    /// [`Game::pgn_colours`] says).
     pub players: Vec<String>,
     /// A comment after the last move that says why the game ended.
     pub termination: Option<String>,
-}
-
-/// The result token of an ending (`1-0`, `0-1`, `1/2-1/2`), or `*` while the game goes on.
-pub fn result_token(ending: Option<Ending>) -> &'static str {
-    match ending {
-        Some(Ending::Win(p)) if p.index() == 0 => "1-0",
-        Some(Ending::Win(p)) if p.index() == 1 => "0-1",
-        Some(Ending::Draw) => "1/2-1/2",
-        _ => "*",
-    }
 }
 
 /// The position the PGN standard (section 9.7.1) assumes for a game without
@@ -35,6 +27,34 @@ pub fn result_token(ending: Option<Ending>) -> &'static str {
 const PGN_DEFAULT_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Game {
+    /// The players PGN's `White` and `Black` tags name: the players called
+    /// `white` and `black` if the file has them (in whichever turn order),
+    /// else the first and the second.
+    pub fn pgn_colours(&self) -> [Option<PlayerId>; 2] {
+        let named = |colour: &str| {
+            self.players
+                .iter()
+                .position(|p| p.eq_ignore_ascii_case(colour))
+                .map(PlayerId::new)
+        };
+        match (named("white"), named("black")) {
+            (Some(w), Some(b)) => [Some(w), Some(b)],
+            _ => [0, 1].map(|i| (i < self.players.len()).then(|| PlayerId::new(i))),
+        }
+    }
+
+    /// The result token of an ending (`1-0` when `White` won, `0-1`,
+    /// `1/2-1/2`), or `*` while the game goes on or another player won.
+    pub fn result_token(&self, ending: Option<Ending>) -> &'static str {
+        let [white, black] = self.pgn_colours();
+        match ending {
+            Some(Ending::Win(p)) if Some(p) == white => "1-0",
+            Some(Ending::Win(p)) if Some(p) == black => "0-1",
+            Some(Ending::Draw) => "1/2-1/2",
+            _ => "*",
+        }
+    }
+
     /// The PGN of the moves `actions` played from `start`. `[SetUp "1"]` and
     /// `[FEN ...]` are written unless `start` is the position PGN assumes
     /// when a game has neither (so always for a variant's own setup).
@@ -46,7 +66,7 @@ impl Game {
         tags: &PgnTags,
         cache: &mut Cache,
     ) -> Result<String, PlayError> {
-        let result = result_token(ending);
+        let result = self.result_token(ending);
         let mut out = String::new();
         let tag = |out: &mut String, name: &str, value: &str| {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -56,12 +76,12 @@ impl Game {
         tag(&mut out, "Site", "?");
         tag(&mut out, "Date", tags.date.as_deref().unwrap_or("????.??.??"));
         tag(&mut out, "Round", "?");
-        tag(
-            &mut out,
-            "White",
-            tags.players.first().map_or("?", String::as_str),
-        );
-        tag(&mut out, "Black", tags.players.get(1).map_or("?", String::as_str));
+        let [white, black] = self.pgn_colours().map(|p| {
+            p.and_then(|p| tags.players.get(p.index()))
+                .map_or("?", String::as_str)
+        });
+        tag(&mut out, "White", white);
+        tag(&mut out, "Black", black);
         tag(&mut out, "Result", result);
         let fen = self.to_fen(start);
         if fen != PGN_DEFAULT_START {

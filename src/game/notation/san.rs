@@ -48,6 +48,9 @@ pub enum MoveInputError {
 impl Game {
     /// The SAN of a legal move, without the `+` or `#` that depends on what follows.
     pub fn san_core(&self, state: &State, action: &Action, legal: &[Action]) -> String {
+        if self.is_numbered() {
+            return self.action_name(state, action);
+        }
         let (Some(from), Some(to)) = (action.from, action.to) else {
             return self.action_name(state, action);
         };
@@ -115,6 +118,10 @@ impl Game {
         cache: &mut Cache,
     ) -> Result<String, PlayError> {
         let mut s = self.san_core(state, action, legal);
+        if self.is_numbered() {
+            // Numbered notation marks neither check nor mate.
+            return Ok(s);
+        }
         let next = self.play(state, action);
         if self.won_by(&next, state.turn(), cache)? {
             s.push('#');
@@ -190,6 +197,11 @@ impl Game {
     /// `x`, `=`, `+` and `#` may be left out, `0-0` is `O-O`) or coordinate
     /// notation (`g1f3`, `e7e8q`). Returns the move's index in `legal`.
     pub fn read_move(&self, state: &State, legal: &[Action], text: &str) -> Result<usize, MoveInputError> {
+        if self.is_numbered()
+            && let Some(read) = super::numbered::read(self, state, legal, text)
+        {
+            return read;
+        }
         let wanted = normalise(text.trim());
         let mut found: Vec<usize> = Vec::new();
         if !wanted.is_empty() {
@@ -253,6 +265,11 @@ impl Game {
     /// it starts with, or of the piece its letter names, else all of them.
     pub fn moves_for_input(&self, state: &State, legal: &[Action], text: &str) -> Vec<usize> {
         let text = text.trim();
+        if self.is_numbered()
+            && let Some(from) = super::numbered::moves_from_typed(self, legal, text)
+        {
+            return from;
+        }
         let square = (2..=text.len().min(3))
             .rev()
             .filter(|&n| text.is_char_boundary(n))
