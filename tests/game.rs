@@ -227,9 +227,9 @@ fn tic_tac_toe() {
         .collect();
     assert_eq!(counts, [9, 72, 504, 3024, 15120]);
     // Crosses on a1, b1, c1: crosses win as soon as the row is complete.
-    let won = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O", "c1=X"]);
+    let won = play(&game, game.initial(), &["a1", "a2", "b1", "b2", "c1"]);
     assert_eq!(ending(&game, &won), Some(Ending::Win(PlayerId::new(0))));
-    let going = play(&game, game.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
+    let going = play(&game, game.initial(), &["a1", "a2", "b1", "b2"]);
     assert_eq!(ending(&game, &going), None);
 }
 
@@ -300,10 +300,10 @@ fn a_win_one_move_past_the_end_is_found() {
     assert_eq!(game.winning_move(&escapes, &legal, &mut cache).unwrap(), None);
     // Tic-tac-toe: the third cross of a row wins at once.
     let ttt = game_of("rules/tictactoe.alg");
-    let two = play(&ttt, ttt.initial(), &["a1=X", "a2=O", "b1=X", "b2=O"]);
+    let two = play(&ttt, ttt.initial(), &["a1", "a2", "b1", "b2"]);
     let legal = ttt.legal_actions(&two, &mut cache).unwrap();
     let i = ttt.winning_move(&two, &legal, &mut cache).unwrap().unwrap();
-    assert_eq!(ttt.action_name(&two, &legal[i]), "c1=X");
+    assert_eq!(ttt.action_name(&two, &legal[i]), "c1");
 }
 
 fn names(game: &Game, state: &State) -> Vec<String> {
@@ -365,7 +365,7 @@ fn legality_is_declared_or_follows_the_royal_pieces() {
 #[test]
 fn the_player_with_the_majority_wins() {
     let game = game_of("tests/data/games/majority.alg");
-    let full = play(&game, game.initial(), &["a1=X", "b1=O", "c1=X"]);
+    let full = play(&game, game.initial(), &["a1", "b1", "c1"]);
     assert!(names(&game, &full).is_empty());
     assert_eq!(ending(&game, &full), Some(Ending::Win(PlayerId::new(0))));
     let text = std::fs::read_to_string("tests/data/games/majority.alg")
@@ -373,6 +373,91 @@ fn the_player_with_the_majority_wins() {
         .replace("    ...\n", "    ..\n");
     let (spec, _) = chessalg::decl::Spec::load(&Source::new("tie.alg", text)).unwrap();
     let two = Game::new(&spec).unwrap();
-    let tie = play(&two, two.initial(), &["a1=X", "b1=O"]);
+    let tie = play(&two, two.initial(), &["a1", "b1"]);
     assert_eq!(ending(&two, &tie), Some(Ending::Draw));
+}
+
+/// `outcome quiet N automatic`: the count ends the game in perft too; a
+/// `gain` (the mover has more pieces) restarts it.
+#[test]
+fn an_automatic_quiet_count_ends_the_tree() {
+    let game = game_of("tests/data/games/quiet_ends.alg");
+    let mut cache = Cache::new();
+    let perft = |g: &Game| -> Vec<u64> {
+        (1..=3)
+            .map(|d| chessalg::game::perft(g, &g.initial(), d, &mut Cache::new()).unwrap())
+            .collect()
+    };
+    // After two shuffles the count is 2 and the game is over; after a new
+    // stone and a shuffle it is 1 and goes on.
+    assert_eq!(perft(&game), [2, 2, 2]);
+    let shuffled = play(&game, game.initial(), &["a1b1", "d1c1"]);
+    assert_eq!(shuffled.quiet_plies(), 2);
+    let legal = game.legal_actions(&shuffled, &mut cache).unwrap();
+    assert_eq!(
+        game.ending(&shuffled, &legal, &mut cache).unwrap(),
+        Some(Ending::Draw)
+    );
+    let grown = play(&game, game.initial(), &["a2", "d1c1"]);
+    assert_eq!(grown.quiet_plies(), 1);
+    // Without `automatic`, play still ends there but perft counts on.
+    let text = std::fs::read_to_string("tests/data/games/quiet_ends.alg")
+        .unwrap()
+        .replace(" automatic", "");
+    let (spec, _) = chessalg::decl::Spec::load(&Source::new("claim.alg", text)).unwrap();
+    let claimed = Game::new(&spec).unwrap();
+    assert_eq!(perft(&claimed), [2, 2, 4]);
+    let shuffled = play(&claimed, claimed.initial(), &["a1b1", "d1c1"]);
+    assert_eq!(ending(&claimed, &shuffled), Some(Ending::Draw));
+}
+
+/// `fen turn`: the turn letters a file declares; a FEN whose third field is
+/// a number has no rights or target fields, as a game declaring neither
+/// writes it.
+#[test]
+fn fen_turn_letters_and_the_short_layout() {
+    let game = game_of("tests/data/games/quiet_ends.alg");
+    assert_eq!(game.to_fen(&game.initial()), "4/X2O f 0 1");
+    let s = game.from_fen("4/X2O s 7 3").unwrap();
+    assert_eq!(game.player_name(s.turn()), "second");
+    assert_eq!((s.quiet_plies(), s.fullmove()), (7, 3));
+    assert_eq!(game.to_fen(&s), "4/X2O s 7 3");
+    let e = game.from_fen("4/X2O w 0 1").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "bad FEN: turn field: `w` is not a turn letter of this game (`f`, `s`)"
+    );
+    // Chess keeps its six fields.
+    let chess = chess();
+    assert_eq!(chess.to_fen(&chess.initial()), FENS[0]);
+}
+
+/// Every legal move has a name of its own: moves that leave and reach the
+/// same squares are told apart by the other squares they change, and those
+/// names read back; a pass is `pass` or UCI's `0000`.
+#[test]
+fn every_move_has_a_name_of_its_own() {
+    let game = game_of("tests/data/games/arrows.alg");
+    let mut cache = Cache::new();
+    let state = game.initial();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    assert_eq!(game.move_names(&state, &legal), ["a1b1/b2", "a1b1/a2"]);
+    for (i, name) in ["a1b1/b2", "a1b1/a2"].iter().enumerate() {
+        assert_eq!(game.read_move(&state, &legal, name), Ok(i));
+    }
+    assert!(matches!(
+        game.read_move(&state, &legal, "a1b1"),
+        Err(chessalg::game::MoveInputError::Ambiguous { .. })
+    ));
+    // A placement is named by its square; a pass reads as `pass` or `0000`.
+    let passing = game_of("tests/data/games/passing.alg");
+    let stuck = play(&passing, passing.initial(), &["a1b1"]);
+    let legal = passing.legal_actions(&stuck, &mut cache).unwrap();
+    assert_eq!(passing.move_names(&stuck, &legal), ["pass"]);
+    assert_eq!(passing.read_move(&stuck, &legal, "0000"), Ok(0));
+    let ttt = game_of("rules/tictactoe.alg");
+    let first = ttt.legal_actions(&ttt.initial(), &mut cache).unwrap();
+    let names = ttt.move_names(&ttt.initial(), &first);
+    let i = names.iter().position(|n| n == "b2").unwrap();
+    assert_eq!(ttt.read_move(&ttt.initial(), &first, "b2=X"), Ok(i));
 }

@@ -12,6 +12,7 @@
 mod board;
 mod fen_rights;
 mod fen_target;
+mod fen_turn;
 mod game;
 mod import;
 mod legality;
@@ -62,6 +63,8 @@ pub struct GameSpec {
     pub rights: Vec<RightsLetter>,
     /// FEN en passant rules.
     pub targets: Vec<TargetRule>,
+    /// FEN's turn letter per player (`fen turn`; empty: `w` and `b`).
+    pub turn_letters: Vec<char>,
     /// Outcomes, in file order.
     pub outcomes: Vec<OutcomeRule>,
     /// What restarts the `quiet` count.

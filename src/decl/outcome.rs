@@ -75,6 +75,9 @@ pub struct OutcomeRule {
     pub condition: Condition,
     /// What it means.
     pub verdict: Verdict,
+    /// Whether it ends the game in perft too (`when` and `no_moves` always
+    /// do; `repetition`, `quiet` and `material` when marked `automatic`).
+    pub automatic: bool,
     /// Where it is written.
     pub place: Place,
 }
@@ -125,9 +128,11 @@ impl Declare for OutcomeDecl {
             },
         };
         let place = cx.place(self.span);
+        let automatic = self.automatic || matches!(condition, Condition::When(_) | Condition::NoMoves { .. });
         cx.spec.outcomes.push(OutcomeRule {
             condition,
             verdict,
+            automatic,
             place,
         });
     }

@@ -1,4 +1,4 @@
-//! `quiet resets capture ♙ ♟`: what restarts the count of quiet plies that
+//! `quiet resets capture gain ♙ ♟`: what restarts the count of quiet plies that
 //! `outcome quiet N` looks at.
 
 use super::{Collect, Declare};
@@ -10,6 +10,8 @@ use crate::syntax::ast::QuietDecl;
 pub struct QuietResets {
     /// A move that leaves an opponent fewer pieces.
     pub capture: bool,
+    /// A move that leaves the mover more pieces.
+    pub gain: bool,
     /// A move of one of these pieces (its piece of interest).
     pub pieces: Vec<PieceId>,
 }
@@ -19,6 +21,10 @@ impl Declare for QuietDecl {
         for (name, span) in &self.items {
             if name == "capture" {
                 cx.spec.quiet_resets.capture = true;
+                continue;
+            }
+            if name == "gain" {
+                cx.spec.quiet_resets.gain = true;
                 continue;
             }
             let c = name.chars().next().unwrap_or(' ');

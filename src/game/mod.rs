@@ -214,7 +214,7 @@ pub struct Game {
     legality: Legality,
     /// How the turn passes.
     turn_order: TurnOrder,
-    outcomes: Vec<(CompiledCondition, Verdict)>,
+    outcomes: Vec<CompiledOutcome>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
     pub(crate) frame: BoardBox,
@@ -255,8 +255,13 @@ impl BoardBox {
     }
 }
 
-/// An outcome's condition with its `when` move compiled.
-type CompiledCondition = Condition<Program>;
+/// An `outcome` line with its `when` move compiled.
+struct CompiledOutcome {
+    condition: Condition<Program>,
+    verdict: Verdict,
+    /// Whether perft stops there too.
+    automatic: bool,
+}
 
 impl Game {
     /// Builds the game a rule file declares.
@@ -316,7 +321,11 @@ impl Game {
             let c = rule
                 .condition
                 .try_map_when(|m| compile(m, "an outcome's `when`".to_string(), rule.place))?;
-            outcomes.push((c, rule.verdict.clone()));
+            outcomes.push(CompiledOutcome {
+                condition: c,
+                verdict: rule.verdict.clone(),
+                automatic: rule.automatic,
+            });
         }
         let squares: Vec<(Coord, Content)> = spec
             .board

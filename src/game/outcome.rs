@@ -7,7 +7,7 @@ use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
 use crate::program::Program;
 
-use super::{Action, Ending, Game, PlayError, Reason, State};
+use super::{Action, CompiledOutcome, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;
 
 impl Game {
@@ -32,14 +32,16 @@ impl Game {
     }
 
     /// Whether the game ended at `state` by an outcome that ends it at once
-    /// whatever the players do: an `outcome when ...` pattern that holds.
+    /// whatever the players do: an `outcome when ...` pattern that holds, or
+    /// a `repetition`, `quiet` or `material` outcome marked `automatic`.
     /// What perft counts as a position without children; "no legal move"
-    /// needs no test (it has none), and `repetition`, `quiet` and `material`
-    /// are the kind of rule perft tables leave out.
+    /// needs no test (it has none), and unmarked `repetition`, `quiet` and
+    /// `material` are the kind of rule perft tables leave out.
     pub fn ends_tree(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
-        for (condition, _) in &self.outcomes {
-            if let Condition::When(p) = condition
-                && self.when_holds(p, state, cache)?
+        for o in &self.outcomes {
+            if o.automatic
+                && !matches!(o.condition, Condition::NoMoves { .. })
+                && self.holds(&o.condition, state, cache, &mut None)?
             {
                 return Ok(true);
             }
@@ -98,25 +100,11 @@ impl Game {
         cache: &mut Cache,
         mut known: Option<bool>,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        for (condition, verdict) in &self.outcomes {
-            let holds = match condition {
-                Condition::NoMoves { checked } => {
-                    known != Some(false)
-                        && (!checked || self.royal_attacked(state.position(), state.turn(), cache)?)
-                        && match known {
-                            Some(v) => v,
-                            None => *known.insert(!self.has_legal(state, cache)?),
-                        }
-                }
-                Condition::Repetition(n) => state.occurrences() >= *n as usize,
-                Condition::Quiet(n) => state.quiet_plies() >= *n,
-                Condition::Material {
-                    exact,
-                    any,
-                    same_colour,
-                } => self.material_matches(state.position(), exact, any, *same_colour),
-                Condition::When(p) => self.when_holds(p, state, cache)?,
-            };
+        for CompiledOutcome {
+            condition, verdict, ..
+        } in &self.outcomes
+        {
+            let holds = self.holds(condition, state, cache, &mut known)?;
             if holds {
                 let ending = match verdict {
                     Verdict::Win(Some(p)) => Ending::Win(*p),
@@ -136,6 +124,35 @@ impl Game {
             }
         }
         Ok(None)
+    }
+
+    /// Whether an outcome's condition holds at `state`; `known` is whether
+    /// the player to move has no legal move, once that is known.
+    fn holds(
+        &self,
+        condition: &Condition<Program>,
+        state: &State,
+        cache: &mut Cache,
+        known: &mut Option<bool>,
+    ) -> Result<bool, PlayError> {
+        Ok(match condition {
+            Condition::NoMoves { checked } => {
+                *known != Some(false)
+                    && (!checked || self.royal_attacked(state.position(), state.turn(), cache)?)
+                    && match *known {
+                        Some(v) => v,
+                        None => *known.insert(!self.has_legal(state, cache)?),
+                    }
+            }
+            Condition::Repetition(n) => state.occurrences() >= *n as usize,
+            Condition::Quiet(n) => state.quiet_plies() >= *n,
+            Condition::Material {
+                exact,
+                any,
+                same_colour,
+            } => self.material_matches(state.position(), exact, any, *same_colour),
+            Condition::When(p) => self.when_holds(p, state, cache)?,
+        })
     }
 
     /// The player who owns most of the `counted` pieces on the board, or a

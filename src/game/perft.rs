@@ -52,9 +52,10 @@ pub fn divide(
         return Ok(Vec::new());
     }
     let actions = game.legal_actions(state, cache)?;
+    let names = game.move_names(state, &actions);
     let mut out = Vec::with_capacity(actions.len());
     let mut next = state.clone();
-    for a in &actions {
+    for (a, name) in actions.iter().zip(names) {
         let undo = game.make(&mut next, a);
         let n = if depth <= 1 {
             Ok(1)
@@ -62,7 +63,7 @@ pub fn divide(
             count(game, &mut next, depth - 1, cache)
         };
         game.unmake(&mut next, undo);
-        out.push((game.action_name(state, a), n?));
+        out.push((name, n?));
     }
     out.sort();
     Ok(out)

@@ -179,15 +179,28 @@ impl Game {
         {
             return true;
         }
-        if r.capture {
-            let opponent = |c: Content| matches!(c, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(|o| o != state.turn));
+        // How many of the changed squares hold a piece `counts` before and after.
+        let count = |counts: &dyn Fn(PlayerId) -> bool| {
+            let of = |c: Content| matches!(c, Content::Piece(p, _) if self.info[p.index()].owner.is_some_and(counts));
             let before = action
                 .changes()
                 .iter()
-                .filter(|c| opponent(state.position.get(c.at)))
+                .filter(|c| of(state.position.get(c.at)))
                 .count();
-            let after = action.changes().iter().filter(|c| opponent(c.content)).count();
-            return after < before;
+            let after = action.changes().iter().filter(|c| of(c.content)).count();
+            (before, after)
+        };
+        if r.capture {
+            let (before, after) = count(&|o| o != state.turn);
+            if after < before {
+                return true;
+            }
+        }
+        if r.gain {
+            let (before, after) = count(&|o| o == state.turn);
+            if after > before {
+                return true;
+            }
         }
         false
     }

@@ -293,6 +293,22 @@ pub enum ExpandError {
         letters: usize,
     },
 
+    /// `fen turn` letters that do not match the players one to one.
+    #[error("{players} player(s) but {letters} turn letter(s)")]
+    #[diagnostic(
+        code(chessalg::expand::turn_letters),
+        help("give one letter per player, in turn order, e.g. `fen turn w b`")
+    )]
+    TurnLetters {
+        /// The declaration.
+        #[label("here")]
+        span: Span,
+        /// How many players.
+        players: usize,
+        /// How many letters.
+        letters: usize,
+    },
+
     /// A character in a board diagram that is not a square or a piece.
     #[error("`{symbol}` in the board is not a declared piece")]
     #[diagnostic(

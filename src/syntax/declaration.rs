@@ -23,6 +23,7 @@ macro_rules! declarations {
             Moves(MovesDecl, moves_decl),
             FenRights(FenRightsDecl, fen_rights),
             FenTarget(FenTargetDecl, fen_target),
+            FenTurn(FenTurnDecl, fen_turn),
             Outcome(OutcomeDecl, outcome_decl),
             QuietResets(QuietDecl, quiet_decl),
             Legality(LegalityDecl, legality_decl),
@@ -291,9 +292,10 @@ impl DeclarationSyntax for OutcomeDecl {
             .player
             .as_ref()
             .map_or(String::new(), |p| format!(" {}", p.text));
+        let automatic = if self.automatic { " automatic" } else { "" };
         let _ = writeln!(
             out,
-            "outcome {:?} = {}{player}",
+            "outcome {:?}{automatic} = {}{player}",
             self.condition.label(),
             self.verdict
         );
@@ -379,6 +381,9 @@ pub struct OutcomeDecl {
     pub player: Option<Ident>,
     /// The pieces counted after `majority`, with where each is written.
     pub counted: Vec<(char, Span)>,
+    /// Whether a `repetition`, `quiet` or `material` condition says
+    /// `automatic`: it ends the game in perft too.
+    pub automatic: bool,
     /// The declaration.
     pub span: Span,
 }
@@ -444,6 +449,25 @@ pub struct FenRightsDecl {
     pub squares: Vec<(MarkedPiece, Ident)>,
     /// The declaration.
     pub span: Span,
+}
+
+/// `fen turn w b`: the letter of FEN's turn field for each player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenTurnDecl {
+    /// One letter per player, in turn order.
+    pub letters: Vec<char>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for FenTurnDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("fen turn", "")
+    }
+    fn print(&self, out: &mut String) {
+        let letters: Vec<String> = self.letters.iter().map(char::to_string).collect();
+        let _ = writeln!(out, "fen turn {}", letters.join(" "));
+    }
 }
 
 /// `fen target ♙ᵉ d`: the FEN en passant square lies at this movement from

@@ -5,9 +5,9 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl, File,
-    GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
-    OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
+    BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl,
+    FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl,
+    Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -422,7 +422,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::turn_order => "`alternate`",
         Rule::passing => "`passing`",
         Rule::notation_kind => "`numbered` or `coordinates`",
-        Rule::fen_rights | Rule::fen_target => "`rights` or `target`",
+        Rule::fen_rights | Rule::fen_target | Rule::fen_turn => "`rights`, `target` or `turn`",
         Rule::expires => "`expires`",
         _ => return None,
     })
@@ -554,6 +554,8 @@ impl Builder {
                 let _keyword = inner.next();
                 let cond = inner.next().expect("a condition");
                 let verdict = inner.next().expect("a verdict");
+                let automatic = matches!(cond.as_rule(), Rule::repetition | Rule::quiet | Rule::material)
+                    && cond.clone().into_inner().any(|q| q.as_rule() == Rule::automatic);
                 let condition = match cond.as_rule() {
                     Rule::no_moves => ConditionKind::NoMoves {
                         checked: cond.into_inner().next().is_some(),
@@ -561,7 +563,10 @@ impl Builder {
                     Rule::repetition | Rule::quiet => {
                         let rule = cond.as_rule();
                         let span = self.span(&cond);
-                        let n = cond.into_inner().next().map_or("", |c| c.as_str());
+                        let n = cond
+                            .into_inner()
+                            .find(|c| c.as_rule() == Rule::count)
+                            .map_or("", |c| c.as_str());
                         let n: u32 = n.parse().map_err(|_| SyntaxError::RepetitionBounds {
                             span,
                             reason: "the count is too large".into(),
@@ -579,7 +584,7 @@ impl Builder {
                         for q in cond.into_inner() {
                             if q.as_rule() == Rule::same_colour {
                                 same_colour = true;
-                            } else {
+                            } else if q.as_rule() != Rule::automatic {
                                 items.push((
                                     first_char(q.as_str()),
                                     q.as_str().ends_with('*'),
@@ -612,6 +617,7 @@ impl Builder {
                     verdict: kind,
                     player,
                     counted,
+                    automatic,
                     span,
                 })))
             }
@@ -637,6 +643,12 @@ impl Builder {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();
                 let mut inner = q.into_inner();
+                if rule == Rule::fen_turn {
+                    return Ok(Item::Declaration(Declaration::FenTurn(FenTurnDecl {
+                        letters: inner.map(|l| first_char(l.as_str())).collect(),
+                        span,
+                    })));
+                }
                 if rule == Rule::fen_rights {
                     let letter = first_char(inner.next().expect("a letter").as_str());
                     let mut squares = Vec::new();

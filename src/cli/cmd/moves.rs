@@ -9,7 +9,7 @@ pub fn run(args: &GameArgs) -> Result<(), Failure> {
     let (game, state) = setup(args)?;
     let mut cache = Cache::new();
     let actions = game.legal_actions(&state, &mut cache).map_err(play_error)?;
-    let mut names: Vec<String> = actions.iter().map(|a| game.action_name(&state, a)).collect();
+    let mut names = game.move_names(&state, &actions);
     names.sort_by_key(|n| natural_key(n));
     for n in names {
         println!("{n}");

@@ -43,10 +43,26 @@ impl Game {
             return Err(bad("board", "the FEN is empty"));
         }
         let mut position = self.fen_board(fields[0])?;
-        let turn = match fields.get(1).copied().unwrap_or("w") {
-            "w" => PlayerId::FIRST,
-            "b" if self.players.len() > 1 => PlayerId::new(1),
-            other => return Err(bad("turn", format!("`{other}` is neither `w` nor `b`"))),
+        let letters = self.turn_letters();
+        let turn = match fields.get(1) {
+            None => PlayerId::FIRST,
+            Some(t) => match letters.iter().position(|l| t.chars().eq(std::iter::once(*l))) {
+                Some(i) => PlayerId::new(i),
+                None => {
+                    let named: Vec<String> = letters.iter().map(|l| format!("`{l}`")).collect();
+                    return Err(bad(
+                        "turn",
+                        format!("`{t}` is not a turn letter of this game ({})", named.join(", ")),
+                    ));
+                }
+            },
+        };
+        // A number where the rights would be: the FEN has no rights and
+        // target fields (a game that declares neither writes it so).
+        let fields: Vec<&str> = if fields.get(2).is_some_and(|f| f.parse::<u32>().is_ok()) {
+            [&fields[..2], &["-", "-"], &fields[2..]].concat()
+        } else {
+            fields
         };
         let rights = fields.get(2).copied().unwrap_or("-");
         let mut marks: Vec<Change> = Vec::new();
@@ -210,7 +226,11 @@ impl Game {
                 board.push('/');
             }
         }
-        let turn = if state.turn() == PlayerId::FIRST { "w" } else { "b" };
+        let turn = self
+            .turn_letters()
+            .get(state.turn().index())
+            .copied()
+            .unwrap_or('?');
         let mut rights: String = self
             .spec()
             .rights
@@ -238,10 +258,19 @@ impl Game {
                 target = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
             }
         }
-        format!(
-            "{board} {turn} {rights} {target} {} {}",
-            state.quiet_plies(),
-            state.fullmove()
-        )
+        let (quiet, fullmove) = (state.quiet_plies(), state.fullmove());
+        if self.spec().rights.is_empty() && self.spec().targets.is_empty() {
+            return format!("{board} {turn} {quiet} {fullmove}");
+        }
+        format!("{board} {turn} {rights} {target} {quiet} {fullmove}")
+    }
+
+    /// FEN's turn letter for each player: `fen turn`, else `w` and `b`.
+    fn turn_letters(&self) -> Vec<char> {
+        if self.spec().turn_letters.is_empty() {
+            vec!['w', 'b']
+        } else {
+            self.spec().turn_letters.clone()
+        }
     }
 }

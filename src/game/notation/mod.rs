@@ -33,20 +33,23 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     Some(Coord::new(frame.x0 + file as i32, frame.y0 + rank as i32 - 1))
 }
 
-/// `pass` for a pass; `e2e4`, with the lower-case FEN letter (or the symbol) of the piece the
-/// mover became when it changed (`e7e8q`); moves without a piece of interest
-/// are named by their changes (`e4=♙,d5=.`).
+/// `pass` for a pass; `e2e4`, with the lower-case FEN letter (or the
+/// symbol) of the piece the mover became when it changed (`e7e8q`); a move
+/// whose piece of interest stayed where it was (or that has none) and that
+/// puts a piece on one empty square is named by that square (`c4`); any
+/// other by its changes (`e4=♙,d5=.`).
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
     if action.is_pass() {
         return "pass".to_string();
     }
-    let (Some(from), Some(to)) = (action.from, action.to) else {
-        let parts: Vec<String> = action
-            .changes()
-            .iter()
-            .map(|c| format!("{}={}", name(&game.frame, c.at), content_symbol(game, c.content)))
-            .collect();
-        return parts.join(",");
+    let (from, to) = match (action.from, action.to) {
+        (Some(from), Some(to)) if from != to => (from, to),
+        _ => {
+            return match placed(state, action) {
+                Some(at) => name(&game.frame, at),
+                None => changes_name(game, action),
+            };
+        }
     };
     let mut s = format!("{}{}", name(&game.frame, from), name(&game.frame, to));
     let before = state.position().get(from);
@@ -64,6 +67,72 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
         }
     }
     s
+}
+
+/// The one empty square a move puts a piece on, if it puts a piece on exactly one.
+pub(crate) fn placed(state: &State, action: &Action) -> Option<Coord> {
+    let mut placed = action
+        .changes()
+        .iter()
+        .filter(|c| state.position().get(c.at) == Content::Empty && matches!(c.content, Content::Piece(..)))
+        .map(|c| c.at);
+    let first = placed.next()?;
+    placed.next().is_none().then_some(first)
+}
+
+/// A move named by all its changes: `e4=♙,d5=.`.
+pub(crate) fn changes_name(game: &Game, action: &Action) -> String {
+    let parts: Vec<String> = action
+        .changes()
+        .iter()
+        .map(|c| format!("{}={}", name(&game.frame, c.at), content_symbol(game, c.content)))
+        .collect();
+    parts.join(",")
+}
+
+/// The squares a move's name already says: where its piece left and
+/// arrived, or the square it was placed on.
+pub(crate) fn named_squares(state: &State, action: &Action) -> Vec<Coord> {
+    match (action.from, action.to) {
+        (Some(from), Some(to)) if from != to => vec![from, to],
+        _ => placed(state, action).into_iter().collect(),
+    }
+}
+
+/// `names` (one per move of `legal`) with the ones that several moves share
+/// told apart: first by the other squares each move changes (`d1d7/g7`),
+/// then, if that is not enough, by all its changes (`f3/f3=♘`).
+pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: Vec<String>) -> Vec<String> {
+    for round in 0..2 {
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for n in &names {
+            *seen.entry(n.as_str()).or_default() += 1;
+        }
+        let shared: Vec<usize> = (0..names.len())
+            .filter(|&i| seen[names[i].as_str()] > 1)
+            .collect();
+        if shared.is_empty() {
+            break;
+        }
+        for i in shared {
+            let action = &legal[i];
+            let suffix = if round == 0 {
+                let said = named_squares(state, action);
+                let others: Vec<String> = action
+                    .changes()
+                    .iter()
+                    .filter(|c| !said.contains(&c.at))
+                    .map(|c| game.square_label(c.at))
+                    .collect();
+                others.join(",")
+            } else {
+                changes_name(game, action)
+            };
+            let base = names[i].split('/').next().unwrap_or_default().to_string();
+            names[i] = format!("{base}/{suffix}");
+        }
+    }
+    names
 }
 
 fn content_symbol(game: &Game, c: Content) -> String {

@@ -117,7 +117,22 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<String, PlayError> {
-        let mut s = self.san_core(state, action, legal);
+        let s = match legal.iter().position(|a| a == action) {
+            Some(i) => self.san_cores(state, legal).swap_remove(i),
+            None => self.san_core(state, action, legal),
+        };
+        self.with_check_suffix(s, state, action, cache)
+    }
+
+    /// A move's SAN with `#` when it wins the game, `+` when it leaves a
+    /// royal piece of the next player attacked.
+    fn with_check_suffix(
+        &self,
+        mut s: String,
+        state: &State,
+        action: &Action,
+        cache: &mut Cache,
+    ) -> Result<String, PlayError> {
         if self.is_numbered() {
             // Numbered notation marks neither check nor mate.
             return Ok(s);
@@ -138,7 +153,28 @@ impl Game {
         legal: &[Action],
         cache: &mut Cache,
     ) -> Result<Vec<String>, PlayError> {
-        legal.iter().map(|a| self.san(state, a, legal, cache)).collect()
+        let cores = self.san_cores(state, legal);
+        cores
+            .into_iter()
+            .zip(legal)
+            .map(|(s, a)| self.with_check_suffix(s, state, a, cache))
+            .collect()
+    }
+
+    /// The SAN of every legal move without `+` or `#`, each its own: where
+    /// SAN's rules give two moves one name, the other squares they change
+    /// tell them apart (`Qd7/g7`).
+    fn san_cores(&self, state: &State, legal: &[Action]) -> Vec<String> {
+        let cores = legal.iter().map(|a| self.san_core(state, a, legal)).collect();
+        super::distinct(self, state, legal, cores)
+    }
+
+    /// The plain name of every legal move (see [`Game::action_name`]), each
+    /// its own: moves whose names would be the same are told apart by the
+    /// other squares they change (`d1d7/g7`), or else by all their changes.
+    pub fn move_names(&self, state: &State, legal: &[Action]) -> Vec<String> {
+        let names = legal.iter().map(|a| self.action_name(state, a)).collect();
+        super::distinct(self, state, legal, names)
     }
 
     /// The letter SAN gives a piece: its upper-case FEN letter, else its symbol.
@@ -205,6 +241,17 @@ impl Game {
         let wanted = normalise(text.trim());
         let mut found: Vec<usize> = Vec::new();
         if !wanted.is_empty() {
+            let (names, sans) = (self.move_names(state, legal), self.san_cores(state, legal));
+            // A name or SAN that only one move has is that move, even where
+            // a shorter spelling of it would fit others too.
+            for own in [&names, &sans] {
+                let hits: Vec<usize> = (0..legal.len())
+                    .filter(|&i| normalise(&own[i]) == wanted)
+                    .collect();
+                if let [one] = hits.as_slice() {
+                    return Ok(*one);
+                }
+            }
             for (i, a) in legal.iter().enumerate() {
                 if self
                     .spellings(state, a, legal)
@@ -220,13 +267,13 @@ impl Game {
             0 => Err(MoveInputError::NoMatch {
                 text: text.trim().to_string(),
             }),
-            _ => Err(MoveInputError::Ambiguous {
-                text: text.trim().to_string(),
-                candidates: found
-                    .iter()
-                    .map(|&i| self.san_core(state, &legal[i], legal))
-                    .collect(),
-            }),
+            _ => {
+                let names = self.san_cores(state, legal);
+                Err(MoveInputError::Ambiguous {
+                    text: text.trim().to_string(),
+                    candidates: found.iter().map(|&i| names[i].clone()).collect(),
+                })
+            }
         }
     }
 
@@ -234,7 +281,11 @@ impl Game {
     /// with the square left written in part or in full.
     fn spellings(&self, state: &State, action: &Action, legal: &[Action]) -> Vec<String> {
         let san = self.san_core(state, action, legal);
-        let mut out = vec![self.action_name(state, action)];
+        let mut out = vec![self.action_name(state, action), super::changes_name(self, action)];
+        if action.is_pass() {
+            // UCI's null move.
+            out.push("0000".to_string());
+        }
         if let (Some(from), Some(to), Content::Piece(piece, _)) = (
             action.from,
             action.to,
