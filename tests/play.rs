@@ -375,3 +375,49 @@ fn match_plays_many_games_and_counts_them() {
     assert_eq!(code, 1);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Players are chosen by the names the rule file gives them: `--player
+/// NAME=WHO`, and `--white`/`--black` name the players called so (in
+/// checkers black moves first), else the first and second.
+#[test]
+fn players_are_chosen_by_their_names() {
+    let (code, out) = chessalg_with(
+        &[
+            "play",
+            "rules/connect4.alg",
+            "--player",
+            "red=random",
+            "--player",
+            "yellow=random",
+            "--quiet",
+            "--max-plies",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("1. red plays") && out.contains("1... yellow plays"),
+        "{out}"
+    );
+    // `--white random` in checkers seats white, the second player: black,
+    // a human by default, is asked for a move and the input ends.
+    let (_, out) = chessalg_with(
+        &[
+            "play",
+            "rules/checkers.alg",
+            "--white",
+            "random",
+            "--line",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(out.contains("black>"), "{out}");
+    let out = common::run(&["play", "rules/connect4.alg", "--player", "blue=ai"], b"");
+    assert!(!out.status.success());
+    assert_eq!(
+        common::text(&out.stderr).trim(),
+        "error: --player blue=ai: `blue` is not a player of this game (its players: red, yellow)"
+    );
+}

@@ -11,7 +11,7 @@ use chessalg::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Session};
 
-use super::play::{AiArgs, PlayerKind};
+use super::play::{AiArgs, PlayerKind, SeatArgs};
 use crate::cli::{Failure, load_game, play_error};
 
 /// Arguments of `chessalg match`.
@@ -19,12 +19,10 @@ use crate::cli::{Failure, load_game, play_error};
 pub struct MatchArgs {
     /// The rule file of the game.
     rules: String,
-    /// Who plays the first player (white): `ai` or `random`.
-    #[arg(long, value_enum, default_value = "ai")]
-    white: PlayerKind,
-    /// Who plays the second player (black): `ai` or `random`.
-    #[arg(long, value_enum, default_value = "random")]
-    black: PlayerKind,
+    /// Who plays, `ai` or `random` (by default the AI the first player, the
+    /// random player the others).
+    #[command(flatten)]
+    seats: SeatArgs,
     /// How many games; game k uses seed `--seed` + k - 1.
     #[arg(long, default_value_t = 10)]
     games: u64,
@@ -54,18 +52,20 @@ struct Played {
 
 /// Runs `chessalg match`.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
-    if args.white == PlayerKind::Human || args.black == PlayerKind::Human {
-        return Err(Failure::Message(
-            "a match is played by `ai` and `random` only; use `chessalg play` to play yourself".to_string(),
-        ));
-    }
     if args.games == 0 {
         return Err(Failure::Message("--games must be at least 1".to_string()));
     }
     let game = load_game(&args.rules)?;
+    let seats = args
+        .seats
+        .controllers(&game, PlayerKind::Ai, PlayerKind::Random)?;
+    if seats.contains(&PlayerKind::Human) {
+        return Err(Failure::Message(
+            "a match is played by `ai` and `random` only; use `chessalg play` to play yourself".to_string(),
+        ));
+    }
     let budget = args.ai.budget()?;
-    let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
-    controllers.resize(game.players().len(), Controller::Ai);
+    let controllers: Vec<Controller> = seats.into_iter().map(Controller::from).collect();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use chessalg::game::Game;
+
 use chessalg::ai::Budget;
 use chessalg::session::{Controller, Session};
 
@@ -21,6 +23,74 @@ pub enum PlayerKind {
     Ai,
     /// Uniformly random legal moves.
     Random,
+}
+
+/// Who plays each player, shared by `play` and `match`.
+#[derive(Args, Debug)]
+pub struct SeatArgs {
+    /// Who plays the player named `white` (or, if none is, the first player).
+    #[arg(long, value_enum)]
+    white: Option<PlayerKind>,
+    /// Who plays the player named `black` (or, if none is, the second player).
+    #[arg(long, value_enum)]
+    black: Option<PlayerKind>,
+    /// Who plays a player, by the name the rule file gives it:
+    /// `--player red=ai` (repeat it for each player to set).
+    #[arg(long = "player", value_name = "NAME=WHO")]
+    players: Vec<String>,
+}
+
+impl SeatArgs {
+    /// Who plays each player, in turn order: `first` for the first player
+    /// and `rest` for the others unless the flags say otherwise.
+    pub fn controllers(
+        &self,
+        game: &Game,
+        first: PlayerKind,
+        rest: PlayerKind,
+    ) -> Result<Vec<PlayerKind>, Failure> {
+        let names = game.players();
+        let mut seats: Vec<PlayerKind> = (0..names.len())
+            .map(|i| if i == 0 { first } else { rest })
+            .collect();
+        let named = |name: &str, fallback: usize| {
+            names
+                .iter()
+                .position(|p| p.eq_ignore_ascii_case(name))
+                .or((fallback < names.len()).then_some(fallback))
+        };
+        for (kind, colour, fallback) in [(self.white, "white", 0), (self.black, "black", 1)] {
+            if let Some(kind) = kind {
+                let i = named(colour, fallback).ok_or_else(|| {
+                    Failure::Message(format!(
+                        "--{colour}: this game has only {} player(s)",
+                        names.len()
+                    ))
+                })?;
+                seats[i] = kind;
+            }
+        }
+        for seat in &self.players {
+            let Some((name, who)) = seat.split_once('=') else {
+                return Err(Failure::Message(format!(
+                    "--player {seat}: write NAME=WHO, e.g. --player {}=ai",
+                    names[0]
+                )));
+            };
+            let Some(i) = names.iter().position(|p| p == name.trim()) else {
+                return Err(Failure::Message(format!(
+                    "--player {seat}: `{name}` is not a player of this game (its players: {})",
+                    names.join(", ")
+                )));
+            };
+            seats[i] = PlayerKind::from_str(who.trim(), true).map_err(|_| {
+                Failure::Message(format!(
+                    "--player {seat}: `{who}` is not `human`, `ai` or `random`"
+                ))
+            })?;
+        }
+        Ok(seats)
+    }
 }
 
 /// The AI's budget flags, shared by `play` and `match`.
@@ -59,12 +129,9 @@ impl AiArgs {
 pub struct PlayArgs {
     /// The rule file of the game.
     rules: String,
-    /// Who plays the first player (white).
-    #[arg(long, value_enum, default_value = "human")]
-    white: PlayerKind,
-    /// Who plays the second player (black).
-    #[arg(long, value_enum, default_value = "ai")]
-    black: PlayerKind,
+    /// Who plays (by default a human the first player, the AI the others).
+    #[command(flatten)]
+    seats: SeatArgs,
     #[command(flatten)]
     ai: AiArgs,
     /// Seed of the random player and of the AI's choices among equal moves.
@@ -105,8 +172,12 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         None => game.initial(),
     };
     let budget = args.ai.budget()?;
-    let mut controllers = vec![Controller::from(args.white), Controller::from(args.black)];
-    controllers.resize(game.players().len(), Controller::Ai);
+    let controllers = args
+        .seats
+        .controllers(&game, PlayerKind::Human, PlayerKind::Ai)?
+        .into_iter()
+        .map(Controller::from)
+        .collect();
     let mut m = Session::new(&game, start, controllers, budget, args.seed);
     let has_human = m.controllers.contains(&Controller::Human);
     if has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
