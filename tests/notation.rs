@@ -183,7 +183,7 @@ fn the_commands_read_and_write_the_numbered_forms() {
             "play",
             "rules/checkers.alg",
             "--line",
-            "--black",
+            "--white",
             "random",
             "--quiet",
             "--max-plies",

@@ -92,6 +92,23 @@ impl CodeSet {
         }
     }
 
+    /// The codes in either set.
+    pub(crate) fn union(&self, other: &CodeSet) -> CodeSet {
+        let (long, short) = if self.high.len() >= other.high.len() {
+            (&self.high, &other.high)
+        } else {
+            (&other.high, &self.high)
+        };
+        let mut high = long.to_vec();
+        for (w, o) in high.iter_mut().zip(short.iter()) {
+            *w |= o;
+        }
+        CodeSet {
+            low: std::array::from_fn(|i| self.low[i] | other.low[i]),
+            high: high.into_boxed_slice(),
+        }
+    }
+
     /// Whether the set has no code.
     pub(crate) fn is_empty(&self) -> bool {
         self.low == [0; 4] && self.high.iter().all(|w| *w == 0)

@@ -199,6 +199,11 @@ pub struct Program {
     pub(crate) codes: usize,
     /// How deeply sub-programs nest (0: none).
     pub(crate) depth: usize,
+    /// Per instruction: squares around the piece of interest that every
+    /// path from it checks first (see [`super::entry`]).
+    pub(crate) entry: Vec<Box<[super::entry::EntryCheck]>>,
+    /// Per `Split`: the run of alternatives one failed check skips.
+    pub(crate) skip: Vec<Option<super::entry::Skip>>,
     /// Whether some rewrite runs outside every `%p:` (and so may write
     /// anywhere, whatever the pieces of interest can reach).
     pub(crate) unbound_writes: bool,

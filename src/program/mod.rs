@@ -19,10 +19,12 @@
 //! (loop heads, joins, after a rewrite) are marked so that the engine checks
 //! its visited set there; that makes closures terminate on finite boards.
 
+mod entry;
 mod error;
 mod inst;
 mod pattern;
 
+pub(crate) use entry::EntryCheck;
 pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
 pub(crate) use inst::{Alternative, BindId, Inst, ListId, Pc, RewriteId, SquareWrite, SubId, Write};
@@ -405,7 +407,11 @@ impl<'m> Compiler<'m> {
                 }
             }
         }
+        let entry = entry::entry_checks(&resolved, &self.rewrites);
+        let skip = entry::skips(&resolved, &entry);
         Program {
+            entry,
+            skip,
             insts: resolved,
             visit,
             rewrites: self.rewrites,

@@ -22,7 +22,9 @@ use super::results::{Entry, Results};
 use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
 use crate::engine::{EngineError, Limits, hash};
-use crate::program::{Alternative, BindId, Inst, ListId, Pc, Program, RewriteId, SquareWrite, Write};
+use crate::program::{
+    Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SquareWrite, Write,
+};
 
 /// The scratch of one nesting level of the search.
 #[derive(Clone, Debug, Default)]
@@ -318,6 +320,30 @@ impl Search<'_> {
         Ok(false)
     }
 
+    /// Whether the squares around the piece of interest hold what every
+    /// path from `pc` checks first (see `program::entry`); `false` means
+    /// no path from there gets anywhere.
+    #[inline]
+    fn can_enter(&self, pc: Pc) -> bool {
+        self.holds_around_poi(&self.prog.entry[pc as usize])
+    }
+
+    /// Whether the squares around the piece of interest hold what `checks` say.
+    #[inline]
+    fn holds_around_poi(&self, checks: &[EntryCheck]) -> bool {
+        if checks.is_empty() {
+            return true;
+        }
+        let Some(p) = self.cache.pois.last() else {
+            return true;
+        };
+        let board = &self.cache.board;
+        checks.iter().all(|c| {
+            c.accepts
+                .contains(board.get(p.x.wrapping_add(c.dx), p.y.wrapping_add(c.dy)))
+        })
+    }
+
     /// Restores the trace, and the traced path to its length.
     fn set_trace(&mut self, trace: Trace) {
         self.cache.trace = trace;
@@ -366,7 +392,24 @@ impl Search<'_> {
                     {
                         return Ok(false);
                     }
-                    self.push(level, Frame::Step(second));
+                    if let Some(skip) = &prog.skip[pc as usize]
+                        && !self.holds_around_poi(&skip.checks)
+                    {
+                        // No alternative of the run can start: go past it.
+                        match skip.past {
+                            Some(past) => {
+                                pc = past;
+                                continue;
+                            }
+                            None => return Ok(false),
+                        }
+                    }
+                    if self.can_enter(second) {
+                        self.push(level, Frame::Step(second));
+                    }
+                    if !self.can_enter(first) {
+                        return Ok(false);
+                    }
                     pc = first;
                 }
                 Inst::Jump { to } => pc = to,
@@ -433,7 +476,8 @@ impl Search<'_> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
-                    let found = self.run_level(level + 1, prog.subs[sub.index()], Mode::Exists)?;
+                    let body = prog.subs[sub.index()];
+                    let found = self.can_enter(body) && self.run_level(level + 1, body, Mode::Exists)?;
                     if found != holds {
                         return Ok(false);
                     }
@@ -697,8 +741,21 @@ impl Search<'_> {
     /// them on this level's stash, and continues from the first.
     fn start_ordered(&mut self, level: usize, id: ListId, next: Pc) -> Result<(), EngineError> {
         let prog = self.prog;
+        if self.cache.levels.len() <= level + 1 {
+            self.cache.levels.resize_with(level + 2, Level::default);
+        }
+        self.cache.levels[level + 1].results.clear();
         for &sub in prog.ordered[id.index()].iter() {
-            self.run_level(level + 1, prog.subs[sub.index()], Mode::Collect)?;
+            let start = prog.subs[sub.index()];
+            if !self.can_enter(start) {
+                continue;
+            }
+            if prog.insts[start as usize] == Inst::Match {
+                // `nil`: one result, the position as it is.
+                self.record_here(level + 1);
+                break;
+            }
+            self.run_level(level + 1, start, Mode::Collect)?;
             if !self.cache.levels[level + 1].results.entries.is_empty() {
                 break;
             }
@@ -767,6 +824,18 @@ impl Search<'_> {
         self.push(level, Frame::Ordered(f));
         self.push(level, Frame::Step(f.next));
         Ok(())
+    }
+
+    /// Makes the current position, unchanged, the one result of nesting
+    /// `level` (a sub-program that is `nil`), as running it would.
+    fn record_here(&mut self, level: usize) {
+        let c = &mut *self.cache;
+        let lv = &mut c.levels[level];
+        lv.results.clear();
+        let poi = c.pois.last().copied();
+        let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code));
+        let path = if c.tracing { &c.path[..] } else { &[] };
+        lv.results.insert(key, &[], poi, c.trace, path);
     }
 
     /// Records the current position (with the piece of interest, below the
