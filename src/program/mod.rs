@@ -454,6 +454,49 @@ mod tests {
         t
     }
 
+    /// `% + u. + u²♖ -> ...` and `% + u. + r♖ -> ...`: rewrites that both
+    /// need the square above the piece of interest empty.
+    fn needs_above_empty(second: (i32, i32)) -> Move {
+        let lhs = sq(0, 0, Cell::Poi(Marks::NONE))
+            .glue(&sq(0, 1, Cell::Empty))
+            .unwrap()
+            .glue(&sq(second.0, second.1, Cell::Piece(PieceId(0), Marks::NONE)))
+            .unwrap();
+        Move::rewrite(lhs.clone(), lhs)
+    }
+
+    #[test]
+    fn a_run_of_alternatives_sharing_a_check_is_skipped_at_once() {
+        let mv = Move::with_poi(
+            CellSet::one(Cell::Piece(PieceId(0), Marks::NONE)),
+            Move::union(vec![
+                needs_above_empty((0, 2)),
+                needs_above_empty((1, 0)),
+                step_up(),
+            ]),
+        );
+        let p = compile(&mv, &table()).unwrap();
+        let listing = p.to_string();
+        let (pc, skip) = p
+            .skip
+            .iter()
+            .enumerate()
+            .find_map(|(pc, s)| s.as_ref().map(|s| (pc, s)))
+            .unwrap_or_else(|| panic!("no skip in {listing}"));
+        // The three alternatives all need `u.`: one check, and nothing past them.
+        assert!(matches!(p.insts[pc], Inst::Split { .. }));
+        assert_eq!(skip.checks.len(), 1, "{listing}");
+        assert_eq!((skip.checks[0].dx, skip.checks[0].dy), (0, 1));
+        assert_eq!(skip.past, None);
+        // Each rewrite alone needs its own squares.
+        let rewrite = p
+            .insts
+            .iter()
+            .position(|i| matches!(i, Inst::Rewrite { .. }))
+            .unwrap();
+        assert!(!p.entry[rewrite].is_empty());
+    }
+
     #[test]
     fn star_is_a_loop_with_a_visited_head() {
         let mv = Move::with_poi(
