@@ -213,6 +213,21 @@ impl<'a> Expander<'a> {
     }
 
     fn undefined_name(&self, name: &str, span: Span) -> ExpandError {
+        // A movement glued to a letter piece (`uX`): the space is missing.
+        let glued = name.char_indices().last().filter(|&(i, _)| {
+            i > 0 && is_movement_word(&name[..i]) && self.letter_piece(&name[i..]).is_some()
+        });
+        if let Some((i, _)) = glued {
+            return ExpandError::UndefinedName {
+                span,
+                name: name.to_string(),
+                help: format!(
+                    "write `{} {}`: a movement, a space, then the piece (letters glued together make one name)",
+                    &name[..i],
+                    &name[i..]
+                ),
+            };
+        }
         let help = match closest(name, self.defs.keys().copied().filter(|n| !self.defs[n].ast.is_function)) {
             Some(s) => format!("did you mean `{s}`? (a word of only `u d l r R` is a movement)"),
             None => "define it with `name = ...` at the start of a line (a word of only `u d l r R` is a movement)"

@@ -62,9 +62,13 @@ impl Problems {
         self.list.iter().any(|(_, p)| !p.is_warning())
     }
 
-    /// Adds a problem found in `source`.
+    /// Adds a problem found in `source`, unless the same one is there
+    /// already (a definition used in several places is reported once).
     pub fn push(&mut self, source: &Source, p: impl Into<Problem>) {
-        self.list.push((source.clone(), p.into()));
+        let p = p.into();
+        if !self.list.iter().any(|(s, q)| s.name == source.name && *q == p) {
+            self.list.push((source.clone(), p));
+        }
     }
 }
 

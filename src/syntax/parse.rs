@@ -357,6 +357,20 @@ fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> Syn
                 pos + 1,
                 "a definition starts at the beginning of a line; a line that starts with a space continues the one above",
             ),
+            // `A %P: B`: a binding after another part of a move.
+            Some(':')
+                if text[..pos]
+                    .trim_end()
+                    .rsplit(char::is_whitespace)
+                    .next()
+                    .is_some_and(|w| w.starts_with('%')) =>
+            {
+                (
+                    "`:`".to_string(),
+                    pos + 1,
+                    "a `%P:` that follows another part of a move needs brackets around it and what it binds: `(. -> P) (%P: ...)`",
+                )
+            }
             Some(c) => (
                 format!("`{c}`"),
                 pos + c.len_utf8(),

@@ -161,13 +161,15 @@ impl Game {
                     continue;
                 }
                 flush(&mut digits, &mut x)?;
-                let Some(p) = self.info.iter().position(|i| i.fen == Some(c)) else {
+                let by_letter = self
+                    .info
+                    .iter()
+                    .position(|i| i.fen == Some(c))
+                    .map(|p| crate::core::PieceId(p as u16));
+                let Some(p) = by_letter.or_else(|| self.pieces.lookup(c)) else {
                     return Err(bad("board", format!("`{c}` is not a piece letter of this game")));
                 };
-                squares.push((
-                    Coord::new(f.x0 + x as i32, y),
-                    Content::Piece(crate::core::PieceId(p as u16), Marks::NONE),
-                ));
+                squares.push((Coord::new(f.x0 + x as i32, y), Content::Piece(p, Marks::NONE)));
                 x += 1;
             }
             flush(&mut digits, &mut x)?;
@@ -214,7 +216,8 @@ impl Game {
                             board.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        board.push(self.info[p.index()].fen.unwrap_or('?'));
+                        // A piece without a FEN letter is written by its symbol.
+                        board.push(self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p)));
                     }
                     _ => empty += 1,
                 }
