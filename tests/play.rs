@@ -421,3 +421,50 @@ fn players_are_chosen_by_their_names() {
         "error: --player blue=ai: `blue` is not a player of this game (its players: red, yellow)"
     );
 }
+
+/// In every game of `rules/`, however wide (Amazons has 2176 moves at the
+/// start), the AI answers within its time: the first iteration is timed
+/// too, and what it searched before the time ran out is its answer.
+#[test]
+fn the_ai_answers_within_its_time_in_every_game() {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+        .collect();
+    files.sort();
+    let mut played = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok((spec, _)) =
+            chessalg::decl::Spec::load(&chessalg::source::Source::new(path.display().to_string(), text))
+        else {
+            continue;
+        };
+        let Ok(game) = Game::new(&spec) else {
+            continue; // a file of definitions only (the prelude)
+        };
+        let mut cache = Cache::new();
+        let state = game.initial();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        // What each piece can still do is worked out once per game, before the clock starts.
+        let _ = game.prospects(&mut cache);
+        let started = Instant::now();
+        let budget = Budget {
+            depth: 50,
+            time: Some(Duration::from_millis(200)),
+        };
+        let c = Ai::new(3)
+            .choose(&game, &state, &legal, budget, &mut cache)
+            .unwrap();
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_millis(2000),
+            "{}: took {took:?}",
+            path.display()
+        );
+        assert!(c.index < legal.len());
+        played += 1;
+    }
+    assert!(played >= 8, "only {played} games");
+}

@@ -120,6 +120,8 @@ pub struct Ai {
     seen: FxHashSet<u64>,
     deadline: Option<Instant>,
     nodes: u64,
+    /// The best root move of the iteration under way, and its score.
+    partial: Option<(usize, i32)>,
 }
 
 impl Ai {
@@ -130,6 +132,7 @@ impl Ai {
             table: FxHashMap::default(),
             seen: FxHashSet::default(),
             deadline: None,
+            partial: None,
             nodes: 0,
         }
     }
@@ -164,6 +167,7 @@ impl Ai {
         };
         let mut state = state.clone();
         for depth in 1..=budget.depth.max(1) {
+            self.partial = None;
             match self.root(game, &mut state, legal, &order, depth, cache) {
                 Ok((index, score)) => {
                     best = Choice {
@@ -181,7 +185,21 @@ impl Ai {
                         break;
                     }
                 }
-                Err(Stop::Time) => break,
+                Err(Stop::Time) => {
+                    // The moves searched before time ran out include the
+                    // best of the last iteration (searched first): the best
+                    // of them is at least as good a choice. In the first
+                    // iteration it is all there is.
+                    if let Some((index, score)) = self.partial {
+                        best = Choice {
+                            index,
+                            score,
+                            depth,
+                            nodes: self.nodes,
+                        };
+                    }
+                    break;
+                }
                 Err(Stop::Error(e)) => return Err(e),
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -208,12 +226,13 @@ impl Ai {
                 depth: depth - 1,
                 ply: 1,
                 parent_moves: legal.len(),
-                timed: depth > 1,
+                timed: true,
             };
             let score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
             if score > alpha {
                 alpha = score;
                 best = i;
+                self.partial = Some((best, alpha));
             }
         }
         Ok((best, alpha))
@@ -288,7 +307,11 @@ impl Ai {
         };
         // At the horizon, a move that wins at once (a mate, a completed row)
         // is still seen: the position is worth that win, not a quiet score.
-        if depth == 0 && ply < MAX_EXTENDED_PLY && game.winning_move(state, &legal, cache)?.is_some() {
+        if depth == 0
+            && ply < MAX_EXTENDED_PLY
+            && legal.len() <= HORIZON_WIN_MOVES
+            && game.winning_move(state, &legal, cache)?.is_some()
+        {
             return Ok(WIN - ply - 1);
         }
         if depth == 0 || legal.is_empty() {
@@ -367,6 +390,11 @@ impl Ai {
 }
 
 /// Mate scores are stored relative to the position, not the root.
+/// The most legal moves a horizon position may have for the AI to look for
+/// a move that wins at once: each is made and judged, which in a game of
+/// thousands of moves would cost more than the search itself.
+const HORIZON_WIN_MOVES: usize = 256;
+
 /// How deep check extensions may take the search, in plies from the root.
 const MAX_EXTENDED_PLY: i32 = 12;
 
