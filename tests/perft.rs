@@ -270,3 +270,24 @@ fn import_cycles_are_refused() {
     let text = format!("{:?}", problems.list);
     assert!(text.contains("imports itself"), "{text}");
 }
+
+/// Ataxx: libataxx's published counts (from the start, with x or o to move,
+/// and its test positions where x must pass), and positions for a pass, a
+/// game over (no stones, full board, the halfmove clock at 100), a game won
+/// inside the horizon by flipping the last stone, and the clock at 99.
+#[test]
+fn ataxx_perft() {
+    assert_eq!(
+        check_file("rules/ataxx.alg", "tests/data/perft/ataxx.perft", 200_000),
+        49
+    );
+}
+
+#[test]
+#[ignore = "seconds in release mode: Ataxx perft 5 from the start and two more positions"]
+fn ataxx_deep_perft() {
+    assert_eq!(
+        check_file("rules/ataxx.alg", "tests/data/perft/ataxx.perft", u64::MAX),
+        54
+    );
+}
