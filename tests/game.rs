@@ -181,6 +181,9 @@ fn moves_lists_the_legal_moves() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), 20);
     assert!(out.lines().any(|l| l == "e2e4") && out.lines().any(|l| l == "g1f3"));
+    // A game that is over has none: white has no stones left in Ataxx.
+    let (code, out, _) = chessalg(&["moves", "rules/ataxx.alg", "--fen", "x6/7/7/7/7/7/7 o 0 1"]);
+    assert_eq!((code, out.as_str()), (0, ""));
 }
 
 #[test]

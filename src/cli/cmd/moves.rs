@@ -1,4 +1,5 @@
-//! `chessalg moves`: the legal moves of a position, one name a line.
+//! `chessalg moves`: the legal moves of a position, one name a line (none
+//! once the game is over).
 
 use chessalg::engine::Cache;
 
@@ -8,6 +9,11 @@ use super::{Failure, GameArgs, play_error, setup};
 pub fn run(args: &GameArgs) -> Result<(), Failure> {
     let (game, state) = setup(args)?;
     let mut cache = Cache::new();
+    // A game that is over (as perft counts it: a winning pattern, an
+    // automatic outcome) has no moves to list.
+    if game.ends_tree(&state, &mut cache).map_err(play_error)? {
+        return Ok(());
+    }
     let actions = game.legal_actions(&state, &mut cache).map_err(play_error)?;
     let mut names = game.move_names(&state, &actions);
     names.sort_by_key(|n| natural_key(n));
