@@ -111,13 +111,14 @@ fn summary() {
 /// The other games of `rules/`, from their initial positions, at a depth
 /// that takes a fraction of a second: nodes per second, so a change that
 /// slows one game shows (no reference engine to compare with here).
-const GAMES: [(&str, u32); 6] = [
+const GAMES: [(&str, u32); 7] = [
     ("rules/tictactoe.alg", 9),
     ("rules/irreversible.alg", 3),
     ("rules/connect4.alg", 5),
     ("rules/breakthrough.alg", 3),
-    ("rules/othello.alg", 5),
+    ("rules/othello.alg", 7),
     ("rules/checkers.alg", 7),
+    ("rules/ataxx.alg", 4),
 ];
 
 /// Prints nodes per second of each game of `GAMES`.
