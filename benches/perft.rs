@@ -111,7 +111,7 @@ fn summary() {
 /// The other games of `rules/`, from their initial positions, at a depth
 /// that takes a fraction of a second: nodes per second, so a change that
 /// slows one game shows (no reference engine to compare with here).
-const GAMES: [(&str, u32); 7] = [
+const GAMES: [(&str, u32); 10] = [
     ("rules/tictactoe.alg", 9),
     ("rules/irreversible.alg", 3),
     ("rules/connect4.alg", 5),
@@ -119,6 +119,9 @@ const GAMES: [(&str, u32); 7] = [
     ("rules/othello.alg", 7),
     ("rules/checkers.alg", 7),
     ("rules/ataxx.alg", 4),
+    ("rules/clobber.alg", 4),
+    ("rules/hex.alg", 3),
+    ("rules/amazons.alg", 2),
 ];
 
 /// Prints nodes per second of each game of `GAMES`.

@@ -291,3 +291,50 @@ fn ataxx_deep_perft() {
         54
     );
 }
+
+/// Clobber (5x6): the published count at depth 3 and an independent perft's
+/// deeper counts and positions (one ending in a win, one with no move).
+#[test]
+fn clobber_perft() {
+    assert_eq!(
+        check_file("rules/clobber.alg", "tests/data/perft/clobber.perft", 5_000_000),
+        24
+    );
+}
+
+/// Hex (9x9): the published counts (depths 1-3) and positions where a
+/// chain joins its edges (no children) or nearly does.
+#[test]
+fn hex_perft() {
+    assert_eq!(
+        check_file("rules/hex.alg", "tests/data/perft/hex.perft", 1_000_000),
+        26
+    );
+}
+
+/// Amazons (10x10): the published count at depth 1 and crowded positions
+/// from an independent perft; depth 2 from the start with `--ignored`.
+#[test]
+fn amazons_perft() {
+    assert_eq!(
+        check_file("rules/amazons.alg", "tests/data/perft/amazons.perft", 3_000_000),
+        15
+    );
+}
+
+#[test]
+#[ignore = "seconds in release mode: Amazons perft 2, Clobber perft 5, Hex perft 4"]
+fn wide_games_deep_perft() {
+    assert_eq!(
+        check_file("rules/amazons.alg", "tests/data/perft/amazons.perft", u64::MAX),
+        16
+    );
+    assert_eq!(
+        check_file("rules/clobber.alg", "tests/data/perft/clobber.perft", u64::MAX),
+        25
+    );
+    assert_eq!(
+        check_file("rules/hex.alg", "tests/data/perft/hex.perft", u64::MAX),
+        27
+    );
+}
