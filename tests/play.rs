@@ -468,3 +468,54 @@ fn the_ai_answers_within_its_time_in_every_game() {
     }
     assert!(played >= 8, "only {played} games");
 }
+
+/// In random games of every file of `rules/`, every legal move has a name
+/// of its own, and reading that name (as `play` does) gives that move.
+#[test]
+fn every_legal_move_has_a_name_that_reads_back() {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+        .collect();
+    files.sort();
+    let mut positions = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let source = chessalg::source::Source::new(path.display().to_string(), text);
+        let Ok((spec, _)) = chessalg::decl::Spec::load(&source) else {
+            continue;
+        };
+        let Ok(game) = Game::new(&spec) else {
+            continue;
+        };
+        let mut cache = Cache::new();
+        for seed in 1..=3u64 {
+            let mut rng = chessalg::ai::Rng::new(seed);
+            let mut state = game.initial();
+            for _ in 0..40 {
+                let legal = game.legal_actions(&state, &mut cache).unwrap();
+                if legal.is_empty() || game.ending(&state, &legal, &mut cache).unwrap().is_some() {
+                    break;
+                }
+                let names = game.move_names(&state, &legal);
+                let distinct: std::collections::HashSet<&String> = names.iter().collect();
+                assert_eq!(distinct.len(), names.len(), "{}: {names:?}", path.display());
+                // Reading is slower than naming: a sample in wide positions.
+                let step = (legal.len() / 40).max(1);
+                for i in (0..legal.len()).step_by(step) {
+                    assert_eq!(
+                        game.read_move(&state, &legal, &names[i]),
+                        Ok(i),
+                        "{}: `{}`",
+                        path.display(),
+                        names[i]
+                    );
+                }
+                positions += 1;
+                state = game.play(&state, &legal[rng.below(legal.len())]);
+            }
+        }
+    }
+    assert!(positions > 500, "{positions}");
+}
