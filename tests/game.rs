@@ -464,3 +464,17 @@ fn every_move_has_a_name_of_its_own() {
     let i = names.iter().position(|n| n == "b2").unwrap();
     assert_eq!(ttt.read_move(&ttt.initial(), &first, "b2=X"), Ok(i));
 }
+
+/// `turns alternate ... starting PLAYER`: the board says who moves first.
+#[test]
+fn the_board_can_say_who_moves_first() {
+    let text = std::fs::read_to_string("tests/data/games/passing.alg")
+        .unwrap()
+        .replace(
+            "turns alternate passing\n",
+            "turns alternate passing starting second\n",
+        );
+    let (spec, _) = chessalg::decl::Spec::load(&Source::new("second.alg", text)).unwrap();
+    let game = Game::new(&spec).unwrap();
+    assert_eq!(game.player_name(game.initial().turn()), "second");
+}

@@ -73,6 +73,8 @@ pub struct GameSpec {
     pub legality: Option<Legality>,
     /// How the turn passes (`turns`).
     pub turns: TurnOrder,
+    /// Who moves first from the board (`turns ... starting PLAYER`; else the first player).
+    pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).
     pub notation: Notation,
 }

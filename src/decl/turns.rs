@@ -22,6 +22,9 @@ impl Declare for TurnsDecl {
             } else {
                 TurnOrder::Alternate
             };
+            if let Some(p) = &self.starting {
+                cx.spec.starting = cx.player(p);
+            }
         }
     }
 }

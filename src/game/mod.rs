@@ -343,6 +343,7 @@ impl Game {
             Notation::Coordinates => Vec::new(),
         };
         let position = Position::from_squares(squares);
+        let first = spec.starting.unwrap_or(PlayerId::FIRST);
         let mut game = Game {
             name: spec.name.clone().unwrap_or_else(|| "game".to_string()),
             players: spec.players.clone(),
@@ -356,7 +357,7 @@ impl Game {
             outcomes,
             frame,
             spec,
-            initial: State::new(position, PlayerId::FIRST, 0, 1),
+            initial: State::new(position, first, 0, 1),
             limits: Limits::default(),
             prospects: OnceLock::new(),
             numbers,

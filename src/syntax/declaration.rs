@@ -163,11 +163,13 @@ impl DeclarationSyntax for LegalityDecl {
     }
 }
 
-/// `turns alternate` or `turns alternate passing`.
+/// `turns alternate [passing] [starting PLAYER]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnsDecl {
     /// Whether a player without a move passes (`passing`).
     pub passing: bool,
+    /// The player who moves first from the board (`starting PLAYER`).
+    pub starting: Option<Ident>,
     /// The declaration.
     pub span: Span,
 }
@@ -178,7 +180,11 @@ impl DeclarationSyntax for TurnsDecl {
     }
     fn print(&self, out: &mut String) {
         let passing = if self.passing { " passing" } else { "" };
-        let _ = writeln!(out, "turns alternate{passing}");
+        let starting = self
+            .starting
+            .as_ref()
+            .map_or(String::new(), |p| format!(" starting {}", p.text));
+        let _ = writeln!(out, "turns alternate{passing}{starting}");
     }
 }
 

@@ -645,10 +645,17 @@ impl Builder {
                 royal_safe: p.into_inner().any(|q| q.as_str() == "royal_safe"),
                 span,
             }))),
-            Rule::turns_decl => Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
-                passing: p.into_inner().any(|q| q.as_rule() == Rule::passing),
-                span,
-            }))),
+            Rule::turns_decl => {
+                let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+                Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
+                    passing: parts.iter().any(|q| q.as_rule() == Rule::passing),
+                    starting: parts
+                        .iter()
+                        .find(|q| q.as_rule() == Rule::player)
+                        .map(|q| self.ident(q)),
+                    span,
+                })))
+            }
             Rule::notation_decl => Ok(Item::Declaration(Declaration::Notation(NotationDecl {
                 numbered: p.into_inner().any(|q| q.as_str() == "numbered"),
                 span,
