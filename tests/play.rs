@@ -422,28 +422,32 @@ fn players_are_chosen_by_their_names() {
     );
 }
 
-/// In every game of `rules/`, however wide (Amazons has 2176 moves at the
-/// start), the AI answers within its time: the first iteration is timed
-/// too, and what it searched before the time ran out is its answer.
-#[test]
-fn the_ai_answers_within_its_time_in_every_game() {
+/// Every game of `rules/` (the prelude, a file of definitions only, is none).
+fn rule_games() -> Vec<(std::path::PathBuf, Game)> {
     let mut files: Vec<_> = std::fs::read_dir("rules")
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "alg"))
         .collect();
     files.sort();
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let source = chessalg::source::Source::new(path.display().to_string(), text);
+            let (spec, _) = chessalg::decl::Spec::load(&source).ok()?;
+            Some((path, Game::new(&spec).ok()?))
+        })
+        .collect()
+}
+
+/// In every game of `rules/`, however wide (Amazons has 2176 moves at the
+/// start), the AI answers within its time: the first iteration is timed
+/// too, and what it searched before the time ran out is its answer.
+#[test]
+fn the_ai_answers_within_its_time_in_every_game() {
     let mut played = 0;
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let Ok((spec, _)) =
-            chessalg::decl::Spec::load(&chessalg::source::Source::new(path.display().to_string(), text))
-        else {
-            continue;
-        };
-        let Ok(game) = Game::new(&spec) else {
-            continue; // a file of definitions only (the prelude)
-        };
+    for (path, game) in rule_games() {
         let mut cache = Cache::new();
         let state = game.initial();
         let legal = game.legal_actions(&state, &mut cache).unwrap();
@@ -473,22 +477,8 @@ fn the_ai_answers_within_its_time_in_every_game() {
 /// of its own, and reading that name (as `play` does) gives that move.
 #[test]
 fn every_legal_move_has_a_name_that_reads_back() {
-    let mut files: Vec<_> = std::fs::read_dir("rules")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
-        .collect();
-    files.sort();
     let mut positions = 0;
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let source = chessalg::source::Source::new(path.display().to_string(), text);
-        let Ok((spec, _)) = chessalg::decl::Spec::load(&source) else {
-            continue;
-        };
-        let Ok(game) = Game::new(&spec) else {
-            continue;
-        };
+    for (path, game) in rule_games() {
         let mut cache = Cache::new();
         for seed in 1..=3u64 {
             let mut rng = chessalg::ai::Rng::new(seed);
