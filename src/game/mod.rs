@@ -29,10 +29,10 @@ use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
 use crate::ir::Move;
 use crate::program::{self, CompileError, Program};
 
-pub use notation::fen::FenError;
+pub use notation::FenError;
+pub use notation::MoveInputError;
 pub use notation::pgn;
 pub use notation::pgn::PgnTags;
-pub use notation::san::MoveInputError;
 pub use notation::square_name;
 pub use perft::{divide, perft};
 pub use policy::{Legality, TurnOrder};

@@ -6,30 +6,7 @@
 //! past the whole run (see [`Skip`]); it also skips an ordered alternative
 //! or guard body that cannot start.
 
-use super::inst::{Alternative, CompiledRewrite, Inst, Pc};
-use crate::core::CodeSet;
-
-/// One square relative to the piece of interest and what it must hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct EntryCheck {
-    /// Offset from the piece of interest, x to the right.
-    pub(crate) dx: i32,
-    /// Offset from the piece of interest, y upwards.
-    pub(crate) dy: i32,
-    /// What the square must hold.
-    pub(crate) accepts: CodeSet,
-}
-
-/// At a `Split` that starts a chain of alternatives: the checks the first
-/// few alternatives all need, and where the chain goes on past them (`past`;
-/// `None`: nowhere, the whole chain needs them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Skip {
-    /// What the skipped alternatives all check first.
-    pub(crate) checks: Box<[EntryCheck]>,
-    /// Where to continue when the checks fail.
-    pub(crate) past: Option<Pc>,
-}
+use super::inst::{Alternative, CompiledRewrite, EntryCheck, Inst, Pc, Skip};
 
 /// The most alternatives one skip walks over.
 const LONGEST: usize = 64;

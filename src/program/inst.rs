@@ -182,6 +182,28 @@ pub(crate) struct CompiledRewrite {
     pub(crate) alternatives: Box<[Alternative]>,
 }
 
+/// One square relative to the piece of interest and what it must hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EntryCheck {
+    /// Offset from the piece of interest, x to the right.
+    pub(crate) dx: i32,
+    /// Offset from the piece of interest, y upwards.
+    pub(crate) dy: i32,
+    /// What the square must hold.
+    pub(crate) accepts: CodeSet,
+}
+
+/// At a `Split` that starts a chain of alternatives: the checks the first
+/// few alternatives all need, and where the chain goes on past them (`past`;
+/// `None`: nowhere, the whole chain needs them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Skip {
+    /// What the skipped alternatives all check first.
+    pub(crate) checks: Box<[EntryCheck]>,
+    /// Where to continue when the checks fail.
+    pub(crate) past: Option<Pc>,
+}
+
 /// A compiled move: what [`crate::engine`] runs against positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -201,9 +223,9 @@ pub struct Program {
     pub(crate) depth: usize,
     /// Per instruction: squares around the piece of interest that every
     /// path from it checks first (see [`super::entry`]).
-    pub(crate) entry: Vec<Box<[super::entry::EntryCheck]>>,
+    pub(crate) entry: Vec<Box<[EntryCheck]>>,
     /// Per `Split`: the run of alternatives one failed check skips.
-    pub(crate) skip: Vec<Option<super::entry::Skip>>,
+    pub(crate) skip: Vec<Option<Skip>>,
     /// Whether some rewrite runs outside every `%p:` (and so may write
     /// anywhere, whatever the pieces of interest can reach).
     pub(crate) unbound_writes: bool,

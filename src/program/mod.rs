@@ -24,10 +24,11 @@ mod error;
 mod inst;
 mod pattern;
 
-pub(crate) use entry::EntryCheck;
 pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
-pub(crate) use inst::{Alternative, BindId, Inst, ListId, Pc, RewriteId, SquareWrite, SubId, Write};
+pub(crate) use inst::{
+    Alternative, BindId, EntryCheck, Inst, ListId, Pc, RewriteId, SquareWrite, SubId, Write,
+};
 pub use pattern::MAX_ALTERNATIVES;
 
 use crate::core::{self as code, Code, MAX_PIECES, PieceTable};

@@ -3,34 +3,12 @@
 //! and `fen target` lines say.
 
 use crate::core::{Change, Content, Coord, Marks, PlayerId};
-use miette::Diagnostic;
-use thiserror::Error;
 
 use crate::engine::Position;
 
+use super::error::{FenError, bad};
 use super::{name, parse_square};
 use crate::game::{Game, State};
-
-/// Why a FEN string does not describe a position of this game.
-#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
-pub enum FenError {
-    /// A field is wrong; the message says which and why.
-    #[error("bad FEN: {field} field: {reason}")]
-    #[diagnostic(code(chessalg::game::fen))]
-    Field {
-        /// Which field (`board`, `turn`, `rights (third)`, `target square (fourth)`, `halfmove clock`, `move number`).
-        field: &'static str,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
-pub(super) fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
-    FenError::Field {
-        field,
-        reason: reason.into(),
-    }
-}
 
 impl Game {
     /// The state a FEN string describes.

@@ -1,9 +1,12 @@
 //! Names of squares and moves: `e2`, `e2e4`, `e7e8q`.
 
+mod error;
 pub(super) mod fen;
 pub(super) mod numbered;
 pub mod pgn;
 pub(super) mod san;
+
+pub use error::{FenError, MoveInputError};
 
 use super::{Action, BoardBox, Game, State};
 use crate::core::{Content, Coord};

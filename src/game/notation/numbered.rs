@@ -14,8 +14,7 @@
 use crate::core::{Content, Coord, Marks, PieceId, PlayerId};
 use crate::engine::Position;
 
-use super::fen::{FenError, bad};
-use super::san::MoveInputError;
+use super::error::{FenError, MoveInputError, bad};
 use crate::game::{Action, Game, State};
 
 /// The squares in reading order of the diagram: top row first, left to right.

@@ -15,35 +15,13 @@
 //!   the square left is added, else its rank, else both.
 
 use crate::core::{Content, Coord};
-use miette::Diagnostic;
-use thiserror::Error;
 
 use crate::core::PieceId;
 use crate::engine::Cache;
 
+use super::error::MoveInputError;
 use super::{name, parse_square};
 use crate::game::{Action, Game, PlayError, State};
-
-/// Why a typed move does not name one legal move.
-#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
-pub enum MoveInputError {
-    /// No legal move reads that way.
-    #[error("`{text}` is not a legal move")]
-    #[diagnostic(code(chessalg::game::illegal_move))]
-    NoMatch {
-        /// What was typed.
-        text: String,
-    },
-    /// Several legal moves read that way.
-    #[error("`{text}` could be any of {}", candidates.join(", "))]
-    #[diagnostic(code(chessalg::game::ambiguous_move))]
-    Ambiguous {
-        /// What was typed.
-        text: String,
-        /// The SAN of each move it could be.
-        candidates: Vec<String>,
-    },
-}
 
 impl Game {
     /// The SAN of a legal move, without the `+` or `#` that depends on what follows.
