@@ -338,3 +338,61 @@ fn wide_games_deep_perft() {
         27
     );
 }
+
+/// Who has won: a Hex chain along the up-right diagonal (a neighbour) and
+/// none along the up-left one (not a neighbour), a winding red chain, a blue
+/// chain through a down-left step; Clobber and Amazons lost by the player
+/// without a move.
+#[test]
+fn hex_clobber_and_amazons_winners() {
+    use chessalg::core::PlayerId;
+    use chessalg::game::Ending;
+    let first = Some(Ending::Win(PlayerId::new(0)));
+    let second = Some(Ending::Win(PlayerId::new(1)));
+    let cases = [
+        (
+            "rules/hex.alg",
+            "8R/7R1/6R2/5R3/4R4/3R5/2R6/1R7/R8 b - - 0 1",
+            first,
+        ),
+        (
+            "rules/hex.alg",
+            "R8/1R7/2R6/3R5/4R4/5R3/6R2/7R1/8R b - - 0 1",
+            None,
+        ),
+        (
+            "rules/hex.alg",
+            "4R4/RRR1R4/R1R1R4/R1R1R4/R1R1R4/R1R1R4/R1R1R4/R1RRR4/R8 b - - 0 1",
+            first,
+        ),
+        (
+            "rules/hex.alg",
+            "4R4/R1R1R4/R1R1R4/R1R1R4/R1R1R4/R1R1R4/R1R1R4/R1RRR4/R8 w - - 0 1",
+            None,
+        ),
+        (
+            "rules/hex.alg",
+            "9/BBBBBB3/5B3/4B4/4BBBBB/9/9/9/9 w - - 0 1",
+            second,
+        ),
+        ("rules/hex.alg", "9/BBBBBB3/5B3/6B2/6BBB/9/9/9/9 w - - 0 1", None),
+        (
+            "rules/clobber.alg",
+            "W2B1/2B1B/WW1B1/5/1W2W/W2B1 b - - 0 1",
+            first,
+        ),
+        (
+            "rules/amazons.alg",
+            "XXXXXqXXXq/2XqXXXXXX/1XXXXX1X1X/2XXXX1X1X/1XXXXXXX1X/XXXXXXX1XX/XXXXXQXXXQ/XXqXXXXXXX/1XXXXXXXXX/XXXXXQXQXX b - - 0 1",
+            first,
+        ),
+    ];
+    for (rules, fen, winner) in cases {
+        let game = game(rules);
+        let mut cache = Cache::new();
+        let state = game.from_fen(fen).unwrap();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let ending = game.ending(&state, &legal, &mut cache).unwrap();
+        assert_eq!(ending, winner, "{rules}: {fen}");
+    }
+}

@@ -124,7 +124,11 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
                 let others: Vec<String> = action
                     .changes()
                     .iter()
-                    .filter(|c| !said.contains(&c.at))
+                    // The square left is said only if it was left empty
+                    // (an arrow shot back onto it is another change).
+                    .filter(|c| {
+                        !said.contains(&c.at) || (Some(c.at) == action.from && c.content != Content::Empty)
+                    })
                     .map(|c| game.square_label(c.at))
                     .collect();
                 others.join(",")
