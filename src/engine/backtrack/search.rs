@@ -829,13 +829,11 @@ impl Search<'_> {
     /// Makes the current position, unchanged, the one result of nesting
     /// `level` (a sub-program that is `nil`), as running it would.
     fn record_here(&mut self, level: usize) {
-        let c = &mut *self.cache;
-        let lv = &mut c.levels[level];
+        let lv = &mut self.cache.levels[level];
         lv.results.clear();
-        let poi = c.pois.last().copied();
-        let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code));
-        let path = if c.tracing { &c.path[..] } else { &[] };
-        lv.results.insert(key, &[], poi, c.trace, path);
+        // Nothing changed since this mark: the result is the position as it is.
+        lv.base = self.cache.board.mark();
+        self.record(level);
     }
 
     /// Records the current position (with the piece of interest, below the

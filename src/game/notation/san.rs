@@ -218,8 +218,9 @@ impl Game {
         }
         let wanted = normalise(text.trim());
         let mut found: Vec<usize> = Vec::new();
+        let sans = self.san_cores(state, legal);
         if !wanted.is_empty() {
-            let (names, sans) = (self.move_names(state, legal), self.san_cores(state, legal));
+            let names = self.move_names(state, legal);
             // A name or SAN that only one move has is that move, even where
             // a shorter spelling of it would fit others too.
             for own in [&names, &sans] {
@@ -245,13 +246,10 @@ impl Game {
             0 => Err(MoveInputError::NoMatch {
                 text: text.trim().to_string(),
             }),
-            _ => {
-                let names = self.san_cores(state, legal);
-                Err(MoveInputError::Ambiguous {
-                    text: text.trim().to_string(),
-                    candidates: found.iter().map(|&i| names[i].clone()).collect(),
-                })
-            }
+            _ => Err(MoveInputError::Ambiguous {
+                text: text.trim().to_string(),
+                candidates: found.iter().map(|&i| sans[i].clone()).collect(),
+            }),
         }
     }
 
