@@ -1,6 +1,7 @@
 //! `import "FILE"`: rule files built on others. The imported file's items
 //! come first; the importing file's definitions, `game`, `players`, `board`
-//! and `moves PLAYER` replace imported items of the same name, and its
+//! and `moves PLAYER` replace imported items of the same name, its `piece`
+//! lines the imported ones that declare one of their symbols, and its
 //! `outcome`, `quiet`, `fen rights` and `fen target` lines, if it has any of
 //! a kind, replace every imported line of that kind.
 
@@ -108,6 +109,10 @@ fn override_with(
     for (i, old) in items.iter().enumerate() {
         let replaced = match key(old) {
             k @ (Replaces::Named(..) | Replaces::Kind(_)) => later.iter().any(|n| key(n) == k),
+            Replaces::Symbols(old) => later.iter().any(|n| match key(n) {
+                Replaces::Symbols(new) => new.iter().any(|(c, _)| old.iter().any(|(o, _)| o == c)),
+                _ => false,
+            }),
             Replaces::Nothing => false,
         };
         keep[i] = !replaced;

@@ -64,6 +64,8 @@ pub enum Replaces<'a> {
     Named(&'static str, &'a str),
     /// Every imported item of the kind.
     Kind(&'static str),
+    /// The imported `piece` lines that declare any of these symbols.
+    Symbols(&'a [(char, Span)]),
     /// Nothing: such items add up.
     Nothing,
 }
@@ -210,7 +212,7 @@ impl DeclarationSyntax for NotationDecl {
 
 impl DeclarationSyntax for PieceDecl {
     fn replaces(&self) -> Replaces<'_> {
-        Replaces::Nothing
+        Replaces::Symbols(&self.symbols)
     }
     fn print(&self, out: &mut String) {
         let symbols: Vec<String> = self.symbols.iter().map(|(c, _)| c.to_string()).collect();
