@@ -496,3 +496,18 @@ fn an_importing_file_redeclares_a_piece() {
     assert_eq!(names(&chess), ["e1d2", "e1e2", "e1f2"]);
     assert_eq!(names(&plain), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);
 }
+
+#[test]
+fn attacked_asks_about_the_owner_of_the_piece_of_interest() {
+    let game = game_of("tests/data/games/no_checks.alg");
+    let state = game.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
+    // Ra8 would give check; every other rook move is there.
+    assert!(!names.contains(&"a1a8".to_string()), "{names:?}");
+    for m in ["a1a7", "a1d1", "e1e2"] {
+        assert!(names.contains(&m.to_string()), "{m} in {names:?}");
+    }
+    assert_eq!(names.len(), 6 + 3 + 5);
+}

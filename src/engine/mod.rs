@@ -49,8 +49,9 @@ pub struct Successor<'c> {
 }
 
 /// The moves of every side of a game, prepared for its board, and the
-/// searches the game layer runs with them. In every search of side `s`,
-/// `attacked` means "some other side has a move that changes this square".
+/// searches the game layer runs with them. `attacked` means "a side other
+/// than the owner of the piece of interest (or, for a piece no side owns,
+/// than the side searching) has a move that changes its square".
 pub trait Engine: Send + Sync + std::fmt::Debug {
     /// How many sides the engine was prepared with.
     fn sides(&self) -> usize;
@@ -100,6 +101,9 @@ pub struct Side {
     pub moves: Program,
     /// The pieces its safe moves keep out of the other sides' reach (any marks).
     pub protected: Vec<PieceId>,
+    /// The pieces it owns: `attacked` on one of them asks whether another
+    /// side than this one can change its square.
+    pub owned: Vec<PieceId>,
 }
 
 /// The engine for these sides' moves on boards at most `width` by `height`

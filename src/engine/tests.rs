@@ -83,10 +83,12 @@ impl Fixture {
             Side {
                 moves: self.program(white),
                 protected: vec![self.piece('♔')],
+                owned: "♙♘♗♖♕♔".chars().map(|c| self.piece(c)).collect(),
             },
             Side {
                 moves: self.program(black),
                 protected: vec![self.piece('♚')],
+                owned: "♟♞♝♜♛♚".chars().map(|c| self.piece(c)).collect(),
             },
         ];
         engine::prepare(sides, width, height)

@@ -307,6 +307,10 @@ impl Game {
                         info.royal && info.owner == Some(PlayerId::new(pl))
                     })
                     .collect(),
+                owned: pieces
+                    .ids()
+                    .filter(|p| spec.pieces[p.index()].owner == Some(PlayerId::new(pl)))
+                    .collect(),
             })
             .collect();
         let engine = engine::prepare(sides, frame.files, frame.ranks);

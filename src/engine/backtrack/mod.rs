@@ -117,6 +117,8 @@ pub struct Backtracker {
     bound_by_others: Vec<CodeSet>,
     /// Per side: the codes of its protected pieces.
     protected: Vec<CodeSet>,
+    /// Per code: the side owning the piece it stands for, if any.
+    owner: Vec<Option<usize>>,
 }
 
 impl Backtracker {
@@ -132,6 +134,19 @@ impl Backtracker {
                 )
             })
             .collect();
+        let mut owner: Vec<Option<usize>> = Vec::new();
+        for (q, s) in sides.iter().enumerate() {
+            for code in s
+                .owned
+                .iter()
+                .flat_map(|&p| (0..1u8 << MARK_BITS).map(move |m| piece_code(p, Marks(m))))
+            {
+                if owner.len() <= code as usize {
+                    owner.resize(code as usize + 1, None);
+                }
+                owner[code as usize] = Some(q);
+            }
+        }
         let sides: Vec<Prepared> = sides
             .into_iter()
             .map(|s| Prepared::new(s.moves, width, height))
@@ -151,6 +166,7 @@ impl Backtracker {
             sides,
             bound_by_others,
             protected,
+            owner,
         }
     }
 
@@ -352,8 +368,9 @@ impl Engine for Backtracker {
     }
 }
 
-/// The `attacked` test of a side's search: another side has a move that
-/// changes the square.
+/// The `attacked` test of a side's search: a side other than the owner of
+/// the piece of interest (else than the side searching) has a move that
+/// changes its square.
 struct Attacks<'e> {
     engine: &'e Backtracker,
     side: usize,
@@ -365,14 +382,27 @@ thread_local! {
 }
 
 impl Oracle for Attacks<'_> {
-    fn attacked(&self, view: BoardView<'_>, at: Coord, limits: &Limits) -> Result<bool, EngineError> {
+    fn attacked(
+        &self,
+        view: BoardView<'_>,
+        at: Coord,
+        code: Code,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
         let (w, h) = view.0.size();
+        let side = self
+            .engine
+            .owner
+            .get(code as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(self.side);
         let test = |cache: &mut Cache| {
             self.engine.others_change(
                 |cache, program| cache.load_view(view, program),
                 |p| p.on(w, h),
                 at,
-                self.side,
+                side,
                 cache,
                 limits,
             )

@@ -130,8 +130,14 @@ enum Mode {
 /// Answers `attacked` for the engine: whether an opponent has a move that
 /// changes square `at` of `position`. The game layer knows the opponents.
 pub(crate) trait Oracle {
-    /// Whether `at` is attacked on `board`, the position being searched.
-    fn attacked(&self, board: BoardView<'_>, at: Coord, limits: &Limits) -> Result<bool, EngineError>;
+    /// Whether `at`, holding `code`, is attacked on `board`, the position being searched.
+    fn attacked(
+        &self,
+        board: BoardView<'_>,
+        at: Coord,
+        code: Code,
+        limits: &Limits,
+    ) -> Result<bool, EngineError>;
 }
 
 /// The position a search is at, as the engine holds it: an oracle reads it
@@ -143,7 +149,7 @@ pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 pub(crate) struct NoAttacks;
 
 impl Oracle for NoAttacks {
-    fn attacked(&self, _: BoardView<'_>, _: Coord, _: &Limits) -> Result<bool, EngineError> {
+    fn attacked(&self, _: BoardView<'_>, _: Coord, _: Code, _: &Limits) -> Result<bool, EngineError> {
         Ok(false)
     }
 }
@@ -463,6 +469,7 @@ impl Search<'_> {
                     if !self.oracle.attacked(
                         BoardView(&self.cache.board),
                         Coord::new(p.x, p.y),
+                        p.code,
                         self.limits,
                     )? {
                         return Ok(false);
