@@ -213,3 +213,47 @@ fn check_locates_an_unbound_piece_of_interest() {
     assert!(err.contains("unbound_poi.alg:8:15"), "{err}");
     assert!(err.contains("in the moves of white"), "{err}");
 }
+
+#[test]
+fn any_square_and_places_expand_to_edge_patterns() {
+    let expand = |expr: &str| {
+        let out = chessalg(&["expand", "--expr", expr], None);
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    // `@b2`: one square of the board, then the edge, to the left and below.
+    let (code, out, err) = expand("♔ + @b2 -> ♔ + @b2");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "dd# + d_ + ll# + l_ + ♔ -> dd# + d_ + ll# + l_ + ♔\n");
+    // Turned half round, the place counts from the other edges (g7 on 8x8).
+    let (_, out, _) = expand("flipped(♔ + @b2 -> ♔ + @b2)");
+    assert_eq!(out, "♚ + r_ + rr# + u_ + uu# -> ♚ + r_ + rr# + u_ + uu#\n");
+    // `u_` is `u` applied to `_`; on the right `_` keeps what the left found.
+    let (code, out, _) = expand("♙ + u_ -> . + u_");
+    assert_eq!((code, out.as_str()), (Some(0), "♙ + u_ -> . + u_\n"));
+    // `_` cannot create a square.
+    let (code, _, err) = expand("♙ -> ♙ + u_");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("chessalg::expand::any_written"), "{err}");
+    let (code, _, err) = expand("♙ + @a999");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("chessalg::syntax::bad_place"), "{err}");
+}
+
+#[test]
+fn any_square_matches_every_content_and_keeps_it() {
+    let dir = std::env::temp_dir().join(format!("chessalg-any-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("board.txt");
+    std::fs::write(&board, "♟..\n♙.♙\n").unwrap();
+    let board = board.to_str().unwrap();
+    // Both pawns have a square above them (one empty, one holding ♟): each
+    // leaves its square and `u_` keeps what is above.
+    let out = chessalg(
+        &["apply", "--board", board, "--expr", "♙ + u_ -> . + u_", "--count"],
+        None,
+    );
+    assert_eq!(text(&out.stdout).trim(), "2 positions");
+    // `@a1`: only the pawn on a1 (nothing to its left, nothing below).
+    let out = chessalg(&["apply", "--board", board, "--expr", "♙ + @a1 -> . + @a1"], None);
+    assert_eq!(text(&out.stdout), "♟..\n..♙\n\n1 position\n");
+}

@@ -8,6 +8,20 @@ use crate::source::Span;
 /// Something that parses but cannot be given a meaning.
 #[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
 pub enum ExpandError {
+    /// `_` on the right of `->` where the left side has no square.
+    #[error("`_` on the right of `->` keeps a square as it was, but the left side has no square there")]
+    #[diagnostic(
+        code(chessalg::expand::any_written),
+        help(
+            "on the right, `_` leaves a square of the left side unchanged (`_ + u♙ -> _ + u.`); to create a square, write what it holds (`.` or a piece)"
+        )
+    )]
+    AnyWritten {
+        /// The right side.
+        #[label("this fragment says `_`")]
+        span: Span,
+    },
+
     /// A name that is neither defined, a parameter, a movement nor a piece.
     #[error("`{name}` is not defined")]
     #[diagnostic(code(chessalg::expand::undefined_name), help("{help}"))]

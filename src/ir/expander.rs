@@ -336,6 +336,8 @@ impl<'a> Expander<'a> {
             ExprKind::Square => Ok(origin(Cell::Empty)),
             ExprKind::Poi => Ok(origin(Cell::Poi(Marks::NONE))),
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
+            ExprKind::AnySquare => Ok(origin(Cell::Any)),
+            ExprKind::Place { file, rank } => Ok(Value::Pattern(place(*file, *rank))),
             ExprKind::Piece(c) => match self.pieces.lookup(*c) {
                 Some(id) => Ok(origin(Cell::Piece(id, Marks::NONE))),
                 None => err(ExpandError::UndeclaredPiece {
@@ -403,6 +405,9 @@ impl<'a> Expander<'a> {
             ExprKind::Arrow { lhs, rhs } => {
                 let l = self.pattern(lhs, scope, src, "`->`", "rewrites a fragment", ARROW_HELP)?;
                 let r = self.pattern(rhs, scope, src, "`->`", "rewrites into a fragment", ARROW_HELP)?;
+                if r.any_offsets().iter().any(|o| !l.fixes(*o)) {
+                    return err(ExpandError::AnyWritten { span: rhs.span });
+                }
                 Ok(Value::Move(Move::rewrite(l, r)))
             }
             ExprKind::Ordered(items) => {
@@ -731,6 +736,29 @@ fn kind_error(src: SourceId, e: &Expr, operator: &str, expects: &str, found: Val
 const MOVE_HELP: &str = "a fragment becomes a move with `->`, e.g. `% + u. -> . + u%`";
 const GLUE_HELP: &str = "to repeat a move one or more times write `+` right after it, e.g. `(M)+ N`";
 const ARROW_HELP: &str = "both sides of `->` are fragments (or patterns), e.g. `% + u. -> . + u%`";
+
+/// `@d4`: the squares from here to the left edge (`file` of them on the
+/// board, then `#`) and to the bottom edge (`rank` of them): the pattern
+/// that holds exactly where "here" is that file and rank.
+fn place(file: Option<u32>, rank: Option<u32>) -> Pattern {
+    let mut terms = Vec::new();
+    let mut edge = |n: u32, step: fn(i32) -> Offset| {
+        for i in 1..=n as i32 {
+            terms.push(Pattern::square(step(i), CellSet::one(Cell::Any)));
+        }
+        terms.push(Pattern::square(step(n as i32 + 1), CellSet::one(Cell::OffBoard)));
+    };
+    if let Some(f) = file {
+        edge(f, |i| Offset::new(-i, 0));
+    }
+    if let Some(r) = rank {
+        edge(r, |i| Offset::new(0, -i));
+    }
+    terms
+        .iter()
+        .try_fold(Pattern::empty(), |acc, t| acc.glue(t))
+        .expect("a place's squares are distinct")
+}
 
 fn origin(cell: Cell) -> Value {
     Value::Pattern(Pattern::square(Offset::new(0, 0), CellSet::one(cell)))

@@ -80,6 +80,7 @@ impl Printer<'_> {
                 out.push_str(&self.pieces.mark_symbols(m));
             }
             Cell::OffBoard => out.push('#'),
+            Cell::Any => out.push('_'),
         }
     }
 

@@ -26,6 +26,8 @@ pub enum Cell {
     Poi(Marks),
     /// `#`: a coordinate that is not a square of the board.
     OffBoard,
+    /// `_`: any square of the board, empty or holding a piece (left sides only).
+    Any,
 }
 
 /// A non-empty, sorted set of contents one square may have; on the left of
@@ -86,7 +88,7 @@ impl CellSet {
             .map(|c| match *c {
                 Cell::Piece(p, m) => Some(Cell::Piece(p, m.union(marks))),
                 Cell::Poi(m) => Some(Cell::Poi(m.union(marks))),
-                Cell::Empty | Cell::OffBoard => None,
+                Cell::Empty | Cell::OffBoard | Cell::Any => None,
             })
             .collect::<Option<Vec<_>>>()?;
         CellSet::new(cells)
@@ -240,6 +242,27 @@ impl Pattern {
             })
             .collect();
         Pattern::rebuilt(terms)
+    }
+
+    /// The offsets of the squares that may be `_` (any square).
+    pub fn any_offsets(&self) -> Vec<Offset> {
+        let mut out = Vec::new();
+        for t in &self.terms {
+            match t {
+                Term::Square { at, contents } if contents.cells().contains(&Cell::Any) => out.push(*at),
+                Term::Square { .. } => {}
+                Term::Either(alts) => alts.iter().for_each(|a| out.extend(a.any_offsets())),
+            }
+        }
+        out
+    }
+
+    /// Whether every alternative of the pattern has a square at `at`.
+    pub fn fixes(&self, at: Offset) -> bool {
+        self.terms.iter().any(|t| match t {
+            Term::Square { at: a, .. } => *a == at,
+            Term::Either(alts) => alts.iter().all(|a| a.fixes(at)),
+        })
     }
 
     /// Whether any square may be `%` (with any marks).

@@ -33,6 +33,7 @@ pub use pattern::MAX_ALTERNATIVES;
 
 use crate::core::{self as code, Code, MAX_PIECES, PieceTable};
 use crate::ir::{Cell, Move};
+use pattern::Declared;
 
 /// The most instructions one program may have.
 pub const MAX_INSTRUCTIONS: usize = 1 << 20;
@@ -56,7 +57,10 @@ pub fn compile(mv: &Move, pieces: &PieceTable) -> Result<Program, CompileError> 
         ordered: Vec::new(),
         pending: Vec::new(),
         depth: 0,
-        mark_count: pieces.mark_count(),
+        declared: Declared {
+            marks: pieces.mark_count(),
+            pieces: pieces.len(),
+        },
         unbound_writes: false,
     };
     c.compile(mv, 0, 0)?;
@@ -99,7 +103,7 @@ struct Compiler<'m> {
     ordered: Vec<Box<[SubId]>>,
     pending: Vec<Pending<'m>>,
     depth: usize,
-    mark_count: usize,
+    declared: Declared,
     /// Whether some rewrite runs with no piece of interest bound.
     unbound_writes: bool,
 }
@@ -168,7 +172,7 @@ impl<'m> Compiler<'m> {
             Move::Nil => {}
             Move::Rewrite(rw) => {
                 self.unbound_writes |= poi == 0;
-                let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
+                let compiled = pattern::lower_rewrite(rw, poi > 0, self.declared)?;
                 let id = RewriteId(self.rewrites.len() as u32);
                 self.rewrites.push(compiled);
                 let next = self.here() + 1;
@@ -178,10 +182,11 @@ impl<'m> Compiler<'m> {
                 let mut codes = Vec::new();
                 for cell in pieces.cells() {
                     match cell {
-                        Cell::Piece(p, m) => codes.extend(code::at_least(*p, *m, self.mark_count)),
+                        Cell::Piece(p, m) => codes.extend(code::at_least(*p, *m, self.declared.marks)),
                         Cell::Empty => return Err(CompileError::PoiNotAPiece { what: "." }),
                         Cell::Poi(_) => return Err(CompileError::PoiNotAPiece { what: "%" }),
                         Cell::OffBoard => return Err(CompileError::PoiNotAPiece { what: "#" }),
+                        Cell::Any => return Err(CompileError::PoiNotAPiece { what: "_" }),
                     }
                 }
                 let id = BindId(self.binds.len() as u32);
@@ -269,7 +274,7 @@ impl<'m> Compiler<'m> {
                 let Move::Rewrite(rw) = &**body else {
                     unreachable!("matched above")
                 };
-                let compiled = pattern::lower_rewrite(rw, poi > 0, self.mark_count)?;
+                let compiled = pattern::lower_rewrite(rw, poi > 0, self.declared)?;
                 let id = RewriteId(self.rewrites.len() as u32);
                 self.rewrites.push(compiled);
                 let next = self.here() + 1;

@@ -2,8 +2,8 @@
 //! list of checks with its possible anchors, each replacement choice a list
 //! of changes.
 
-use crate::core::Marks;
 use crate::core::Offset;
+use crate::core::{Marks, PieceId};
 use crate::ir::{Cell, CellSet, Pattern, Rewrite, Term};
 
 use super::error::{CompileError, RewriteSide};
@@ -91,14 +91,30 @@ fn choices(p: &Pattern) -> Result<Vec<Vec<(Offset, Cell)>>, CompileError> {
     Ok(out)
 }
 
-/// The codes a left-side cell accepts: a piece with at least its marks.
-/// (`%` is checked against the piece of interest instead.)
-pub(crate) fn accept_codes(cell: Cell, mark_count: usize) -> Vec<Code> {
+/// How many marks and pieces the piece table declares, as the compiler needs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Declared {
+    /// The declared marks.
+    pub(crate) marks: usize,
+    /// The declared pieces.
+    pub(crate) pieces: usize,
+}
+
+/// The codes a left-side cell accepts: a piece with at least its marks, or
+/// for `_` every square's contents. (`%` is checked against the piece of
+/// interest instead.)
+pub(crate) fn accept_codes(cell: Cell, declared: Declared) -> Vec<Code> {
     match cell {
         Cell::Empty => vec![code::EMPTY],
-        Cell::Piece(p, m) => code::at_least(p, m, mark_count).collect(),
+        Cell::Piece(p, m) => code::at_least(p, m, declared.marks).collect(),
         Cell::OffBoard => vec![code::OFF],
         Cell::Poi(_) => Vec::new(),
+        Cell::Any => std::iter::once(code::EMPTY)
+            .chain(
+                (0..declared.pieces)
+                    .flat_map(|p| code::at_least(PieceId::new(p as u16), Marks::NONE, declared.marks)),
+            )
+            .collect(),
     }
 }
 
@@ -109,6 +125,8 @@ fn write_of(cell: Cell) -> Write {
         Cell::Piece(p, m) => Write::Code(code::piece_code(p, m)),
         Cell::OffBoard => Write::Code(code::OFF),
         Cell::Poi(m) => Write::Poi(m),
+        // `_` on a right side keeps the square (see `lower_changes`).
+        Cell::Any => Write::Code(code::OFF),
     }
 }
 
@@ -119,11 +137,11 @@ fn poi_marks(contents: &CellSet) -> Option<Marks> {
     })
 }
 
-fn accepts_of(contents: &CellSet, mark_count: usize) -> Vec<Code> {
+fn accepts_of(contents: &CellSet, declared: Declared) -> Vec<Code> {
     let mut codes: Vec<Code> = contents
         .cells()
         .iter()
-        .flat_map(|c| accept_codes(*c, mark_count))
+        .flat_map(|c| accept_codes(*c, declared))
         .collect();
     codes.sort_unstable();
     codes.dedup();
@@ -133,7 +151,9 @@ fn accepts_of(contents: &CellSet, mark_count: usize) -> Vec<Code> {
 /// How selective a check is expected to be: lower is checked first.
 fn selectivity(check: &Check, contents: &CellSet) -> u8 {
     let cells = contents.cells();
-    if check.poi && cells.len() == 1 {
+    if cells.contains(&Cell::Any) {
+        4
+    } else if check.poi && cells.len() == 1 {
         0
     } else if cells.iter().all(|c| matches!(c, Cell::Piece(..))) {
         1
@@ -144,7 +164,7 @@ fn selectivity(check: &Check, contents: &CellSet) -> u8 {
     }
 }
 
-fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<Anchor>), CompileError> {
+fn lower_left(squares: &Squares, declared: Declared) -> Result<(Vec<Check>, Vec<Anchor>), CompileError> {
     let mut checks: Vec<(u8, Check)> = squares
         .iter()
         .map(|(at, contents)| {
@@ -152,7 +172,7 @@ fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<A
             let check = Check {
                 dx: at.x,
                 dy: at.y,
-                accepts: CodeSet::of(accepts_of(contents, mark_count)),
+                accepts: CodeSet::of(accepts_of(contents, declared)),
                 poi: poi.is_some(),
                 poi_marks: poi.unwrap_or_default(),
             };
@@ -173,7 +193,7 @@ fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<A
         anchors.push(Anchor {
             check: i as u32,
             poi: check.poi,
-            codes: accepts_of(contents, mark_count).into_boxed_slice(),
+            codes: accepts_of(contents, declared).into_boxed_slice(),
         });
     }
     if anchors.is_empty() {
@@ -191,13 +211,18 @@ fn lower_left(squares: &Squares, mark_count: usize) -> Result<(Vec<Check>, Vec<A
 /// choice writes, and the removal of left squares it does not cover. Writes
 /// that cannot change anything (the left side already fixes the same single
 /// contents there) are left out.
-fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -> Box<[SquareWrite]> {
+fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], declared: Declared) -> Box<[SquareWrite]> {
     let mut changes = Vec::new();
     for (at, cell) in choice {
+        // `_` keeps a square of the left side as it was (the expander checked
+        // that the left side has one there).
+        if *cell == Cell::Any {
+            continue;
+        }
         let write = write_of(*cell);
         if let Write::Code(c) = write {
             let fixed = left.iter().any(|(l, contents)| {
-                l == at && poi_marks(contents).is_none() && accepts_of(contents, mark_count) == [c]
+                l == at && poi_marks(contents).is_none() && accepts_of(contents, declared) == [c]
             });
             if fixed {
                 continue;
@@ -226,7 +251,7 @@ fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], mark_count: usize) -
 pub(crate) fn lower_rewrite(
     rw: &Rewrite,
     poi_bound: bool,
-    mark_count: usize,
+    declared: Declared,
 ) -> Result<CompiledRewrite, CompileError> {
     if !poi_bound {
         if rw.lhs.mentions_poi() {
@@ -255,11 +280,8 @@ pub(crate) fn lower_rewrite(
     }
     let mut alternatives = Vec::with_capacity(lefts.len());
     for left in &lefts {
-        let (checks, anchors) = lower_left(left, mark_count)?;
-        let choices = rights
-            .iter()
-            .map(|c| lower_changes(left, c, mark_count))
-            .collect();
+        let (checks, anchors) = lower_left(left, declared)?;
+        let choices = rights.iter().map(|c| lower_changes(left, c, declared)).collect();
         alternatives.push(Alternative {
             checks: checks.into_boxed_slice(),
             anchors: anchors.into_boxed_slice(),
@@ -274,7 +296,8 @@ pub(crate) fn lower_rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::PieceId;
+
+    const NONE_DECLARED: Declared = Declared { marks: 0, pieces: 1 };
 
     fn sq(x: i32, y: i32, c: Cell) -> Pattern {
         Pattern::square(Offset::new(x, y), CellSet::one(c))
@@ -292,7 +315,7 @@ mod tests {
             lhs: glue(&[sq(0, 0, ROOK), sq(0, 1, Cell::Empty)]),
             rhs: glue(&[sq(0, 0, Cell::Empty), sq(0, 1, ROOK)]),
         };
-        let c = lower_rewrite(&rw, false, 0).unwrap();
+        let c = lower_rewrite(&rw, false, NONE_DECLARED).unwrap();
         assert_eq!(c.alternatives.len(), 1);
         let alt = &c.alternatives[0];
         assert_eq!(alt.checks.len(), 2);
@@ -318,7 +341,7 @@ mod tests {
             lhs: lhs.clone(),
             rhs: lhs,
         };
-        let c = lower_rewrite(&rw, false, 0).unwrap();
+        let c = lower_rewrite(&rw, false, NONE_DECLARED).unwrap();
         assert_eq!(c.alternatives.len(), 2);
         assert_eq!(c.alternatives[0].choices.len(), 2);
     }
@@ -330,7 +353,7 @@ mod tests {
             rhs: sq(0, 0, Cell::Empty),
         };
         assert_eq!(
-            lower_rewrite(&rw, false, 0),
+            lower_rewrite(&rw, false, NONE_DECLARED),
             Err(CompileError::UnboundPoi {
                 side: RewriteSide::Left
             })
@@ -340,12 +363,12 @@ mod tests {
             rhs: sq(0, 0, Cell::Poi(Marks::NONE)),
         };
         assert_eq!(
-            lower_rewrite(&rw, false, 0),
+            lower_rewrite(&rw, false, NONE_DECLARED),
             Err(CompileError::UnboundPoi {
                 side: RewriteSide::Right
             })
         );
-        assert!(lower_rewrite(&rw, true, 0).is_ok());
+        assert!(lower_rewrite(&rw, true, NONE_DECLARED).is_ok());
     }
 
     #[test]
@@ -355,7 +378,10 @@ mod tests {
                 lhs,
                 rhs: sq(0, 0, Cell::Empty),
             };
-            assert_eq!(lower_rewrite(&rw, false, 0), Err(CompileError::Unanchored));
+            assert_eq!(
+                lower_rewrite(&rw, false, NONE_DECLARED),
+                Err(CompileError::Unanchored)
+            );
         }
     }
 
@@ -366,7 +392,7 @@ mod tests {
             rhs: glue(&[sq(0, 0, Cell::Poi(Marks::NONE)), sq(0, 1, Cell::Poi(Marks::NONE))]),
         };
         assert_eq!(
-            lower_rewrite(&rw, true, 0),
+            lower_rewrite(&rw, true, NONE_DECLARED),
             Err(CompileError::SeveralPoiWrites { count: 2 })
         );
     }
@@ -378,7 +404,7 @@ mod tests {
             lhs: glue(&[sq(0, -2, Cell::OffBoard), sq(0, 0, ROOK)]),
             rhs: glue(&[sq(0, -2, Cell::OffBoard), sq(0, 0, Cell::Empty)]),
         };
-        let c = lower_rewrite(&rw, false, 0).unwrap();
+        let c = lower_rewrite(&rw, false, NONE_DECLARED).unwrap();
         assert_eq!(
             &*c.alternatives[0].choices[0],
             &[SquareWrite {
@@ -392,7 +418,7 @@ mod tests {
             lhs: glue(&[sq(0, 0, ROOK), sq(0, 1, Cell::Empty)]),
             rhs: sq(0, 1, ROOK),
         };
-        let c = lower_rewrite(&rw, false, 0).unwrap();
+        let c = lower_rewrite(&rw, false, NONE_DECLARED).unwrap();
         assert!(c.alternatives[0].choices[0].contains(&SquareWrite {
             dx: 0,
             dy: 0,

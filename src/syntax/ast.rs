@@ -146,6 +146,16 @@ pub enum ExprKind {
     Poi,
     /// `#`: off the board.
     OffBoard,
+    /// `_`: any square of the board.
+    AnySquare,
+    /// `@d4`, `@d`, `@4`: the file (0 = a) and rank (0 = 1) counted from the
+    /// board's left and bottom edges.
+    Place {
+        /// The file, if given.
+        file: Option<u32>,
+        /// The rank, if given.
+        rank: Option<u32>,
+    },
     /// A word: a defined name, a parameter, a movement like `ur`, or a letter piece.
     Word(String),
     /// A piece symbol such as `♙`.

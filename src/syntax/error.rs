@@ -139,6 +139,22 @@ pub enum SyntaxError {
         span: Span,
     },
 
+    /// A place whose rank is not a number from 1 to 256.
+    #[error("`{text}` is not a place on a board")]
+    #[diagnostic(
+        code(chessalg::syntax::bad_place),
+        help(
+            "a place is a file letter and a rank from 1 to 256 (`@d4`), a file alone (`@d`) or a rank alone (`@4`)"
+        )
+    )]
+    BadPlace {
+        /// The place as written.
+        #[label("this place")]
+        span: Span,
+        /// Its text.
+        text: String,
+    },
+
     /// Repetition bounds that are not counts, or out of order.
     #[error("bad repetition bounds: {reason}")]
     #[diagnostic(
@@ -168,6 +184,7 @@ impl SyntaxError {
             | SyntaxError::Unopened { span, .. }
             | SyntaxError::Mismatched { span, .. }
             | SyntaxError::MalformedPower { span }
+            | SyntaxError::BadPlace { span, .. }
             | SyntaxError::RepetitionBounds { span, .. } => Some(*span),
             SyntaxError::NotUtf8 { offset } => Some(Span::new(*offset, *offset + 1)),
         }

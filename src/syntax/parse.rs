@@ -416,6 +416,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::square
         | Rule::poi
         | Rule::off_board
+        | Rule::any_square
+        | Rule::place
         | Rule::word
         | Rule::piece => "an expression",
         Rule::poi_piece => "a piece after `%`",
@@ -824,6 +826,29 @@ impl Builder {
             Rule::square => ExprKind::Square,
             Rule::poi => ExprKind::Poi,
             Rule::off_board => ExprKind::OffBoard,
+            Rule::any_square => ExprKind::AnySquare,
+            Rule::place => {
+                let place = &text[1..];
+                let file = place
+                    .chars()
+                    .next()
+                    .filter(char::is_ascii_lowercase)
+                    .map(|c| c as u32 - 'a' as u32);
+                let digits = place.trim_start_matches(|c: char| c.is_ascii_lowercase());
+                let rank = match digits {
+                    "" => None,
+                    d => match d.parse::<u32>() {
+                        Ok(r) if (1..=256).contains(&r) => Some(r - 1),
+                        _ => {
+                            return Err(SyntaxError::BadPlace {
+                                span,
+                                text: text.to_string(),
+                            });
+                        }
+                    },
+                };
+                ExprKind::Place { file, rank }
+            }
             Rule::word => ExprKind::Word(text.to_string()),
             Rule::piece => ExprKind::Piece(text.chars().next().expect("a piece is one character")),
             r => unreachable!("expression rule {r:?}"),

@@ -74,6 +74,8 @@ pub(super) fn write_expr(out: &mut String, e: &Expr, depth: usize) {
         ExprKind::Square => ("square .".into(), vec![]),
         ExprKind::Poi => ("poi %".into(), vec![]),
         ExprKind::OffBoard => ("off-board #".into(), vec![]),
+        ExprKind::AnySquare => ("any square _".into(), vec![]),
+        ExprKind::Place { file, rank } => (format!("place file {file:?} rank {rank:?}"), vec![]),
         ExprKind::Word(w) => (format!("word {w}"), vec![]),
         ExprKind::Piece(c) => (format!("piece {c}"), vec![]),
     };

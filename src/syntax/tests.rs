@@ -51,6 +51,8 @@ fn sx(e: &Expr) -> String {
         ExprKind::Square => ".".into(),
         ExprKind::Poi => "%".into(),
         ExprKind::OffBoard => "#".into(),
+        ExprKind::AnySquare => "_".into(),
+        ExprKind::Place { file, rank } => format!("@{file:?}{rank:?}"),
         ExprKind::Word(w) => w.clone(),
         ExprKind::Piece(c) => c.to_string(),
     }
