@@ -145,6 +145,7 @@ fn alternatives(p: &Pattern) -> Vec<Vec<(Offset, CellSet)>> {
                     })
                     .collect();
             }
+            Term::Boxed { .. } => unreachable!("the generator makes no boxes"),
         }
     }
     out
@@ -177,6 +178,7 @@ fn content(cell: Cell) -> Content {
         Cell::Piece(p, m) => Content::Piece(p, m),
         Cell::OffBoard => Content::NoSquare,
         Cell::Poi(_) => unreachable!("handled by the caller"),
+        Cell::Any => unreachable!("the generator makes no `_`"),
     }
 }
 

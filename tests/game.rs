@@ -511,3 +511,31 @@ fn attacked_asks_about_the_owner_of_the_piece_of_interest() {
     }
     assert_eq!(names.len(), 6 + 3 + 5);
 }
+
+#[test]
+fn pieces_go_into_a_box_and_are_dropped_from_it() {
+    let game = game_of("tests/data/games/drops.alg");
+    let mut cache = Cache::new();
+    // FEN carries the box after the board, and marks by their FEN character.
+    let fen = "4k3/8/8/8/3n4/8/4N3/4K2Q~[NP] w - - 0 1";
+    let state = game.from_fen(fen).unwrap();
+    assert_eq!(game.to_fen(&state), fen);
+    assert!(game.board_text(&state).contains("hand: ♘ ♙"));
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
+    // 59 empty squares for each of the two pieces in hand.
+    assert_eq!(names.iter().filter(|n| n.starts_with("N@")).count(), 59);
+    assert_eq!(names.iter().filter(|n| n.starts_with("P@")).count(), 59);
+    let drop = legal
+        .iter()
+        .position(|a| game.action_name(&state, a) == "N@f3")
+        .unwrap();
+    assert_eq!(game.san_core(&state, &legal[drop], &legal), "N@f3");
+    let after = game.play(&state, &legal[drop]);
+    assert_eq!(game.to_fen(&after), "4k3/8/8/8/3n4/5N2/4N3/4K2Q~[P] b - - 1 1");
+    // Taking the knight puts a white knight in the hand.
+    let after = play(&game, state, &["e2d4"]);
+    assert_eq!(game.to_fen(&after), "4k3/8/8/8/3N4/8/8/4K2Q~[NNP] b - - 0 1");
+    // A bad box is one clear error.
+    assert!(game.from_fen("4k3/8/8/8/8/8/8/4K3[Z] w - - 0 1").is_err());
+}

@@ -130,6 +130,9 @@ pub enum Content {
     Empty,
     /// A square holding this piece, with these marks.
     Piece(PieceId, Marks),
+    /// Not a square: how many of one piece a box holds (the content of a
+    /// tally slot, see [`Coord::tally`]).
+    Count(u16),
 }
 
 impl Content {
@@ -138,6 +141,8 @@ impl Content {
             Content::NoSquare => OFF,
             Content::Empty => EMPTY,
             Content::Piece(p, m) => piece(p, m),
+            // A count is no square's content.
+            Content::Count(_) => OFF,
         }
     }
 

@@ -233,10 +233,31 @@ pub struct Coord {
     pub y: i32,
 }
 
+/// The column of the coordinates that stand for tally slots, never a square.
+const TALLY_X: i32 = i32::MIN;
+
 impl Coord {
     /// The coordinates `(x, y)`.
     pub const fn new(x: i32, y: i32) -> Self {
         Coord { x, y }
+    }
+
+    /// The coordinates that stand for tally slot `slot` (how many of one
+    /// piece one box holds) in a [`crate::core::Change`]; never a square.
+    pub const fn tally(slot: usize) -> Self {
+        Coord {
+            x: TALLY_X,
+            y: slot as i32,
+        }
+    }
+
+    /// The tally slot these coordinates stand for, if they stand for one.
+    pub const fn tally_slot(self) -> Option<usize> {
+        if self.x == TALLY_X {
+            Some(self.y as usize)
+        } else {
+            None
+        }
     }
 }
 

@@ -16,5 +16,5 @@ pub(crate) use content::{
 };
 pub(crate) use geometry::write_steps;
 pub use geometry::{Coord, MAX_TRANSLATION, Movement, MovementOverflow, Offset, superscript};
-pub use piece::{MAX_MARKS, Marks, PieceId, PieceTable};
+pub use piece::{BoxId, MAX_MARKS, Marks, PieceId, PieceTable};
 pub use player::PlayerId;

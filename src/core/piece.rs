@@ -62,6 +62,19 @@ pub struct PieceTable {
     symbols: Vec<char>,
     partners: Vec<Option<PieceId>>,
     marks: Vec<char>,
+    boxes: Vec<String>,
+}
+
+/// A box: a named place off the board holding any number of pieces (a hand
+/// of captured pieces, a count of checks still to give).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoxId(pub(crate) u16);
+
+impl BoxId {
+    /// Its index in declaration order.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
 impl PieceTable {
@@ -154,8 +167,45 @@ impl PieceTable {
         self.symbols.is_empty()
     }
 
+    /// Declares a box named `name` (if new) and returns its id.
+    pub fn declare_box(&mut self, name: &str) -> BoxId {
+        if let Some(b) = self.box_named(name) {
+            return b;
+        }
+        self.boxes.push(name.to_string());
+        BoxId((self.boxes.len() - 1) as u16)
+    }
+
+    /// The box declared with this name.
+    pub fn box_named(&self, name: &str) -> Option<BoxId> {
+        self.boxes.iter().position(|b| b == name).map(|i| BoxId(i as u16))
+    }
+
+    /// The name of a box.
+    pub fn box_name(&self, b: BoxId) -> &str {
+        &self.boxes[b.index()]
+    }
+
+    /// How many boxes are declared.
+    pub fn box_count(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// The tally slot counting `piece` in box `b` (see [`Coord::tally`]).
+    ///
+    /// [`Coord::tally`]: crate::core::Coord::tally
+    pub fn slot(&self, b: BoxId, piece: PieceId) -> usize {
+        b.index() * self.symbols.len() + piece.index()
+    }
+
+    /// The box and piece a tally slot counts.
+    pub fn slot_of(&self, slot: usize) -> (BoxId, PieceId) {
+        let n = self.symbols.len().max(1);
+        (BoxId((slot / n) as u16), PieceId((slot % n) as u16))
+    }
+
     /// All declared pieces in declaration order.
-    pub fn ids(&self) -> impl Iterator<Item = PieceId> + '_ {
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = PieceId> + '_ {
         (0..self.symbols.len()).map(|i| PieceId(i as u16))
     }
 }
@@ -165,6 +215,9 @@ impl fmt::Display for PieceTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for m in &self.marks {
             writeln!(f, "mark {m}")?;
+        }
+        for b in &self.boxes {
+            writeln!(f, "box {b}")?;
         }
         for id in self.ids() {
             match self.partner(id) {

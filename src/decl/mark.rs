@@ -12,5 +12,8 @@ impl Declare for MarkDecl {
         {
             cx.spec.expiring = cx.spec.expiring.union(set);
         }
+        if let (Some(c), Some(set)) = (self.fen, cx.pieces().mark(self.symbol)) {
+            cx.spec.mark_fen.push((set, c));
+        }
     }
 }

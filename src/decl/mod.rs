@@ -10,6 +10,7 @@
 //! grammar rule, its AST type, and one file in this folder.
 
 mod board;
+mod boxes;
 mod fen_rights;
 mod fen_target;
 mod fen_turn;
@@ -37,7 +38,7 @@ pub use piece::PieceInfo;
 pub use quiet::QuietResets;
 pub use turns::TurnOrder;
 
-use crate::core::{Marks, Offset, PieceId, PieceTable, PlayerId};
+use crate::core::{BoxId, Marks, Offset, PieceId, PieceTable, PlayerId};
 use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
 use crate::source::{Source, Span};
 use crate::syntax::ast::{self, Declaration};
@@ -77,6 +78,14 @@ pub struct GameSpec {
     pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).
     pub notation: Notation,
+    /// What the boxes hold at the start: one entry per piece (`box`).
+    pub box_contents: Vec<(BoxId, PieceId)>,
+    /// The box FEN writes in brackets after the board (`fen box`).
+    pub fen_box: Option<BoxId>,
+    /// The box and pieces of FEN's counts field (`fen counts`).
+    pub fen_counts: Option<(BoxId, Vec<PieceId>)>,
+    /// Per mark: the character FEN writes after a piece carrying it (`mark ... fen ~`).
+    pub mark_fen: Vec<(Marks, char)>,
 }
 
 impl GameSpec {

@@ -22,6 +22,17 @@ pub(crate) fn square(x: i32, y: i32, code: Code) -> u64 {
     mix(at | ((code as u64) << 40))
 }
 
+/// The key of tally slot `slot` holding `count` (0 has no key: an empty
+/// box adds nothing to a position's hash).
+#[inline]
+pub(crate) fn tally(slot: usize, count: u16) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        mix(0xA24B_AED4_963E_E407 ^ ((slot as u64) << 16) ^ count as u64)
+    }
+}
+
 /// The key of the piece of interest at stack depth `depth`.
 #[inline]
 pub(crate) fn poi(depth: usize, x: i32, y: i32, code: Code) -> u64 {

@@ -52,6 +52,9 @@ pub struct Position {
     /// Row-major from the bottom row, `width * height` codes. The grid is
     /// always trimmed to the bounding box of the squares.
     pub(crate) cells: Vec<Code>,
+    /// How many of each piece each box holds, by tally slot (see
+    /// [`Coord::tally`]); no zeros at the end.
+    pub(crate) tallies: Vec<u16>,
     pub(crate) hash: u64,
 }
 
@@ -158,6 +161,7 @@ impl Position {
             width: 0,
             height: 0,
             cells: Vec::new(),
+            tallies: Vec::new(),
             hash: 0,
         }
     }
@@ -194,6 +198,7 @@ impl Position {
             width: nw as u32,
             height: nh as u32,
             cells,
+            tallies: Vec::new(),
             hash: 0,
         };
         p.hash = p
@@ -242,7 +247,36 @@ impl Position {
 
     /// What the coordinates `at` hold.
     pub fn get(&self, at: Coord) -> Content {
-        Content::from_code(self.code_at(at.x, at.y))
+        match at.tally_slot() {
+            Some(slot) => Content::Count(self.tally(slot)),
+            None => Content::from_code(self.code_at(at.x, at.y)),
+        }
+    }
+
+    /// How many of one piece one box holds: tally slot `slot`.
+    pub fn tally(&self, slot: usize) -> u16 {
+        self.tallies.get(slot).copied().unwrap_or(0)
+    }
+
+    /// The tally slots that are not zero, with their counts.
+    pub fn tallies(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
+        self.tallies.iter().copied().enumerate().filter(|&(_, n)| n > 0)
+    }
+
+    /// Sets tally slot `slot` to `count`.
+    pub fn set_tally(&mut self, slot: usize, count: u16) {
+        let old = self.tally(slot);
+        if old == count {
+            return;
+        }
+        self.hash ^= hash::tally(slot, old) ^ hash::tally(slot, count);
+        if self.tallies.len() <= slot {
+            self.tallies.resize(slot + 1, 0);
+        }
+        self.tallies[slot] = count;
+        while self.tallies.last() == Some(&0) {
+            self.tallies.pop();
+        }
     }
 
     /// How many squares the position has.
@@ -265,9 +299,7 @@ impl Position {
     /// square wins).
     pub fn with_changes(&self, changes: &[Change]) -> Position {
         let mut next = self.clone();
-        if !next.change_in_place(changes) {
-            next = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
-        }
+        next.apply(changes);
         next
     }
 
@@ -282,8 +314,18 @@ impl Position {
                 content: self.get(c.at),
             })
             .collect();
-        if !self.change_in_place(changes) {
-            *self = Position::build(self.raw_squares(), changes.iter().map(|c| (c.at, c.content)));
+        let squares = || changes.iter().filter(|c| c.at.tally_slot().is_none());
+        if !self.change_in_place(squares()) {
+            let tallies = std::mem::take(&mut self.tallies);
+            *self = Position::build(self.raw_squares(), squares().map(|c| (c.at, c.content)));
+            for (slot, n) in tallies.into_iter().enumerate() {
+                self.set_tally(slot, n);
+            }
+        }
+        for c in changes {
+            if let (Some(slot), Content::Count(n)) = (c.at.tally_slot(), c.content) {
+                self.set_tally(slot, n);
+            }
         }
         before
     }
@@ -291,8 +333,8 @@ impl Position {
     /// The common case of a change: squares change contents, none appears
     /// or vanishes, so the grid stays and the hash is updated in place.
     /// Changes nothing and says `false` when that is not the case.
-    fn change_in_place(&mut self, changes: &[Change]) -> bool {
-        let in_place = changes.iter().all(|c| {
+    fn change_in_place<'c>(&mut self, changes: impl Iterator<Item = &'c Change> + Clone) -> bool {
+        let in_place = changes.clone().all(|c| {
             c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
         });
         if in_place {
@@ -346,7 +388,7 @@ impl Position {
                         out.push(pieces.symbol(p));
                         out.push_str(&pieces.mark_symbols(m));
                     }
-                    Content::Piece(..) => out.push('?'),
+                    Content::Piece(..) | Content::Count(_) => out.push('?'),
                 }
             }
             let trimmed = out[start..].trim_end_matches(' ').len();
@@ -371,6 +413,7 @@ impl PartialEq for Position {
             && self.width == other.width
             && self.height == other.height
             && self.cells == other.cells
+            && self.tallies == other.tallies
     }
 }
 
@@ -388,6 +431,7 @@ impl Ord for Position {
         self.squares()
             .map(Position::key)
             .cmp(other.squares().map(Position::key))
+            .then_with(|| self.tallies.cmp(&other.tallies))
     }
 }
 

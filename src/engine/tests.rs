@@ -526,15 +526,17 @@ fn attacked_is_asked_of_the_board_as_the_move_left_it() {
 }
 
 #[test]
-fn for_black_the_white_king_is_attacked_when_it_can_move_itself() {
+fn attacked_asks_the_players_other_than_the_owner_whoever_searches() {
     let f = Fixture::new();
     let e = f.engine(5, 5);
-    // Asked for black, the other side is white, whose only way to change
-    // the king's square is to move the king.
-    let boxed = ".....\n.....\n.....\n♙♙...\n♔♖...\n";
-    assert!(!has_result(&*e, &f, "%♔: attacked", BLACK, boxed));
+    // The white king is attacked when black can change its square, asked in
+    // white's search or in black's: the owner's own moves never count.
     let free = ".....\n.....\n.....\n♙♙...\n♔....\n";
-    assert!(has_result(&*e, &f, "%♔: attacked", BLACK, free));
+    assert!(!has_result(&*e, &f, "%♔: attacked", BLACK, free));
+    assert!(!has_result(&*e, &f, "%♔: attacked", WHITE, free));
+    let checked = "♜....\n.....\n.....\n.♙...\n♔....\n";
+    assert!(has_result(&*e, &f, "%♔: attacked", BLACK, checked));
+    assert!(has_result(&*e, &f, "%♔: attacked", WHITE, checked));
 }
 
 // ---- can_change ----------------------------------------------------------

@@ -346,7 +346,11 @@ impl Game {
             Notation::Numbered => notation::numbered::numbering(squares.iter().map(|&(at, _)| at)),
             Notation::Coordinates => Vec::new(),
         };
-        let position = Position::from_squares(squares);
+        let mut position = Position::from_squares(squares);
+        for &(bx, p) in &spec.box_contents {
+            let slot = pieces.slot(bx, p);
+            position.set_tally(slot, position.tally(slot).saturating_add(1));
+        }
         let first = spec.starting.unwrap_or(PlayerId::FIRST);
         let mut game = Game {
             name: spec.name.clone().unwrap_or_else(|| "game".to_string()),
@@ -488,7 +492,7 @@ impl Game {
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
                 match state.position().get(at) {
-                    Content::NoSquare => out.push(' '),
+                    Content::NoSquare | Content::Count(_) => out.push(' '),
                     Content::Empty => out.push('.'),
                     Content::Piece(p, _) => out.push(self.pieces.symbol(p)),
                 }
@@ -505,6 +509,28 @@ impl Game {
             out.push(char::from_u32('a' as u32 + file).unwrap_or('?'));
         }
         out.push('\n');
+        out.push_str(&self.boxes_text(state));
+        out
+    }
+
+    /// One line per box that holds something: its name and its pieces
+    /// (`hand: ♕ ♞ ♞`).
+    pub fn boxes_text(&self, state: &State) -> String {
+        let mut out = String::new();
+        for b in 0..self.pieces.box_count() {
+            let bx = crate::core::BoxId(b as u16);
+            let mut items: Vec<String> = Vec::new();
+            // As FEN writes a box: each player's pieces in turn, the last declared first.
+            let mut order: Vec<PieceId> = self.pieces.ids().rev().collect();
+            order.sort_by_key(|p| self.info[p.index()].owner.map_or(usize::MAX, |o| o.index()));
+            for p in order {
+                let n = state.position().tally(self.pieces.slot(bx, p));
+                items.extend((0..n).map(|_| self.pieces.symbol(p).to_string()));
+            }
+            if !items.is_empty() {
+                out.push_str(&format!("{}: {}\n", self.pieces.box_name(bx), items.join(" ")));
+            }
+        }
         out
     }
 }

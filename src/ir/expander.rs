@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::error::ExpandError;
 use super::tree::{Cell, CellSet, Move, Pattern, Term, Value};
-use crate::core::{Marks, PieceTable};
+use crate::core::{BoxId, Marks, PieceTable};
 use crate::core::{Movement, Offset};
 use crate::source::Span;
 use crate::syntax::ast::{Definition, Expr, ExprKind, Ident};
@@ -100,6 +100,7 @@ fn size(v: &Value) -> usize {
         Value::Movement(_) => n = 1,
         Value::Pattern(p) => pat(p, &mut n),
         Value::Move(m) => mv(m, &mut n),
+        Value::Box(_) => n = 1,
     }
     n
 }
@@ -196,6 +197,7 @@ impl<'a> Expander<'a> {
             || is_movement_word(w)
             || self.letter_piece(w).is_some()
             || BUILTIN_MOVES.contains(&w)
+            || self.pieces.box_named(w).is_some()
         {
             Ok(())
         } else {
@@ -521,6 +523,9 @@ impl<'a> Expander<'a> {
         if w == "attacked" {
             return Ok(Value::Move(Move::Attacked));
         }
+        if let Some(bx) = self.pieces.box_named(w) {
+            return Ok(Value::Box(bx));
+        }
         if is_movement_word(w) {
             return Ok(Value::Movement(movement_of_word(w)));
         }
@@ -610,8 +615,33 @@ impl<'a> Expander<'a> {
     fn juxtapose(&mut self, items: &'a [Expr], scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
         let mut pending: Option<(Movement, Span)> = None;
         let mut operands: Vec<(Value, Span)> = Vec::new();
+        let mut boxed: Option<(BoxId, Span)> = None;
         for item in items {
             let v = self.expr(item, scope, src)?;
+            if let Value::Box(b) = v {
+                if boxed.is_some() || pending.is_some() {
+                    return Err(Some((src, box_error(item.span))));
+                }
+                boxed = Some((b, item.span));
+                continue;
+            }
+            let v = match boxed.take() {
+                None => v,
+                Some((b, s)) => match &v {
+                    Value::Pattern(p) => match p.terms() {
+                        [Term::Square { at, contents }] if *at == Offset::new(0, 0) => {
+                            match contents.single() {
+                                Some(Cell::Piece(piece, m)) if m.is_empty() => {
+                                    Value::Pattern(Pattern::boxed(b, piece, 1))
+                                }
+                                _ => return Err(Some((src, box_error(s.join(item.span))))),
+                            }
+                        }
+                        _ => return Err(Some((src, box_error(s.join(item.span))))),
+                    },
+                    _ => return Err(Some((src, box_error(s.join(item.span))))),
+                },
+            };
             match (v, pending) {
                 (Value::Movement(m), None) => pending = Some((m, item.span)),
                 (Value::Movement(m), Some((p, s))) => match p.compose(m) {
@@ -635,6 +665,9 @@ impl<'a> Expander<'a> {
                     pending = None;
                 }
             }
+        }
+        if let Some((_, s)) = boxed {
+            return Err(Some((src, box_error(s))));
         }
         if let Some((m, s)) = pending {
             if operands.is_empty() {
@@ -758,6 +791,17 @@ fn place(file: Option<u32>, rank: Option<u32>) -> Pattern {
         .iter()
         .try_fold(Pattern::empty(), |acc, t| acc.glue(t))
         .expect("a place's squares are distinct")
+}
+
+/// A box name not followed by one bare piece (`hand ♘`).
+fn box_error(span: Span) -> ExpandError {
+    ExpandError::Kind {
+        span,
+        operator: "a box".into(),
+        expects: "is followed by one piece".into(),
+        found: "something else",
+        help: "write a box's name before the piece it holds, e.g. `hand ♘`; `hand ♘ + hand ♘` is two".into(),
+    }
 }
 
 fn origin(cell: Cell) -> Value {

@@ -313,6 +313,11 @@ fn declare_pieces(
             table.pair(a, b);
         }
     }
+    for item in &file.items {
+        if let ast::Item::Declaration(ast::Declaration::Box(b)) = item {
+            table.declare_box(&b.name.text);
+        }
+    }
     for (item, &o) in file.items.iter().zip(origins) {
         let source = &sources[o];
         if let ast::Item::Declaration(ast::Declaration::Mark(m)) = item {

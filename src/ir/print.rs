@@ -36,6 +36,7 @@ pub fn value(v: &Value, pieces: &PieceTable) -> String {
         Value::Movement(m) => m.to_string(),
         Value::Pattern(p) => pattern(p, pieces),
         Value::Move(m) => move_text(m, pieces),
+        Value::Box(b) => pieces.box_name(*b).to_string(),
     }
 }
 
@@ -120,7 +121,10 @@ impl Printer<'_> {
             out.push('0');
             return;
         }
-        let glued = terms.len() > 1;
+        let glued = terms.len() > 1
+            || terms
+                .iter()
+                .any(|t| matches!(t, Term::Boxed { count, .. } if *count > 1));
         bracket(out, glued && level > Level::Glue, |out| {
             let inner = if glued { Level::Glue } else { level };
             for (i, t) in terms.iter().enumerate() {
@@ -137,6 +141,16 @@ impl Printer<'_> {
                             self.pattern(out, a, Level::Glue);
                         }
                     }),
+                    Term::Boxed { bx, piece, count } => {
+                        for k in 0..*count {
+                            if k > 0 {
+                                out.push_str(" + ");
+                            }
+                            out.push_str(self.pieces.box_name(*bx));
+                            out.push(' ');
+                            out.push(self.pieces.symbol(*piece));
+                        }
+                    }
                 }
             }
         });

@@ -8,7 +8,7 @@
 //! two expressions that mean the same thing by the algebra's laws (`ur = ru`,
 //! `f + g = g + f`, `nil M = M`, `M{0} = nil`) compare equal and print alike.
 
-use crate::core::{Marks, PieceId, PieceTable};
+use crate::core::{BoxId, Marks, PieceId, PieceTable};
 use crate::core::{Movement, MovementOverflow, Offset};
 
 /// What one square of a fragment is or becomes.
@@ -107,6 +107,16 @@ pub enum Term {
     },
     /// `f | g | ...` over fragments that are not all single squares at one spot.
     Either(Vec<Pattern>),
+    /// `hand ♘`: `count` of `piece` in a box (taken out on the left of `->`,
+    /// put in on the right).
+    Boxed {
+        /// The box.
+        bx: BoxId,
+        /// The piece.
+        piece: PieceId,
+        /// How many.
+        count: u32,
+    },
 }
 
 /// A board fragment pattern: terms glued together with `+` (`0` when empty).
@@ -135,6 +145,38 @@ impl Pattern {
         }
     }
 
+    /// `count` of `piece` in box `bx`.
+    pub fn boxed(bx: BoxId, piece: PieceId, count: u32) -> Self {
+        Pattern {
+            terms: vec![Term::Boxed { bx, piece, count }],
+        }
+    }
+
+    /// Sorts terms and adds up the counts of one piece in one box.
+    fn normalised(mut terms: Vec<Term>) -> Pattern {
+        terms.sort();
+        let mut out: Vec<Term> = Vec::with_capacity(terms.len());
+        for t in terms {
+            if let (
+                Some(Term::Boxed { bx, piece, count }),
+                Term::Boxed {
+                    bx: b2,
+                    piece: p2,
+                    count: c2,
+                },
+            ) = (out.last_mut(), &t)
+                && *bx == *b2
+                && *piece == *p2
+            {
+                *count = count.saturating_add(*c2);
+                continue;
+            }
+            out.push(t);
+        }
+        out.sort();
+        Pattern { terms: out }
+    }
+
     /// The glued terms in canonical order.
     pub fn terms(&self) -> &[Term] {
         &self.terms
@@ -155,8 +197,7 @@ impl Pattern {
         }
         let mut terms = self.terms.clone();
         terms.extend(other.terms.iter().cloned());
-        terms.sort();
-        Ok(Pattern { terms })
+        Ok(Pattern::normalised(terms))
     }
 
     /// `f | g`: single squares at one spot merge into one set of contents.
@@ -204,6 +245,7 @@ impl Pattern {
             match t {
                 Term::Square { at, .. } => out.push(*at),
                 Term::Either(alts) => alts.iter().for_each(|a| out.extend(a.reach())),
+                Term::Boxed { .. } => {}
             }
         }
         out.sort();
@@ -223,6 +265,7 @@ impl Pattern {
                 Term::Either(alts) => {
                     Term::Either(alts.iter().map(|a| a.moved(m)).collect::<Result<Vec<_>, _>>()?)
                 }
+                boxed @ Term::Boxed { .. } => boxed.clone(),
             });
         }
         Ok(Pattern::rebuilt(terms))
@@ -239,6 +282,11 @@ impl Pattern {
                     contents: contents.map_pieces(f),
                 },
                 Term::Either(alts) => Term::Either(alts.iter().map(|a| a.map_pieces(f)).collect()),
+                Term::Boxed { bx, piece, count } => Term::Boxed {
+                    bx: *bx,
+                    piece: f(*piece),
+                    count: *count,
+                },
             })
             .collect();
         Pattern::rebuilt(terms)
@@ -250,7 +298,7 @@ impl Pattern {
         for t in &self.terms {
             match t {
                 Term::Square { at, contents } if contents.cells().contains(&Cell::Any) => out.push(*at),
-                Term::Square { .. } => {}
+                Term::Square { .. } | Term::Boxed { .. } => {}
                 Term::Either(alts) => alts.iter().for_each(|a| out.extend(a.any_offsets())),
             }
         }
@@ -262,6 +310,7 @@ impl Pattern {
         self.terms.iter().any(|t| match t {
             Term::Square { at: a, .. } => *a == at,
             Term::Either(alts) => alts.iter().all(|a| a.fixes(at)),
+            Term::Boxed { .. } => false,
         })
     }
 
@@ -270,6 +319,7 @@ impl Pattern {
         self.terms.iter().any(|t| match t {
             Term::Square { contents, .. } => contents.cells().iter().any(|c| matches!(c, Cell::Poi(_))),
             Term::Either(alts) => alts.iter().any(|a| a.mentions_poi()),
+            Term::Boxed { .. } => false,
         })
     }
 
@@ -286,6 +336,8 @@ impl Pattern {
                 Term::Either(alts) => {
                     Term::Either(alts.iter().map(|a| a.marked(marks)).collect::<Option<Vec<_>>>()?)
                 }
+                // Pieces in a box carry no marks.
+                Term::Boxed { .. } => return None,
             });
         }
         Some(Pattern::rebuilt(terms))
@@ -301,8 +353,7 @@ impl Pattern {
             };
             out.terms.extend(p.terms);
         }
-        out.terms.sort();
-        out
+        Pattern::normalised(out.terms)
     }
 }
 
@@ -526,6 +577,8 @@ pub enum Value {
     Pattern(Pattern),
     /// A move.
     Move(Move),
+    /// A box's name, which applies to a piece after it (`hand ♘`).
+    Box(BoxId),
 }
 
 impl Value {
@@ -535,6 +588,7 @@ impl Value {
             Value::Movement(_) => "a movement",
             Value::Pattern(_) => "a fragment",
             Value::Move(_) => "a move",
+            Value::Box(_) => "a box",
         }
     }
 
@@ -545,6 +599,7 @@ impl Value {
             Value::Movement(m) => Value::Movement(*m),
             Value::Pattern(p) => Value::Pattern(p.map_pieces(&f)),
             Value::Move(m) => Value::Move(m.map_pieces(&f)),
+            Value::Box(b) => Value::Box(*b),
         }
     }
 
@@ -554,6 +609,7 @@ impl Value {
             Value::Movement(n) => Value::Movement(m.compose(*n)?),
             Value::Pattern(p) => Value::Pattern(p.moved(m)?),
             Value::Move(mv) => Value::Move(mv.moved(m)?),
+            Value::Box(b) => Value::Box(*b),
         })
     }
 }

@@ -173,6 +173,28 @@ pub(crate) struct Alternative {
     pub(crate) anchors: Box<[Anchor]>,
     /// One change list per choice of the replacement.
     pub(crate) choices: Box<[Box<[SquareWrite]>]>,
+    /// What the boxes must hold for the left side to match.
+    pub(crate) tally_checks: Box<[TallyCheck]>,
+    /// Per choice of the replacement: how it changes the boxes.
+    pub(crate) tally_writes: Box<[Box<[TallyWrite]>]>,
+}
+
+/// A box a left side takes pieces from: its tally slot must hold at least `at_least`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TallyCheck {
+    /// The tally slot (box and piece).
+    pub(crate) slot: u32,
+    /// How many the box must hold.
+    pub(crate) at_least: u16,
+}
+
+/// How one replacement changes one tally slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TallyWrite {
+    /// The tally slot (box and piece).
+    pub(crate) slot: u32,
+    /// What is added (negative: taken out).
+    pub(crate) delta: i32,
 }
 
 /// A compiled `f -> g`.

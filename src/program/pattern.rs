@@ -3,11 +3,11 @@
 //! of changes.
 
 use crate::core::Offset;
-use crate::core::{Marks, PieceId};
+use crate::core::{BoxId, Marks, PieceId};
 use crate::ir::{Cell, CellSet, Pattern, Rewrite, Term};
 
 use super::error::{CompileError, RewriteSide};
-use super::inst::{Alternative, Anchor, Check, CompiledRewrite, SquareWrite, Write};
+use super::inst::{Alternative, Anchor, Check, CompiledRewrite, SquareWrite, TallyCheck, TallyWrite, Write};
 use crate::core::{self as code, Code, CodeSet};
 
 /// The most alternatives one side of a rewrite may have after multiplying out.
@@ -19,18 +19,25 @@ const MAX_PATTERN_DEPTH: usize = 256;
 /// One alternative of a pattern: squares with their possible contents.
 type Squares = Vec<(Offset, CellSet)>;
 
+/// The pieces one alternative of a pattern has in boxes: (box, piece, how many).
+type Tallies = Vec<(BoxId, PieceId, u32)>;
+
+/// One choice of a replacement: what each square becomes, and what goes into boxes.
+type Choice = (Vec<(Offset, Cell)>, Tallies);
+
 /// The alternatives of `p`, its `Either` terms multiplied out (disjunctive
 /// normal form), without repeats, in a deterministic order.
-fn alternatives(p: &Pattern, depth: usize) -> Result<Vec<Squares>, CompileError> {
+fn alternatives(p: &Pattern, depth: usize) -> Result<Vec<(Squares, Tallies)>, CompileError> {
     if depth > MAX_PATTERN_DEPTH {
         return Err(CompileError::TooDeep {
             limit: MAX_PATTERN_DEPTH,
         });
     }
-    let mut out: Vec<Squares> = vec![Vec::new()];
+    let mut out: Vec<(Squares, Tallies)> = vec![(Vec::new(), Vec::new())];
     for term in p.terms() {
         match term {
-            Term::Square { at, contents } => out.iter_mut().for_each(|a| a.push((*at, contents.clone()))),
+            Term::Square { at, contents } => out.iter_mut().for_each(|a| a.0.push((*at, contents.clone()))),
+            Term::Boxed { bx, piece, count } => out.iter_mut().for_each(|a| a.1.push((*bx, *piece, *count))),
             Term::Either(alts) => {
                 let mut choices = Vec::new();
                 for alt in alts {
@@ -45,7 +52,8 @@ fn alternatives(p: &Pattern, depth: usize) -> Result<Vec<Squares>, CompileError>
                 for a in &out {
                     for c in &choices {
                         let mut joined = a.clone();
-                        joined.extend(c.iter().cloned());
+                        joined.0.extend(c.0.iter().cloned());
+                        joined.1.extend(c.1.iter().cloned());
                         next.push(joined);
                     }
                 }
@@ -54,7 +62,8 @@ fn alternatives(p: &Pattern, depth: usize) -> Result<Vec<Squares>, CompileError>
         }
     }
     for a in &mut out {
-        a.sort();
+        a.0.sort();
+        a.1.sort();
     }
     out.sort();
     out.dedup();
@@ -63,9 +72,9 @@ fn alternatives(p: &Pattern, depth: usize) -> Result<Vec<Squares>, CompileError>
 
 /// The replacement choices of `p`: every alternative with every choice of
 /// contents for squares that offer several.
-fn choices(p: &Pattern) -> Result<Vec<Vec<(Offset, Cell)>>, CompileError> {
+fn choices(p: &Pattern) -> Result<Vec<Choice>, CompileError> {
     let mut out = Vec::new();
-    for alt in alternatives(p, 0)? {
+    for (alt, tallies) in alternatives(p, 0)? {
         let mut partial: Vec<Vec<(Offset, Cell)>> = vec![Vec::new()];
         for (at, contents) in alt {
             let cells = contents.cells();
@@ -84,7 +93,7 @@ fn choices(p: &Pattern) -> Result<Vec<Vec<(Offset, Cell)>>, CompileError> {
             }
             partial = next;
         }
-        out.extend(partial);
+        out.extend(partial.into_iter().map(|p| (p, tallies.clone())));
     }
     out.sort();
     out.dedup();
@@ -247,6 +256,51 @@ fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], declared: Declared) 
     changes.into_boxed_slice()
 }
 
+/// Per tally slot, the sum of the counts in `tallies`, sorted by slot.
+fn per_slot(tallies: &Tallies, declared: Declared) -> Vec<(u32, i64)> {
+    let mut out: Vec<(u32, i64)> = Vec::new();
+    for &(bx, piece, count) in tallies {
+        let slot = (bx.index() * declared.pieces + piece.index()) as u32;
+        match out.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, n)) => *n += count as i64,
+            None => out.push((slot, count as i64)),
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// What a left side needs in its boxes: at least its count of each piece.
+fn tally_checks(taken: &Tallies, declared: Declared) -> Box<[TallyCheck]> {
+    per_slot(taken, declared)
+        .into_iter()
+        .map(|(slot, n)| TallyCheck {
+            slot,
+            at_least: n.min(u16::MAX as i64) as u16,
+        })
+        .collect()
+}
+
+/// The box changes of one replacement: what it puts in, less what the left side took out.
+fn tally_writes(taken: &Tallies, put: &Tallies, declared: Declared) -> Box<[TallyWrite]> {
+    let mut delta = per_slot(put, declared);
+    for (slot, n) in per_slot(taken, declared) {
+        match delta.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, d)) => *d -= n,
+            None => delta.push((slot, -n)),
+        }
+    }
+    delta.sort_unstable();
+    delta
+        .into_iter()
+        .filter(|&(_, d)| d != 0)
+        .map(|(slot, d)| TallyWrite {
+            slot,
+            delta: d.clamp(-(u16::MAX as i64), u16::MAX as i64) as i32,
+        })
+        .collect()
+}
+
 /// Compiles one rewrite; `poi_bound` says whether a `%p:` encloses it.
 pub(crate) fn lower_rewrite(
     rw: &Rewrite,
@@ -267,7 +321,7 @@ pub(crate) fn lower_rewrite(
     }
     let lefts = alternatives(&rw.lhs, 0)?;
     let rights = choices(&rw.rhs)?;
-    for choice in &rights {
+    for (choice, _) in &rights {
         let count = choice.iter().filter(|(_, c)| matches!(c, Cell::Poi(_))).count();
         if count > 1 {
             return Err(CompileError::SeveralPoiWrites { count });
@@ -279,13 +333,27 @@ pub(crate) fn lower_rewrite(
         });
     }
     let mut alternatives = Vec::with_capacity(lefts.len());
-    for left in &lefts {
-        let (checks, anchors) = lower_left(left, declared)?;
-        let choices = rights.iter().map(|c| lower_changes(left, c, declared)).collect();
+    for (left, taken) in &lefts {
+        let (checks, anchors) = if left.is_empty() && !taken.is_empty() {
+            // Only boxes: nothing on the board to anchor, one place to match.
+            (Vec::new(), Vec::new())
+        } else {
+            lower_left(left, declared)?
+        };
+        let choices = rights
+            .iter()
+            .map(|(c, _)| lower_changes(left, c, declared))
+            .collect();
+        let tally_writes = rights
+            .iter()
+            .map(|(_, put)| tally_writes(taken, put, declared))
+            .collect();
         alternatives.push(Alternative {
             checks: checks.into_boxed_slice(),
             anchors: anchors.into_boxed_slice(),
             choices,
+            tally_checks: tally_checks(taken, declared),
+            tally_writes,
         });
     }
     Ok(CompiledRewrite {

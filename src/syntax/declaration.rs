@@ -19,11 +19,14 @@ macro_rules! declarations {
             Game(GameDecl, game_decl),
             Players(PlayersDecl, players_decl),
             Mark(MarkDecl, mark_decl),
+            Box(BoxDecl, box_decl),
             Board(BoardDecl, board_decl),
             Moves(MovesDecl, moves_decl),
             FenRights(FenRightsDecl, fen_rights),
             FenTarget(FenTargetDecl, fen_target),
             FenTurn(FenTurnDecl, fen_turn),
+            FenBox(FenBoxDecl, fen_box),
+            FenCounts(FenCountsDecl, fen_counts),
             Outcome(OutcomeDecl, outcome_decl),
             QuietResets(QuietDecl, quiet_decl),
             Legality(LegalityDecl, legality_decl),
@@ -240,7 +243,8 @@ impl DeclarationSyntax for MarkDecl {
     }
     fn print(&self, out: &mut String) {
         let expires = if self.expires { " expires" } else { "" };
-        let _ = writeln!(out, "mark {}{expires}", self.symbol);
+        let fen = self.fen.map(|c| format!(" fen {c}")).unwrap_or_default();
+        let _ = writeln!(out, "mark {}{expires}{fen}", self.symbol);
     }
 }
 
@@ -423,6 +427,8 @@ pub struct MarkDecl {
     pub symbol: char,
     /// Whether the mark is cleared when its piece's owner begins a turn.
     pub expires: bool,
+    /// The character FEN writes after the letter of a piece carrying it.
+    pub fen: Option<char>,
     /// The declaration.
     pub span: Span,
 }
@@ -457,6 +463,66 @@ pub struct FenRightsDecl {
     pub squares: Vec<(MarkedPiece, Ident)>,
     /// The declaration.
     pub span: Span,
+}
+
+/// `box hand` (and what it holds at the start): a place off the board for pieces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxDecl {
+    /// The box's name.
+    pub name: Ident,
+    /// The pieces it holds at the start.
+    pub contents: Vec<(char, Span)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for BoxDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("box", &self.name.text)
+    }
+    fn print(&self, out: &mut String) {
+        let contents: String = self.contents.iter().map(|(c, _)| format!(" {c}")).collect();
+        let _ = writeln!(out, "box {}{contents}", self.name.text);
+    }
+}
+
+/// `fen box hand`: FEN writes the box in brackets after the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenBoxDecl {
+    /// The box.
+    pub name: Ident,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for FenBoxDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("fen box", "")
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "fen box {}", self.name.text);
+    }
+}
+
+/// `fen counts checks ⊕ ⊖`: a FEN field `a+b` counting these pieces in a box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenCountsDecl {
+    /// The box.
+    pub name: Ident,
+    /// The pieces counted, in the field's order.
+    pub pieces: Vec<(char, Span)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for FenCountsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("fen counts", "")
+    }
+    fn print(&self, out: &mut String) {
+        let pieces: String = self.pieces.iter().map(|(c, _)| format!(" {c}")).collect();
+        let _ = writeln!(out, "fen counts {}{pieces}", self.name.text);
+    }
 }
 
 /// `fen turn w b`: the letter of FEN's turn field for each player.

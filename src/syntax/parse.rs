@@ -5,9 +5,10 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenRightsDecl, FenTargetDecl,
-    FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl,
-    Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl, RepeatSyntax, TurnsDecl,
+    BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
+    FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl,
+    MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl,
+    RepeatSyntax, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -438,7 +439,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::turn_order => "`alternate`",
         Rule::passing => "`passing`",
         Rule::notation_kind => "`numbered` or `coordinates`",
-        Rule::fen_rights | Rule::fen_target | Rule::fen_turn => "`rights`, `target` or `turn`",
+        Rule::fen_rights | Rule::fen_target | Rule::fen_turn | Rule::fen_box | Rule::fen_counts => {
+            "`rights`, `target`, `turn`, `box` or `counts`"
+        }
+        Rule::box_decl => "a declaration",
+        Rule::box_name => "a box name",
+        Rule::mark_fen | Rule::mark_fen_char => "`fen` and a punctuation character",
         Rule::expires => "`expires`",
         _ => return None,
     })
@@ -540,10 +546,29 @@ impl Builder {
             Rule::mark_decl => {
                 let text = p.as_str();
                 let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
-                let expires = p.into_inner().any(|q| q.as_rule() == Rule::expires);
+                let mut expires = false;
+                let mut fen = None;
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::expires => expires = true,
+                        Rule::mark_fen => fen = q.into_inner().next().map(|c| first_char(c.as_str())),
+                        _ => {}
+                    }
+                }
                 Ok(Item::Declaration(Declaration::Mark(MarkDecl {
                     symbol,
                     expires,
+                    fen,
+                    span,
+                })))
+            }
+            Rule::box_decl => {
+                let mut inner = p.into_inner();
+                let name = self.ident(&inner.next().expect("a box has a name"));
+                let contents = inner.map(|q| (first_char(q.as_str()), self.span(&q))).collect();
+                Ok(Item::Declaration(Declaration::Box(BoxDecl {
+                    name,
+                    contents,
                     span,
                 })))
             }
@@ -666,6 +691,19 @@ impl Builder {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();
                 let mut inner = q.into_inner();
+                if rule == Rule::fen_box {
+                    let name = self.ident(&inner.next().expect("a box name"));
+                    return Ok(Item::Declaration(Declaration::FenBox(FenBoxDecl { name, span })));
+                }
+                if rule == Rule::fen_counts {
+                    let name = self.ident(&inner.next().expect("a box name"));
+                    let pieces = inner.map(|q| (first_char(q.as_str()), self.span(&q))).collect();
+                    return Ok(Item::Declaration(Declaration::FenCounts(FenCountsDecl {
+                        name,
+                        pieces,
+                        span,
+                    })));
+                }
                 if rule == Rule::fen_turn {
                     return Ok(Item::Declaration(Declaration::FenTurn(FenTurnDecl {
                         letters: inner.map(|l| first_char(l.as_str())).collect(),

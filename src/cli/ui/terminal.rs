@@ -307,8 +307,9 @@ fn draw(m: &Session<'_>, status: &Status, view: &View) -> std::io::Result<()> {
             let at = game.square_at(file, rank);
             let content = state.position().get(at);
             let text = match content {
-                chessalg::core::Content::NoSquare => "   ".to_string(),
-                chessalg::core::Content::Empty => "   ".to_string(),
+                chessalg::core::Content::NoSquare
+                | chessalg::core::Content::Empty
+                | chessalg::core::Content::Count(_) => "   ".to_string(),
                 chessalg::core::Content::Piece(p, _) => format!(" {} ", game.pieces().symbol(p)),
             };
             let light = (file + rank) % 2 == 1;

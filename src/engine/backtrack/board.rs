@@ -8,7 +8,10 @@ use crate::core::{Change, Content, Coord};
 use crate::engine::hash;
 use crate::engine::position::Position;
 
-/// One undo-log entry: the cell, what it held, and the hash before.
+/// The flag of an undo-log entry that restores a tally slot, not a cell.
+const TALLY: u32 = 1 << 31;
+
+/// One undo-log entry: the cell (or `TALLY | slot`), what it held, and the hash before.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     cell: u32,
@@ -33,6 +36,8 @@ pub(crate) struct Board {
     /// One bit set per content code, `words` words each (code 0 unused).
     bits: Vec<u64>,
     counts: Vec<u32>,
+    /// How many of each piece each box holds, by tally slot.
+    tallies: Vec<u16>,
     codes: usize,
     /// The content hash, as [`Position::content_hash`].
     pub(crate) hash: u64,
@@ -57,6 +62,8 @@ impl Board {
         self.height = pos.height;
         self.cells.clear();
         self.cells.extend_from_slice(&pos.cells);
+        self.tallies.clear();
+        self.tallies.extend_from_slice(&pos.tallies);
         let top = pos.cells.iter().copied().max().unwrap_or(0) as usize;
         self.codes = codes.max(top + 1);
         self.hash = pos.hash;
@@ -80,6 +87,7 @@ impl Board {
         self.words = other.words;
         self.bits.clone_from(&other.bits);
         self.counts.clone_from(&other.counts);
+        self.tallies.clone_from(&other.tallies);
         self.codes = other.codes;
         self.hash = other.hash;
         self.log.clear();
@@ -165,6 +173,32 @@ impl Board {
         }
     }
 
+    /// How many of one piece one box holds: tally slot `slot`.
+    #[inline]
+    pub(crate) fn tally(&self, slot: u32) -> u16 {
+        self.tallies.get(slot as usize).copied().unwrap_or(0)
+    }
+
+    /// Adds `delta` to tally slot `slot` (never below 0 nor above `u16::MAX`).
+    pub(crate) fn add_tally(&mut self, slot: u32, delta: i32) {
+        let old = self.tally(slot);
+        let new = (old as i32 + delta).clamp(0, u16::MAX as i32) as u16;
+        if new == old {
+            return;
+        }
+        self.log.push(Undo {
+            cell: TALLY | slot,
+            old,
+            hash: self.hash,
+        });
+        let i = slot as usize;
+        if self.tallies.len() <= i {
+            self.tallies.resize(i + 1, 0);
+        }
+        self.tallies[i] = new;
+        self.hash ^= hash::tally(i, old) ^ hash::tally(i, new);
+    }
+
     /// How long the undo log is: a mark to undo back to.
     #[inline]
     pub(crate) fn mark(&self) -> usize {
@@ -212,6 +246,11 @@ impl Board {
     pub(crate) fn undo_to(&mut self, mark: usize) {
         while self.log.len() > mark {
             let u = self.log.pop().expect("log longer than mark");
+            if u.cell & TALLY != 0 {
+                self.tallies[(u.cell & !TALLY) as usize] = u.old;
+                self.hash = u.hash;
+                continue;
+            }
             let i = u.cell as usize;
             let (word, bit) = (i / 64, 1u64 << (i % 64));
             let cur = self.cells[i];
@@ -269,7 +308,7 @@ impl Board {
                 cells[to..to + old_w].copy_from_slice(from);
             }
         }
-        for u in &mut self.log {
+        for u in self.log.iter_mut().filter(|u| u.cell & TALLY == 0) {
             let (cx, cy) = (u.cell as usize % old_w.max(1), u.cell as usize / old_w.max(1));
             u.cell = ((cy + dy) * nw + cx + dx) as u32;
         }
@@ -292,7 +331,14 @@ impl Board {
             self.generation = 1;
         }
         self.firsts.clear();
+        let mut tallies: Vec<(u32, u16)> = Vec::new();
         for u in &self.log[mark..] {
+            if u.cell & TALLY != 0 {
+                if !tallies.iter().any(|&(s, _)| s == u.cell) {
+                    tallies.push((u.cell, u.old));
+                }
+                continue;
+            }
             let stamp = &mut self.stamps[u.cell as usize];
             if *stamp != self.generation {
                 *stamp = self.generation;
@@ -310,11 +356,27 @@ impl Board {
             }
         }
         out.sort_unstable_by_key(|c| (std::cmp::Reverse(c.at.y), c.at.x));
+        // Tallies last, by slot.
+        tallies.sort_unstable();
+        for (cell, old) in tallies {
+            let slot = cell & !TALLY;
+            let now = self.tally(slot);
+            if now != old {
+                out.push(Change {
+                    at: Coord::tally(slot as usize),
+                    content: Content::Count(now),
+                });
+            }
+        }
     }
 
     /// The current contents as a position.
     pub(crate) fn position(&self) -> Position {
-        Position::trimmed(self.x0, self.y0, self.width, self.height, self.cells.clone())
+        let mut p = Position::trimmed(self.x0, self.y0, self.width, self.height, self.cells.clone());
+        for (slot, &n) in self.tallies.iter().enumerate() {
+            p.set_tally(slot, n);
+        }
+        p
     }
 }
 

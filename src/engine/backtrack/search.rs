@@ -19,7 +19,7 @@ use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFra
 use super::reach::Reach;
 pub use super::results::Successors;
 use super::results::{Entry, Results};
-use crate::core::{self as code, Change, Code, Coord};
+use crate::core::{self as code, Change, Code, Content, Coord};
 use crate::engine::position::Position;
 use crate::engine::{EngineError, Limits, hash};
 use crate::program::{
@@ -99,6 +99,11 @@ impl Cache {
     pub(crate) fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
         let mark = self.board.mark();
         for c in changes {
+            if let (Some(slot), Content::Count(n)) = (c.at.tally_slot(), c.content) {
+                let now = self.board.tally(slot as u32);
+                self.board.add_tally(slot as u32, n as i32 - now as i32);
+                continue;
+            }
             self.board
                 .set(c.at.x, c.at.y, c.content.code(), limits.max_cells)
                 .map_err(|TooLarge| EngineError::BoardLimit {
@@ -586,7 +591,7 @@ impl Search<'_> {
                 || (c.poi
                     && top.is_some_and(|p| p.x == x && p.y == y && p.code == code)
                     && (c.poi_marks.is_empty() || code::has_marks(code, c.poi_marks)))
-        })
+        }) && alt.tally_checks.iter().all(|t| board.tally(t.slot) >= t.at_least)
     }
 
     /// Makes the changes of one replacement choice under `(tx, ty)`.
@@ -644,11 +649,31 @@ impl Search<'_> {
                         }
                     }
                     self.apply(choice, f.tx, f.ty)?;
+                    if let Some(writes) = alt.tally_writes.get(f.next_choice as usize - 1) {
+                        for w in writes.iter() {
+                            self.cache.board.add_tally(w.slot, w.delta);
+                        }
+                    }
                     self.push(level, Frame::Rewrite(f));
                     self.push(level, Frame::Step(f.next));
                     return Ok(());
                 }
                 f.matched = false;
+            }
+            if alt.anchors.is_empty() {
+                // Only boxes: one place to try.
+                if !f.cursor.started && self.matches(alt, 0, 0) {
+                    f.cursor.started = true;
+                    f.matched = true;
+                    f.next_choice = 0;
+                    f.tx = 0;
+                    f.ty = 0;
+                } else {
+                    f.alt += 1;
+                    f.anchor = NONE;
+                    f.cursor = Cursor::default();
+                }
+                continue;
             }
             if f.anchor == NONE {
                 f.anchor = self.pick_anchor(alt);
@@ -669,6 +694,7 @@ impl Search<'_> {
                 None => {
                     f.alt += 1;
                     f.anchor = NONE;
+                    f.cursor = Cursor::default();
                 }
             }
         }
@@ -677,6 +703,12 @@ impl Search<'_> {
     /// Whether some alternative of rewrite `id` matches under some translation.
     fn matches_somewhere(&self, id: RewriteId) -> bool {
         for alt in self.prog.rewrites[id.index()].alternatives.iter() {
+            if alt.anchors.is_empty() {
+                if self.matches(alt, 0, 0) {
+                    return true;
+                }
+                continue;
+            }
             let anchor = &alt.anchors[self.pick_anchor(alt) as usize];
             let check = &alt.checks[anchor.check as usize];
             let mut cursor = Cursor::default();

@@ -16,11 +16,25 @@ impl Game {
         if self.is_numbered() && super::numbered::looks_numbered(fen) {
             return super::numbered::from_fen(self, fen);
         }
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(bad("board", "the FEN is empty"));
         }
-        let mut position = self.fen_board(fields[0])?;
+        // Counts after the last field (`+0+1`: given so far) or as a field of
+        // their own after the en passant square (`3+2`: still in the box).
+        let mut counts: Option<(Vec<u16>, bool)> = None;
+        if self.spec().fen_counts.is_some() {
+            if let Some(last) = fields.last()
+                && last.starts_with('+')
+            {
+                counts = Some((parse_counts(&last[1..])?, true));
+                fields.pop();
+            } else if let Some(i) = fields.iter().skip(2).position(|f| f.contains('+')).map(|i| i + 2) {
+                counts = Some((parse_counts(fields[i])?, false));
+                fields.remove(i);
+            }
+        }
+        let (mut position, pocket) = self.fen_board(fields[0])?;
         let letters = self.turn_letters();
         let turn = match fields.get(1) {
             None => PlayerId::FIRST,
@@ -102,14 +116,77 @@ impl Game {
         if fields.len() > 6 {
             return Err(bad("move number", "there is text after the last field"));
         }
+        if let (Some(bx), Some(pocket)) = (self.spec().fen_box, pocket) {
+            for c in pocket.chars() {
+                let Some(p) = self.piece_of_letter(c) else {
+                    return Err(bad(
+                        "board",
+                        format!("`{c}` in the box is not a piece letter of this game"),
+                    ));
+                };
+                let slot = self.pieces.slot(bx, p);
+                position.set_tally(slot, position.tally(slot).saturating_add(1));
+            }
+        }
+        if let (Some((bx, pieces)), Some((numbers, given))) = (&self.spec().fen_counts, counts) {
+            if numbers.len() != pieces.len() {
+                return Err(bad(
+                    "counts",
+                    format!(
+                        "{} counts given, this game counts {}",
+                        numbers.len(),
+                        pieces.len()
+                    ),
+                ));
+            }
+            let start = self.initial();
+            for (&p, n) in pieces.iter().zip(numbers) {
+                let slot = self.pieces.slot(*bx, p);
+                let count = if given {
+                    start.position().tally(slot).saturating_sub(n)
+                } else {
+                    n
+                };
+                position.set_tally(slot, count);
+            }
+        }
         let mut state = State::new(position, turn, quiet, fullmove);
         self.begin(&mut state);
         Ok(state)
     }
 
-    fn fen_board(&self, field: &str) -> Result<Position, FenError> {
-        let rows: Vec<&str> = field.split('/').collect();
+    /// The piece whose FEN letter is `c` (or whose symbol is `c`).
+    fn piece_of_letter(&self, c: char) -> Option<crate::core::PieceId> {
+        self.info
+            .iter()
+            .position(|i| i.fen == Some(c))
+            .map(|p| crate::core::PieceId(p as u16))
+            .or_else(|| self.pieces.lookup(c))
+    }
+
+    /// The board field's position, and the box written after it (`[Qn]` or
+    /// a rank more than the board has), if the game has `fen box`.
+    fn fen_board<'f>(&self, field: &'f str) -> Result<(Position, Option<&'f str>), FenError> {
         let f = self.frame;
+        let mut field = field;
+        let mut pocket = None;
+        if self.spec().fen_box.is_some() {
+            if let Some(open) = field.find('[') {
+                let Some(inner) = field[open + 1..].strip_suffix(']') else {
+                    return Err(bad(
+                        "board",
+                        "the box `[...]` is not closed by `]` at the end of the field",
+                    ));
+                };
+                pocket = Some(inner);
+                field = &field[..open];
+            } else if field.split('/').count() == f.ranks as usize + 1 {
+                let cut = field.rfind('/').expect("more than one rank");
+                pocket = Some(&field[cut + 1..]);
+                field = &field[..cut];
+            }
+        }
+        let rows: Vec<&str> = field.split('/').collect();
         if rows.len() != f.ranks as usize {
             return Err(bad(
                 "board",
@@ -139,12 +216,15 @@ impl Game {
                     continue;
                 }
                 flush(&mut digits, &mut x)?;
-                let by_letter = self
-                    .info
-                    .iter()
-                    .position(|i| i.fen == Some(c))
-                    .map(|p| crate::core::PieceId(p as u16));
-                let Some(p) = by_letter.or_else(|| self.pieces.lookup(c)) else {
+                // A mark's FEN character after a piece (`Q~`).
+                if let Some(&(m, _)) = self.spec().mark_fen.iter().find(|(_, mc)| *mc == c)
+                    && let Some((_, Content::Piece(_, have))) = squares.last_mut()
+                    && x > 0
+                {
+                    *have = have.union(m);
+                    continue;
+                }
+                let Some(p) = self.piece_of_letter(c) else {
                     return Err(bad("board", format!("`{c}` is not a piece letter of this game")));
                 };
                 squares.push((Coord::new(f.x0 + x as i32, y), Content::Piece(p, Marks::NONE)));
@@ -174,7 +254,7 @@ impl Game {
                 }
             }
         }
-        Ok(Position::from_squares(all))
+        Ok((Position::from_squares(all), pocket))
     }
 
     /// The FEN of a state (under `notation numbered`, its numbered form).
@@ -189,13 +269,18 @@ impl Game {
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
                 match state.position().get(at) {
-                    Content::Piece(p, _) => {
+                    Content::Piece(p, marks) => {
                         if empty > 0 {
                             board.push_str(&empty.to_string());
                             empty = 0;
                         }
                         // A piece without a FEN letter is written by its symbol.
                         board.push(self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p)));
+                        for &(m, c) in &self.spec().mark_fen {
+                            if marks.contains(m) {
+                                board.push(c);
+                            }
+                        }
                     }
                     _ => empty += 1,
                 }
@@ -206,6 +291,11 @@ impl Game {
             if rank > 0 {
                 board.push('/');
             }
+        }
+        if let Some(bx) = self.spec().fen_box {
+            board.push('[');
+            board.push_str(&self.box_letters(state.position(), bx));
+            board.push(']');
         }
         let turn = self
             .turn_letters()
@@ -239,11 +329,36 @@ impl Game {
                 target = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
             }
         }
+        if let Some((bx, pieces)) = &self.spec().fen_counts {
+            let counts: Vec<String> = pieces
+                .iter()
+                .map(|&p| state.position().tally(self.pieces.slot(*bx, p)).to_string())
+                .collect();
+            target = format!("{target} {}", counts.join("+"));
+        }
         let (quiet, fullmove) = (state.quiet_plies(), state.fullmove());
         if self.spec().rights.is_empty() && self.spec().targets.is_empty() {
             return format!("{board} {turn} {quiet} {fullmove}");
         }
         format!("{board} {turn} {rights} {target} {quiet} {fullmove}")
+    }
+
+    /// What box `bx` holds, as FEN letters: each player's pieces in turn
+    /// order, the last declared first (`QRBNP`, as lichess writes a hand).
+    pub(crate) fn box_letters(&self, position: &Position, bx: crate::core::BoxId) -> String {
+        let mut out = String::new();
+        for player in 0..self.players.len() {
+            for p in self.pieces.ids().collect::<Vec<_>>().into_iter().rev() {
+                if self.info[p.index()].owner != Some(PlayerId::new(player)) {
+                    continue;
+                }
+                let letter = self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p));
+                for _ in 0..position.tally(self.pieces.slot(bx, p)) {
+                    out.push(letter);
+                }
+            }
+        }
+        out
     }
 
     /// FEN's turn letter for each player: `fen turn`, else `w` and `b`.
@@ -254,4 +369,14 @@ impl Game {
             self.spec().turn_letters.clone()
         }
     }
+}
+
+/// The numbers of a counts field: `3+3`.
+fn parse_counts(text: &str) -> Result<Vec<u16>, FenError> {
+    text.split('+')
+        .map(|n| {
+            n.parse::<u16>()
+                .map_err(|_| bad("counts", format!("`{text}` is not counts such as `3+3`")))
+        })
+        .collect()
 }

@@ -48,9 +48,10 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     let (from, to) = match (action.from, action.to) {
         (Some(from), Some(to)) if from != to => (from, to),
         _ => {
-            return match placed(state, action) {
-                Some(at) => name(&game.frame, at),
-                None => changes_name(game, action),
+            return match (dropped(game, state, action), placed(state, action)) {
+                (Some((piece, at)), _) => format!("{}@{}", game.san_letter(piece), name(&game.frame, at)),
+                (None, Some(at)) => name(&game.frame, at),
+                (None, None) => changes_name(game, action),
             };
         }
     };
@@ -83,12 +84,38 @@ pub(crate) fn placed(state: &State, action: &Action) -> Option<Coord> {
     placed.next().is_none().then_some(first)
 }
 
-/// A move named by all its changes: `e4=♙,d5=.`.
+/// A placement whose piece came out of a box (a drop, `N@f3`): the piece and its square.
+pub(crate) fn dropped(game: &Game, state: &State, action: &Action) -> Option<(crate::core::PieceId, Coord)> {
+    let at = placed(state, action)?;
+    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content)
+    else {
+        return None;
+    };
+    action.changes().iter().find_map(|c| {
+        let slot = c.at.tally_slot()?;
+        let (_, p) = game.pieces.slot_of(slot);
+        match c.content {
+            Content::Count(n) if p == piece && n < state.position().tally(slot) => Some((piece, at)),
+            _ => None,
+        }
+    })
+}
+
+/// A move named by all its changes: `e4=♙,d5=.` (a box: `hand♘=2`).
 pub(crate) fn changes_name(game: &Game, action: &Action) -> String {
     let parts: Vec<String> = action
         .changes()
         .iter()
-        .map(|c| format!("{}={}", name(&game.frame, c.at), content_symbol(game, c.content)))
+        .map(|c| {
+            let place = match c.at.tally_slot() {
+                Some(slot) => {
+                    let (bx, p) = game.pieces.slot_of(slot);
+                    format!("{}{}", game.pieces.box_name(bx), game.pieces.symbol(p))
+                }
+                None => name(&game.frame, c.at),
+            };
+            format!("{place}={}", content_symbol(game, c.content))
+        })
         .collect();
     parts.join(",")
 }
@@ -127,7 +154,9 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
                     // The square left is said only if it was left empty
                     // (an arrow shot back onto it is another change).
                     .filter(|c| {
-                        !said.contains(&c.at) || (Some(c.at) == action.from && c.content != Content::Empty)
+                        c.at.tally_slot().is_none()
+                            && (!said.contains(&c.at)
+                                || (Some(c.at) == action.from && c.content != Content::Empty))
                     })
                     .map(|c| game.square_label(c.at))
                     .collect();
@@ -147,5 +176,6 @@ fn content_symbol(game: &Game, c: Content) -> String {
         Content::NoSquare => "#".to_string(),
         Content::Empty => ".".to_string(),
         Content::Piece(p, m) => format!("{}{}", game.pieces.symbol(p), game.pieces.mark_symbols(m)),
+        Content::Count(n) => n.to_string(),
     }
 }

@@ -29,6 +29,14 @@ impl Game {
         if self.is_numbered() {
             return self.action_name(state, action);
         }
+        if let Some((piece, at)) = super::dropped(self, state, action) {
+            let letter = if self.info[piece.index()].san_unlettered {
+                String::new()
+            } else {
+                self.san_letter(piece).to_string()
+            };
+            return format!("{letter}@{}", name(&self.frame, at));
+        }
         let (Some(from), Some(to)) = (action.from, action.to) else {
             return self.action_name(state, action);
         };
@@ -156,7 +164,7 @@ impl Game {
     }
 
     /// The letter SAN gives a piece: its upper-case FEN letter, else its symbol.
-    fn san_letter(&self, piece: PieceId) -> char {
+    pub(crate) fn san_letter(&self, piece: PieceId) -> char {
         match self.info[piece.index()].fen {
             Some(l) => l.to_ascii_uppercase(),
             None => self.pieces.symbol(piece),
