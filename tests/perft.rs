@@ -396,3 +396,45 @@ fn hex_clobber_and_amazons_winners() {
         assert_eq!(ending, winner, "{rules}: {fen}");
     }
 }
+
+/// Antichess (lichess): python-chess's published positions (its giveaway
+/// file: the same rules, the start without castling rights) and positions
+/// where a capture is forced, a pawn becomes a king, or a side has won.
+#[test]
+fn antichess_perft() {
+    assert_eq!(
+        check_file("rules/antichess.alg", "tests/data/perft/antichess.perft", 200_000),
+        43
+    );
+}
+
+/// Horde (lichess): white's pawns, some able to step twice from the first
+/// rank (without an en passant square), against black's army.
+#[test]
+fn horde_perft() {
+    assert_eq!(
+        check_file("rules/horde.alg", "tests/data/perft/horde.perft", 200_000),
+        27
+    );
+}
+
+/// Atomic (lichess): explosions, kings side by side, winning out of check.
+#[test]
+fn atomic_perft() {
+    assert_eq!(
+        check_file("rules/atomic.alg", "tests/data/perft/atomic.perft", 200_000),
+        49
+    );
+}
+
+#[test]
+#[ignore = "seconds in release mode: the deeper counts of Antichess, Horde and Atomic"]
+fn lichess_variants_deep_perft() {
+    for (rules, data) in [
+        ("rules/antichess.alg", "tests/data/perft/antichess.perft"),
+        ("rules/horde.alg", "tests/data/perft/horde.perft"),
+        ("rules/atomic.alg", "tests/data/perft/atomic.perft"),
+    ] {
+        assert!(check_file(rules, data, u64::MAX) > 0, "{rules}");
+    }
+}
