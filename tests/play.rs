@@ -509,3 +509,51 @@ fn every_legal_move_has_a_name_that_reads_back() {
     }
     assert!(positions > 500, "{positions}");
 }
+
+#[test]
+fn a_variant_names_itself_in_its_pgn() {
+    let dir = std::env::temp_dir().join(format!("chessalg-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("horde.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let (code, out) = chessalg_with(
+        &[
+            "match",
+            "rules/horde.alg",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--games",
+            "1",
+            "--max-plies",
+            "6",
+            "--pgn",
+            pgn,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(pgn).unwrap();
+    assert!(text.contains("[Variant \"Horde\"]"), "{text}");
+    // Chess itself has no Variant tag.
+    let (code, out) = chessalg_with(
+        &[
+            "match",
+            "rules/chess.alg",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--games",
+            "1",
+            "--max-plies",
+            "2",
+            "--pgn",
+            pgn,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(!std::fs::read_to_string(pgn).unwrap().contains("[Variant"));
+}

@@ -83,6 +83,11 @@ impl Game {
         tag(&mut out, "White", white);
         tag(&mut out, "Black", black);
         tag(&mut out, "Result", result);
+        // Any game but chess itself names itself, as lichess's variants do
+        // (`[Variant "Atomic Chess"]`, which python-chess reads).
+        if self.name != "Chess" {
+            tag(&mut out, "Variant", &self.name);
+        }
         let fen = self.to_fen(start);
         if fen != PGN_DEFAULT_START {
             tag(&mut out, "SetUp", "1");
