@@ -428,13 +428,42 @@ fn atomic_perft() {
 }
 
 #[test]
-#[ignore = "seconds in release mode: the deeper counts of Antichess, Horde and Atomic"]
+#[ignore = "seconds in release mode: the deeper counts of the lichess variants"]
 fn lichess_variants_deep_perft() {
     for (rules, data) in [
         ("rules/antichess.alg", "tests/data/perft/antichess.perft"),
         ("rules/horde.alg", "tests/data/perft/horde.perft"),
         ("rules/atomic.alg", "tests/data/perft/atomic.perft"),
+        ("rules/kingofthehill.alg", "tests/data/perft/kingofthehill.perft"),
+        ("rules/racingkings.alg", "tests/data/perft/racingkings.perft"),
     ] {
         assert!(check_file(rules, data, u64::MAX) > 0, "{rules}");
     }
+}
+
+/// King of the Hill (lichess): a king on d4, e4, d5 or e5 wins at once.
+#[test]
+fn kingofthehill_perft() {
+    assert_eq!(
+        check_file(
+            "rules/kingofthehill.alg",
+            "tests/data/perft/kingofthehill.perft",
+            200_000
+        ),
+        57
+    );
+}
+
+/// Racing Kings (lichess): no check may be given, the first king on the 8th
+/// rank wins, black gets one more move to draw (`outcome turn white ...`).
+#[test]
+fn racingkings_perft() {
+    assert_eq!(
+        check_file(
+            "rules/racingkings.alg",
+            "tests/data/perft/racingkings.perft",
+            200_000
+        ),
+        64
+    );
 }

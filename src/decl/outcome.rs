@@ -80,10 +80,19 @@ pub struct OutcomeRule {
     pub automatic: bool,
     /// Where it is written.
     pub place: Place,
+    /// The player who must be to move for it to apply (`turn PLAYER`).
+    pub turn: Option<PlayerId>,
 }
 
 impl Declare for OutcomeDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
+        let turn = match &self.turn {
+            Some(p) => match cx.player(p) {
+                Some(i) => Some(i),
+                None => return,
+            },
+            None => None,
+        };
         let verdict = match (self.verdict.as_str(), &self.player) {
             ("win", None) => Verdict::Win(None),
             ("win", Some(p)) => match cx.player(p) {
@@ -134,6 +143,7 @@ impl Declare for OutcomeDecl {
             verdict,
             automatic,
             place,
+            turn,
         });
     }
 }

@@ -261,6 +261,8 @@ struct CompiledOutcome {
     verdict: Verdict,
     /// Whether perft stops there too.
     automatic: bool,
+    /// The player who must be to move for it to apply.
+    turn: Option<PlayerId>,
 }
 
 impl Game {
@@ -329,6 +331,7 @@ impl Game {
                 condition: c,
                 verdict: rule.verdict.clone(),
                 automatic: rule.automatic,
+                turn: rule.turn,
             });
         }
         let squares: Vec<(Coord, Content)> = spec

@@ -40,6 +40,7 @@ impl Game {
     pub fn ends_tree(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
         for o in &self.outcomes {
             if o.automatic
+                && o.turn.is_none_or(|p| p == state.turn())
                 && !matches!(o.condition, Condition::NoMoves { .. })
                 && self.holds(&o.condition, state, cache, &mut None)?
             {
@@ -101,9 +102,15 @@ impl Game {
         mut known: Option<bool>,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
         for CompiledOutcome {
-            condition, verdict, ..
+            condition,
+            verdict,
+            turn,
+            ..
         } in &self.outcomes
         {
+            if turn.is_some_and(|p| p != state.turn()) {
+                continue;
+            }
             let holds = self.holds(condition, state, cache, &mut known)?;
             if holds {
                 let ending = match verdict {

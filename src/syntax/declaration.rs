@@ -305,9 +305,13 @@ impl DeclarationSyntax for OutcomeDecl {
             .as_ref()
             .map_or(String::new(), |p| format!(" {}", p.text));
         let automatic = if self.automatic { " automatic" } else { "" };
+        let turn = self
+            .turn
+            .as_ref()
+            .map_or(String::new(), |p| format!("turn {} ", p.text));
         let _ = writeln!(
             out,
-            "outcome {:?}{automatic} = {}{player}",
+            "outcome {turn}{:?}{automatic} = {}{player}",
             self.condition.label(),
             self.verdict
         );
@@ -385,6 +389,8 @@ pub enum ConditionKind {
 /// `outcome CONDITION = RESULT`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeDecl {
+    /// The player who must be to move for the line to apply (`turn PLAYER`).
+    pub turn: Option<Ident>,
     /// The condition.
     pub condition: ConditionKind,
     /// `win`, `loss`, `draw` or `majority`.

@@ -591,8 +591,15 @@ impl Builder {
                 })))
             }
             Rule::outcome_decl => {
-                let mut inner = p.into_inner();
+                let mut inner = p.into_inner().peekable();
                 let _keyword = inner.next();
+                let turn = match inner.peek() {
+                    Some(q) if q.as_rule() == Rule::outcome_turn => {
+                        let q = inner.next().expect("peeked");
+                        Some(self.ident(&q.into_inner().next().expect("a player")))
+                    }
+                    _ => None,
+                };
                 let cond = inner.next().expect("a condition");
                 let verdict = inner.next().expect("a verdict");
                 let automatic = matches!(cond.as_rule(), Rule::repetition | Rule::quiet | Rule::material)
@@ -654,6 +661,7 @@ impl Builder {
                 };
                 let player = v.next().map(|q| self.ident(&q));
                 Ok(Item::Declaration(Declaration::Outcome(OutcomeDecl {
+                    turn,
                     condition,
                     verdict: kind,
                     player,
