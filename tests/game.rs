@@ -539,3 +539,24 @@ fn pieces_go_into_a_box_and_are_dropped_from_it() {
     // A bad box is one clear error.
     assert!(game.from_fen("4k3/8/8/8/8/8/8/4K3[Z] w - - 0 1").is_err());
 }
+
+#[test]
+fn a_box_changed_inside_an_ordered_choice_stays_changed() {
+    let game = game_of("tests/data/games/box_ordered.alg");
+    let state = game.initial();
+    assert!(game.board_text(&state).contains("pot: X X"));
+    // A cross placed while the pot holds one is a drop from the pot.
+    let state = play(&game, state, &["X@a1"]);
+    assert!(
+        game.board_text(&state).contains("pot: X\n"),
+        "{}",
+        game.board_text(&state)
+    );
+    let state = play(&game, state, &["b1", "X@c1", "a2"]);
+    // The pot is empty: the next cross is placed and nothing more.
+    assert!(!game.board_text(&state).contains("pot:"));
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
+    assert_eq!(names, ["b2", "c2", "a3", "b3", "c3"]);
+}

@@ -436,6 +436,8 @@ fn lichess_variants_deep_perft() {
         ("rules/atomic.alg", "tests/data/perft/atomic.perft"),
         ("rules/kingofthehill.alg", "tests/data/perft/kingofthehill.perft"),
         ("rules/racingkings.alg", "tests/data/perft/racingkings.perft"),
+        ("rules/threecheck.alg", "tests/data/perft/threecheck.perft"),
+        ("rules/crazyhouse.alg", "tests/data/perft/crazyhouse.perft"),
     ] {
         assert!(check_file(rules, data, u64::MAX) > 0, "{rules}");
     }
@@ -465,5 +467,33 @@ fn racingkings_perft() {
             200_000
         ),
         64
+    );
+}
+
+/// Three-check (lichess): the published positions, the FEN's `3+3` and
+/// `+a+b` forms, checks given by castling, promotion and en passant.
+#[test]
+fn threecheck_perft() {
+    assert_eq!(
+        check_file(
+            "rules/threecheck.alg",
+            "tests/data/perft/threecheck.perft",
+            200_000
+        ),
+        46
+    );
+}
+
+/// Crazyhouse (lichess): drops, hands in FEN (`[Qn]` and the ninth rank),
+/// promoted pieces (`Q~`) that return to the hand as pawns.
+#[test]
+fn crazyhouse_perft() {
+    assert_eq!(
+        check_file(
+            "rules/crazyhouse.alg",
+            "tests/data/perft/crazyhouse.perft",
+            60_000
+        ),
+        60
     );
 }

@@ -199,6 +199,18 @@ impl Board {
         self.hash ^= hash::tally(i, old) ^ hash::tally(i, new);
     }
 
+    /// Makes one change of a change list: a square's new contents, or a
+    /// tally slot's new count.
+    #[inline]
+    pub(crate) fn write(&mut self, c: &Change, max_cells: usize) -> Result<(), TooLarge> {
+        if let (Some(slot), Content::Count(n)) = (c.at.tally_slot(), c.content) {
+            let now = self.tally(slot as u32);
+            self.add_tally(slot as u32, n as i32 - now as i32);
+            return Ok(());
+        }
+        self.set(c.at.x, c.at.y, c.content.code(), max_cells)
+    }
+
     /// How long the undo log is: a mark to undo back to.
     #[inline]
     pub(crate) fn mark(&self) -> usize {

@@ -59,6 +59,14 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether no choice of rewrite `id` writes a square.
+    fn writes_no_square(&self, id: crate::program::RewriteId) -> bool {
+        self.prog.rewrites[id.index()]
+            .alternatives
+            .iter()
+            .all(|alt| alt.choices.iter().all(|c| c.is_empty()))
+    }
+
     fn in_range(&self, d: (i32, i32)) -> bool {
         d.0.abs() <= self.w && d.1.abs() <= self.h
     }
@@ -81,7 +89,16 @@ impl Walk<'_> {
                 return None;
             }
             match self.prog.insts[pc as usize] {
-                Inst::Rewrite { .. } | Inst::Bind { .. } | Inst::Ordered { .. } if d == UNBOUND => {
+                // A rewrite that writes no square (it only changes boxes)
+                // moves nothing and writes nowhere, bound or not.
+                Inst::Rewrite { id, next } if self.writes_no_square(id) => todo.push((next, d)),
+                Inst::Ordered { id, next } if d == UNBOUND => {
+                    for &sub in self.prog.ordered[id.index()].iter() {
+                        self.walk(self.prog.subs[sub.index()], d, depth + 1)?;
+                    }
+                    todo.push((next, d));
+                }
+                Inst::Rewrite { .. } | Inst::Bind { .. } if d == UNBOUND => {
                     return None;
                 }
                 Inst::Rewrite { id, next } => {

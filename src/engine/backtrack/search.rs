@@ -19,7 +19,7 @@ use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFra
 use super::reach::Reach;
 pub use super::results::Successors;
 use super::results::{Entry, Results};
-use crate::core::{self as code, Change, Code, Content, Coord};
+use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
 use crate::engine::{EngineError, Limits, hash};
 use crate::program::{
@@ -99,13 +99,8 @@ impl Cache {
     pub(crate) fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
         let mark = self.board.mark();
         for c in changes {
-            if let (Some(slot), Content::Count(n)) = (c.at.tally_slot(), c.content) {
-                let now = self.board.tally(slot as u32);
-                self.board.add_tally(slot as u32, n as i32 - now as i32);
-                continue;
-            }
             self.board
-                .set(c.at.x, c.at.y, c.content.code(), limits.max_cells)
+                .write(c, limits.max_cells)
                 .map_err(|TooLarge| EngineError::BoardLimit {
                     limit: limits.max_cells,
                 })?;
@@ -844,7 +839,7 @@ impl Search<'_> {
         let e = lv.stash.entries[f.entry as usize];
         for ch in &lv.stash.changes[e.start as usize..e.end as usize] {
             c.board
-                .set(ch.at.x, ch.at.y, ch.content.code(), self.limits.max_cells)
+                .write(ch, self.limits.max_cells)
                 .map_err(|TooLarge| EngineError::BoardLimit {
                     limit: self.limits.max_cells,
                 })?;

@@ -128,6 +128,14 @@ impl Game {
                 position.set_tally(slot, position.tally(slot).saturating_add(1));
             }
         }
+        // Without the field, the box holds what it holds at the start.
+        if let (Some((bx, pieces)), None) = (&self.spec().fen_counts, &counts) {
+            let start = self.initial();
+            for &p in pieces {
+                let slot = self.pieces.slot(*bx, p);
+                position.set_tally(slot, start.position().tally(slot));
+            }
+        }
         if let (Some((bx, pieces)), Some((numbers, given))) = (&self.spec().fen_counts, counts) {
             if numbers.len() != pieces.len() {
                 return Err(bad(
