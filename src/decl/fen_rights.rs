@@ -6,20 +6,21 @@ use crate::core::{Marks, PieceId};
 use crate::ir::ExpandError;
 use crate::syntax::ast::FenRightsDecl;
 
-/// A square named the FEN way: file letter and rank number (`e1`), 0-based.
+/// A square named the FEN way: file letter and rank number (`e1`), 0-based;
+/// a rank alone (`1`) stands for every square of the rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SquareName {
-    /// Column from the left, `a` = 0.
-    pub file: u32,
+    /// Column from the left, `a` = 0 (`None`: any square of the rank).
+    pub file: Option<u32>,
     /// Row from the bottom, `1` = 0.
     pub rank: u32,
 }
 
-/// Reads `e1` as file 4, rank 0.
+/// Reads `e1` as file 4, rank 0, and `1` as rank 0 (any file).
 pub fn square_name(text: &str) -> Option<SquareName> {
-    let mut chars = text.chars();
-    let file = chars.next().filter(char::is_ascii_lowercase)? as u32 - 'a' as u32;
-    let rank: u32 = chars.as_str().parse().ok()?;
+    let file = text.chars().next().filter(char::is_ascii_lowercase).map(|c| c as u32 - 'a' as u32);
+    let digits = if file.is_some() { &text[1..] } else { text };
+    let rank: u32 = digits.parse().ok()?;
     (rank >= 1).then_some(SquareName { file, rank: rank - 1 })
 }
 

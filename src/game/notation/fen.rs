@@ -67,14 +67,15 @@ impl Game {
                     ));
                 };
                 for &(piece, m, sq) in &rule.squares {
-                    let at = Coord::new(self.frame.x0 + sq.file as i32, self.frame.y0 + sq.rank as i32);
-                    if let Content::Piece(p, have) = position.get(at)
-                        && p == piece
-                    {
-                        marks.push(Change {
-                            at,
-                            content: Content::Piece(p, have.union(m)),
-                        });
+                    for at in self.rights_squares(sq) {
+                        if let Content::Piece(p, have) = position.get(at)
+                            && p == piece
+                        {
+                            marks.push(Change {
+                                at,
+                                content: Content::Piece(p, have.union(m)),
+                            });
+                        }
                     }
                 }
                 position = position.with_changes(&marks);
@@ -316,8 +317,9 @@ impl Game {
             .iter()
             .filter(|rule| {
                 rule.squares.iter().all(|&(piece, m, sq)| {
-                    let at = Coord::new(f.x0 + sq.file as i32, f.y0 + sq.rank as i32);
-                    matches!(state.position().get(at), Content::Piece(p, have) if p == piece && have.contains(m))
+                    self.rights_squares(sq).any(|at| {
+                        matches!(state.position().get(at), Content::Piece(p, have) if p == piece && have.contains(m))
+                    })
                 })
             })
             .map(|rule| rule.letter)
@@ -367,6 +369,16 @@ impl Game {
             }
         }
         out
+    }
+
+    /// The squares a `fen rights` square names: one, or a whole rank.
+    fn rights_squares(&self, sq: crate::decl::SquareName) -> impl Iterator<Item = Coord> {
+        let f = self.frame;
+        let files = match sq.file {
+            Some(file) => file..file + 1,
+            None => 0..f.files,
+        };
+        files.map(move |file| Coord::new(f.x0 + file as i32, f.y0 + sq.rank as i32))
     }
 
     /// FEN's turn letter for each player: `fen turn`, else `w` and `b`.
