@@ -13,7 +13,7 @@ pub enum ExpandError {
     #[diagnostic(
         code(chessalg::expand::any_written),
         help(
-            "on the right, `_` leaves a square of the left side unchanged (`_ + u♙ -> _ + u.`); to create a square, write what it holds (`.` or a piece)"
+            "on the right, `_` leaves a square of the left side unchanged (`X + u_ -> . + u_`); to create a square, write what it holds (`.` or a piece)"
         )
     )]
     AnyWritten {

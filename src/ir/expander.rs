@@ -800,7 +800,7 @@ fn box_error(span: Span) -> ExpandError {
         operator: "a box".into(),
         expects: "is followed by one piece".into(),
         found: "something else",
-        help: "write a box's name before the piece it holds, e.g. `hand ♘`; `hand ♘ + hand ♘` is two".into(),
+        help: "write a box's name before the piece it holds, e.g. `hand X`; `hand X + hand X` is two".into(),
     }
 }
 
