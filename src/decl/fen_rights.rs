@@ -18,7 +18,11 @@ pub struct SquareName {
 
 /// Reads `e1` as file 4, rank 0, and `1` as rank 0 (any file).
 pub fn square_name(text: &str) -> Option<SquareName> {
-    let file = text.chars().next().filter(char::is_ascii_lowercase).map(|c| c as u32 - 'a' as u32);
+    let file = text
+        .chars()
+        .next()
+        .filter(char::is_ascii_lowercase)
+        .map(|c| c as u32 - 'a' as u32);
     let digits = if file.is_some() { &text[1..] } else { text };
     let rank: u32 = digits.parse().ok()?;
     (rank >= 1).then_some(SquareName { file, rank: rank - 1 })
