@@ -120,6 +120,8 @@ pub struct Ai {
     seen: FxHashSet<u64>,
     deadline: Option<Instant>,
     nodes: u64,
+    /// The ply past which the iteration under way extends no check.
+    extend_to: i32,
     /// The best root move of the iteration under way, and its score.
     partial: Option<(usize, i32)>,
 }
@@ -134,6 +136,7 @@ impl Ai {
             deadline: None,
             partial: None,
             nodes: 0,
+            extend_to: 0,
         }
     }
 
@@ -168,6 +171,7 @@ impl Ai {
         let mut state = state.clone();
         for depth in 1..=budget.depth.max(1) {
             self.partial = None;
+            self.extend_to = (depth as i32 + MAX_EXTENSIONS).min(MAX_EXTENDED_PLY);
             match self.root(game, &mut state, legal, &order, depth, cache) {
                 Ok((index, score)) => {
                     best = Choice {
@@ -298,7 +302,7 @@ impl Ai {
         // so a mate one move past the horizon is seen, not a quiet score.
         let depth = if depth == 0
             && !legal.is_empty()
-            && ply < MAX_EXTENDED_PLY
+            && ply < self.extend_to
             && game.royal_attacked(state.position(), state.turn(), cache)?
         {
             1
@@ -397,6 +401,11 @@ const HORIZON_WIN_MOVES: usize = 256;
 
 /// How deep check extensions may take the search, in plies from the root.
 const MAX_EXTENDED_PLY: i32 = 12;
+
+/// How many plies past an iteration's depth check extensions may go: where
+/// checks are everywhere (a king that an explosion next to it would take is
+/// "attacked" in Atomic), unbounded extensions would search every line.
+const MAX_EXTENSIONS: i32 = 2;
 
 fn to_table(score: i32, ply: i32) -> i32 {
     if score >= MATE_BOUND {
