@@ -438,6 +438,7 @@ fn lichess_variants_deep_perft() {
         ("rules/racingkings.alg", "tests/data/perft/racingkings.perft"),
         ("rules/threecheck.alg", "tests/data/perft/threecheck.perft"),
         ("rules/crazyhouse.alg", "tests/data/perft/crazyhouse.perft"),
+        ("rules/chess960.alg", "tests/data/perft/chess960.perft"),
     ] {
         assert!(check_file(rules, data, u64::MAX) > 0, "{rules}");
     }
@@ -495,5 +496,15 @@ fn crazyhouse_perft() {
             60_000
         ),
         60
+    );
+}
+
+/// Chess960: the position and python-chess's published positions
+/// (Shredder-FEN castling rights; castling from any start).
+#[test]
+fn chess960_perft() {
+    assert_eq!(
+        check_file("rules/chess960.alg", "tests/data/perft/chess960.perft", 100_000),
+        120
     );
 }
