@@ -560,3 +560,29 @@ fn a_box_changed_inside_an_ordered_choice_stays_changed() {
     let names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
     assert_eq!(names, ["b2", "c2", "a3", "b3", "c3"]);
 }
+
+#[test]
+fn castling_is_o_o_however_far_the_king_goes() {
+    let game = game_of("rules/chess960.alg");
+    let mut cache = Cache::new();
+    for (fen, san) in [
+        ("4k3/8/8/8/8/8/8/6KR w H - 0 1", "O-O"),
+        ("4k3/8/8/8/8/8/8/5K1R w H - 0 1", "O-O"),
+        ("4k3/8/8/8/8/8/8/RK6 w A - 0 1", "O-O-O"),
+        ("4k3/8/8/8/8/8/8/2RK4 w C - 0 1", "O-O-O"),
+        ("4k3/8/8/8/8/8/8/1KR5 w C - 0 1", "O-O"),
+    ] {
+        let state = game.from_fen(fen).unwrap();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let sans: Vec<String> = legal.iter().map(|a| game.san_core(&state, a, &legal)).collect();
+        assert_eq!(
+            sans.iter().filter(|s| s.starts_with("O-O")).count(),
+            1,
+            "{fen}: {sans:?}"
+        );
+        assert!(sans.contains(&san.to_string()), "{fen}: {sans:?}");
+        // Typed, it is that move.
+        let i = game.read_move(&state, &legal, san).unwrap();
+        assert_eq!(sans[i], san);
+    }
+}

@@ -5,9 +5,10 @@
 //!   it has none); pieces declared `san -` get no letter, and their captures
 //!   are named by the file they left (`exd5`).
 //! - A capture is a move that lowers the number of the opponents' pieces: `x`.
-//! - A move where a royal piece goes two or more files along its rank while
-//!   another of the mover's pieces moves too is `O-O` towards the higher files
-//!   and `O-O-O` towards the lower ones.
+//! - A move where a royal piece stays on its rank (or on its square) while
+//!   another of the mover's pieces comes to stand beside it is `O-O` when
+//!   that piece ends on the royal piece's lower-file side (a rook on f1 beside
+//!   a king on g1) and `O-O-O` on the higher (d1 beside c1).
 //! - A piece that changes into another is promoted: `=Q`.
 //! - After the move: `#` when the move wins the game, `+` when a royal piece
 //!   of the player to move is attacked.
@@ -181,16 +182,21 @@ impl Game {
         from: Coord,
         to: Coord,
     ) -> Option<&'static str> {
-        if !self.info[piece.index()].royal || from.y != to.y || (to.x - from.x).abs() < 2 {
+        if !self.info[piece.index()].royal || from.y != to.y {
             return None;
         }
+        // Another of the mover's pieces comes to stand beside the royal one
+        // on its rank: towards the lower files of it is `O-O` (as a rook
+        // ends on f1 beside a king on g1), towards the higher `O-O-O`.
         let owner = self.info[piece.index()].owner;
-        let partner_moves = action.changes().iter().any(|c| {
+        let partner = action.changes().iter().find(|c| {
             c.at != to
-                && matches!(c.content, Content::Piece(p, _) if self.info[p.index()].owner == owner)
+                && c.at.y == to.y
+                && (c.at.x - to.x).abs() == 1
+                && matches!(c.content, Content::Piece(p, _) if p != piece && self.info[p.index()].owner == owner)
                 && c.content != state.position().get(c.at)
-        });
-        partner_moves.then_some(if to.x > from.x { "O-O" } else { "O-O-O" })
+        })?;
+        Some(if partner.at.x < to.x { "O-O" } else { "O-O-O" })
     }
 
     /// The value of the opponents' pieces a move removes, if it removes any
