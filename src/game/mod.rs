@@ -516,6 +516,15 @@ impl Game {
         out
     }
 
+    /// The order a box's contents are written in (by `show` and FEN): each
+    /// player's pieces in turn order, the last declared first, then pieces
+    /// no player owns.
+    pub(crate) fn box_order(&self) -> Vec<PieceId> {
+        let mut order: Vec<PieceId> = self.pieces.ids().rev().collect();
+        order.sort_by_key(|p| self.info[p.index()].owner.map_or(usize::MAX, |o| o.index()));
+        order
+    }
+
     /// One line per box that holds something: its name and its pieces
     /// (`hand: ♕ ♞ ♞`).
     pub fn boxes_text(&self, state: &State) -> String {
@@ -523,10 +532,7 @@ impl Game {
         for b in 0..self.pieces.box_count() {
             let bx = crate::core::BoxId(b as u16);
             let mut items: Vec<String> = Vec::new();
-            // As FEN writes a box: each player's pieces in turn, the last declared first.
-            let mut order: Vec<PieceId> = self.pieces.ids().rev().collect();
-            order.sort_by_key(|p| self.info[p.index()].owner.map_or(usize::MAX, |o| o.index()));
-            for p in order {
+            for p in self.box_order() {
                 let n = state.position().tally(self.pieces.slot(bx, p));
                 items.extend((0..n).map(|_| self.pieces.symbol(p).to_string()));
             }

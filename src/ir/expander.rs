@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::error::ExpandError;
 use super::tree::{Cell, CellSet, Move, Pattern, Term, Value};
-use crate::core::{BoxId, Marks, PieceTable};
+use crate::core::{BoxId, Marks, PieceId, PieceTable};
 use crate::core::{Movement, Offset};
 use crate::source::Span;
 use crate::syntax::ast::{Definition, Expr, ExprKind, Ident};
@@ -627,19 +627,9 @@ impl<'a> Expander<'a> {
             }
             let v = match boxed.take() {
                 None => v,
-                Some((b, s)) => match &v {
-                    Value::Pattern(p) => match p.terms() {
-                        [Term::Square { at, contents }] if *at == Offset::new(0, 0) => {
-                            match contents.single() {
-                                Some(Cell::Piece(piece, m)) if m.is_empty() => {
-                                    Value::Pattern(Pattern::boxed(b, piece, 1))
-                                }
-                                _ => return Err(Some((src, box_error(s.join(item.span))))),
-                            }
-                        }
-                        _ => return Err(Some((src, box_error(s.join(item.span))))),
-                    },
-                    _ => return Err(Some((src, box_error(s.join(item.span))))),
+                Some((b, s)) => match lone_piece(&v) {
+                    Some(piece) => Value::Pattern(Pattern::boxed(b, piece, 1)),
+                    None => return Err(Some((src, box_error(s.join(item.span))))),
                 },
             };
             match (v, pending) {
@@ -791,6 +781,18 @@ fn place(file: Option<u32>, rank: Option<u32>) -> Pattern {
         .iter()
         .try_fold(Pattern::empty(), |acc, t| acc.glue(t))
         .expect("a place's squares are distinct")
+}
+
+/// The piece of a value that is one unmarked piece at the centre (`♘`).
+fn lone_piece(v: &Value) -> Option<PieceId> {
+    let Value::Pattern(p) = v else { return None };
+    match p.terms() {
+        [Term::Square { at, contents }] if *at == Offset::new(0, 0) => match contents.single() {
+            Some(Cell::Piece(piece, m)) if m.is_empty() => Some(piece),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A box name not followed by one bare piece (`hand ♘`).

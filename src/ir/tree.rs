@@ -173,7 +173,7 @@ impl Pattern {
             }
             out.push(t);
         }
-        out.sort();
+        // Adding up counts kept the order: only equal box terms were merged.
         Pattern { terms: out }
     }
 

@@ -181,8 +181,13 @@ impl Board {
 
     /// Adds `delta` to tally slot `slot` (never below 0 nor above `u16::MAX`).
     pub(crate) fn add_tally(&mut self, slot: u32, delta: i32) {
+        let new = (self.tally(slot) as i32 + delta).clamp(0, u16::MAX as i32) as u16;
+        self.set_tally(slot, new);
+    }
+
+    /// Sets tally slot `slot` to `new`, logged for [`Board::undo_to`].
+    fn set_tally(&mut self, slot: u32, new: u16) {
         let old = self.tally(slot);
-        let new = (old as i32 + delta).clamp(0, u16::MAX as i32) as u16;
         if new == old {
             return;
         }
@@ -204,8 +209,7 @@ impl Board {
     #[inline]
     pub(crate) fn write(&mut self, c: &Change, max_cells: usize) -> Result<(), TooLarge> {
         if let (Some(slot), Content::Count(n)) = (c.at.tally_slot(), c.content) {
-            let now = self.tally(slot as u32);
-            self.add_tally(slot as u32, n as i32 - now as i32);
+            self.set_tally(slot as u32, n);
             return Ok(());
         }
         self.set(c.at.x, c.at.y, c.content.code(), max_cells)

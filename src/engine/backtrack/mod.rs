@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 pub use search::{Cache, Successors};
 pub(crate) use search::{NoAttacks, search_with};
 
-use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, piece_code};
+use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, PieceId, piece_code};
 use crate::program::Program;
 
 use super::position::Position;
@@ -126,21 +126,11 @@ impl Backtracker {
     pub fn new(sides: Vec<Side>, width: u32, height: u32) -> Backtracker {
         let protected = sides
             .iter()
-            .map(|s| {
-                CodeSet::of(
-                    s.protected
-                        .iter()
-                        .flat_map(|&p| (0..1u8 << MARK_BITS).map(move |m| piece_code(p, Marks(m)))),
-                )
-            })
+            .map(|s| CodeSet::of(s.protected.iter().flat_map(|&p| every_code(p))))
             .collect();
         let mut owner: Vec<Option<usize>> = Vec::new();
         for (q, s) in sides.iter().enumerate() {
-            for code in s
-                .owned
-                .iter()
-                .flat_map(|&p| (0..1u8 << MARK_BITS).map(move |m| piece_code(p, Marks(m))))
-            {
+            for code in s.owned.iter().flat_map(|&p| every_code(p)) {
                 if owner.len() <= code as usize {
                     owner.resize(code as usize + 1, None);
                 }
@@ -416,6 +406,11 @@ impl Oracle for Attacks<'_> {
             }
         })
     }
+}
+
+/// The codes of `piece` with every set of marks.
+fn every_code(piece: PieceId) -> impl Iterator<Item = Code> {
+    (0..1u8 << MARK_BITS).map(move |m| piece_code(piece, Marks(m)))
 }
 
 /// A code that stands for a piece (not an empty square or no square).

@@ -129,16 +129,10 @@ impl Game {
                 position.set_tally(slot, position.tally(slot).saturating_add(1));
             }
         }
-        // Without the field, the box holds what it holds at the start.
-        if let (Some((bx, pieces)), None) = (&self.spec().fen_counts, &counts) {
-            let start = self.initial();
-            for &p in pieces {
-                let slot = self.pieces.slot(*bx, p);
-                position.set_tally(slot, start.position().tally(slot));
-            }
-        }
-        if let (Some((bx, pieces)), Some((numbers, given))) = (&self.spec().fen_counts, counts) {
-            if numbers.len() != pieces.len() {
+        if let Some((bx, pieces)) = &self.spec().fen_counts {
+            if let Some((numbers, _)) = &counts
+                && numbers.len() != pieces.len()
+            {
                 return Err(bad(
                     "counts",
                     format!(
@@ -149,14 +143,18 @@ impl Game {
                 ));
             }
             let start = self.initial();
-            for (&p, n) in pieces.iter().zip(numbers) {
+            for (i, &p) in pieces.iter().enumerate() {
                 let slot = self.pieces.slot(*bx, p);
-                let count = if given {
-                    start.position().tally(slot).saturating_sub(n)
-                } else {
-                    n
-                };
-                position.set_tally(slot, count);
+                let at_start = start.position().tally(slot);
+                position.set_tally(
+                    slot,
+                    match &counts {
+                        // Without the field, the box holds what it holds at the start.
+                        None => at_start,
+                        Some((given, true)) => at_start.saturating_sub(given[i]),
+                        Some((left, false)) => left[i],
+                    },
+                );
             }
         }
         let mut state = State::new(position, turn, quiet, fullmove);
@@ -353,19 +351,14 @@ impl Game {
         format!("{board} {turn} {rights} {target} {quiet} {fullmove}")
     }
 
-    /// What box `bx` holds, as FEN letters: each player's pieces in turn
-    /// order, the last declared first (`QRBNP`, as lichess writes a hand).
+    /// What box `bx` holds, as FEN letters, in [`Game::box_order`] (`QRBNPqn`,
+    /// as lichess writes a hand).
     pub(crate) fn box_letters(&self, position: &Position, bx: crate::core::BoxId) -> String {
         let mut out = String::new();
-        for player in 0..self.players.len() {
-            for p in self.pieces.ids().collect::<Vec<_>>().into_iter().rev() {
-                if self.info[p.index()].owner != Some(PlayerId::new(player)) {
-                    continue;
-                }
-                let letter = self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p));
-                for _ in 0..position.tally(self.pieces.slot(bx, p)) {
-                    out.push(letter);
-                }
+        for p in self.box_order() {
+            let letter = self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p));
+            for _ in 0..position.tally(self.pieces.slot(bx, p)) {
+                out.push(letter);
             }
         }
         out
