@@ -241,6 +241,14 @@ impl Naive {
                                     };
                                     changes.push(chessalg::core::Change { at, content });
                                 }
+                                // Another piece left on the piece of interest's
+                                // square is the piece of interest now.
+                                if let Some(top) = pois.last_mut()
+                                    && let Some(Content::Piece(p, _)) =
+                                        changes.iter().rev().find(|c| c.at == top.0).map(|c| c.content)
+                                {
+                                    top.1 = p;
+                                }
                                 self.spend(1)?;
                                 let q = pos.with_changes(&changes);
                                 // Closures that keep growing the board: give up.

@@ -586,3 +586,86 @@ fn castling_is_o_o_however_far_the_king_goes() {
         assert_eq!(sans[i], san);
     }
 }
+
+#[test]
+fn chess960_reads_x_fen_castling_letters() {
+    let game = game_of("rules/chess960.alg");
+    let text = std::fs::read_to_string("tests/data/fen/chess960_xfen.txt").unwrap();
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (x_fen, shredder) = line.split_once(" ; ").unwrap();
+        let state = game.from_fen(x_fen).unwrap_or_else(|e| panic!("{x_fen}: {e}"));
+        assert_eq!(game.to_fen(&state), shredder, "read from {x_fen}");
+        checked += 1;
+    }
+    assert_eq!(checked, 42);
+}
+
+#[test]
+fn moves_that_leave_one_board_are_each_a_move() {
+    let game = game_of("rules/atomic.alg");
+    let mut cache = Cache::new();
+    // A pawn taking onto the last rank promotes and explodes: four moves,
+    // named by what it became, as python-chess names them.
+    let state = game.from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let names = game.move_names(&state, &legal);
+    for n in ["a7b8q", "a7b8r", "a7b8b", "a7b8n"] {
+        assert!(names.contains(&n.to_string()), "{n}: {names:?}");
+    }
+    let sans: Vec<String> = legal.iter().map(|a| game.san_core(&state, a, &legal)).collect();
+    assert!(sans.contains(&"axb8=N".to_string()), "{sans:?}");
+    let boards: std::collections::BTreeSet<String> = legal
+        .iter()
+        .filter(|a| game.action_name(&state, a).starts_with("a7b8"))
+        .map(|a| game.to_fen(&game.play(&state, a)))
+        .collect();
+    assert_eq!(boards.len(), 1);
+    // Bishop and queen side by side: within three plies either can take on
+    // a square next to both, and the two captures leave one board. Counted
+    // as moves, as python-chess counts (5780 as positions).
+    let state = game.from_fen("4k3/8/8/3p4/8/2BQ4/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(chessalg::game::perft(&game, &state, 3, &mut cache).unwrap(), 5787);
+}
+
+#[test]
+fn chess960_names_castling_as_the_king_taking_its_rook() {
+    let game = game_of("rules/chess960.alg");
+    let mut cache = Cache::new();
+    // Each name as python-chess's `Move.uci()` writes it in Chess960.
+    for (fen, name) in [
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            None,
+        ),
+        ("4k3/8/8/8/8/8/8/6KR w H - 0 1", Some("g1h1")),
+        ("4k3/8/8/8/8/8/8/5K1R w H - 0 1", Some("f1h1")),
+        ("4k3/8/8/8/8/8/8/RK6 w A - 0 1", Some("b1a1")),
+        ("4k3/8/8/8/8/8/8/1KR5 w C - 0 1", Some("b1c1")),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", Some("e1h1")),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b HAha - 0 1", Some("e8a8")),
+    ] {
+        let state = game.from_fen(fen).unwrap();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let names = game.move_names(&state, &legal);
+        let sans: Vec<String> = legal.iter().map(|a| game.san_core(&state, a, &legal)).collect();
+        let castles: Vec<&String> = names
+            .iter()
+            .zip(&sans)
+            .filter(|(_, s)| s.starts_with("O-O"))
+            .map(|(n, _)| n)
+            .collect();
+        match name {
+            None => assert!(castles.is_empty(), "{fen}: {castles:?}"),
+            Some(n) => {
+                assert!(castles.contains(&&n.to_string()), "{fen}: {castles:?}");
+                // Typed, the name is that move.
+                let i = game.read_move(&state, &legal, n).unwrap();
+                assert!(sans[i].starts_with("O-O"));
+            }
+        }
+    }
+}

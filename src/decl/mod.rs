@@ -29,7 +29,7 @@ mod turns;
 use std::collections::HashMap;
 
 pub use board::BoardCell;
-pub use fen_rights::{RightsLetter, SquareName, square_name};
+pub use fen_rights::{Files, RightsLetter, SquareName, square_name};
 pub use fen_target::TargetRule;
 pub use legality::Legality;
 pub use notation::Notation;

@@ -1,5 +1,5 @@
-//! `notation numbered` or `notation coordinates`: how squares, moves and
-//! positions are written.
+//! `notation numbered` or `notation coordinates [partner]`: how squares,
+//! moves and positions are written.
 
 use super::{Collect, Declare};
 use crate::syntax::ast::NotationDecl;
@@ -11,6 +11,9 @@ pub enum Notation {
     /// (`e2e4`) or SAN, positions in FEN (the default).
     #[default]
     Coordinates,
+    /// As `Coordinates`, but a royal piece's move with a partner (SAN's
+    /// `O-O`) is named by the royal piece's square and the partner's (`e1h1`).
+    CoordinatesByPartner,
     /// Squares numbered 1, 2, ... in reading order of the board diagram;
     /// moves `11-15`, captures with every landing square (`15x24x31`),
     /// positions as `B:W21,22:B1,K2`.
@@ -20,10 +23,10 @@ pub enum Notation {
 impl Declare for NotationDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
         if cx.once("notation", self.span) {
-            cx.spec.notation = if self.numbered {
-                Notation::Numbered
-            } else {
-                Notation::Coordinates
+            cx.spec.notation = match (self.numbered, self.partner) {
+                (true, _) => Notation::Numbered,
+                (false, false) => Notation::Coordinates,
+                (false, true) => Notation::CoordinatesByPartner,
             };
         }
     }

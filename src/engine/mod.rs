@@ -40,6 +40,9 @@ pub struct Successor<'c> {
     pub poi_from: Option<Coord>,
     /// Where that piece of interest was when its `%p:` ended.
     pub poi_to: Option<Coord>,
+    /// The last other piece a replacement left on that piece's square (a
+    /// promotion), even if a later one emptied the square.
+    pub became: Option<PieceId>,
     /// The squares that piece moved to, one per replacement that moved it,
     /// in order; empty unless the cache traces paths
     /// ([`Cache::trace_paths`]).
@@ -59,8 +62,9 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     /// The moves of `side`, as compiled.
     fn program(&self, side: usize) -> &Program;
 
-    /// Calls `found` with each move of `side` on `position`, each resulting
-    /// position once, in a deterministic order, until it says to stop. With
+    /// Calls `found` with each move of `side` on `position`, each once (two
+    /// results are one move when they have the same changes and the same
+    /// [`Successor::poi_from`], [`Successor::poi_to`] and [`Successor::became`]), in a deterministic order, until it says to stop. With
     /// `safe`, only the moves after which no square holding one of the side's
     /// protected pieces (see [`Side`]) can be changed by another side's move.
     fn each_move(
@@ -193,6 +197,8 @@ pub fn apply(program: &Program, position: &Position, limits: &Limits) -> Result<
         .map(|o| position.with_changes(o.changes))
         .collect();
     out.sort_unstable();
+    // Two moves may leave one position.
+    out.dedup();
     Ok(out)
 }
 

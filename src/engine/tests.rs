@@ -246,6 +246,46 @@ fn a_rook_in_the_middle_reaches_eight_squares_each_once() {
 }
 
 #[test]
+fn two_pieces_leaving_one_position_are_two_moves() {
+    let f = Fixture::new();
+    // Either rook takes the pawn between them and both vanish: one board,
+    // but two moves (they start from different squares).
+    let program = f.program("%♖: (% + r♟ + rr♖ -> . + r. + rr.) | (% + l♟ + ll♖ -> . + l. + ll.)");
+    let position = f.board("♖♟♖\n");
+    let mut cache = Cache::new();
+    let found = engine::search(&program, &position, &mut cache, &Limits::default()).unwrap();
+    let froms: BTreeSet<String> = found.iter().map(|o| name(o.poi_from.unwrap())).collect();
+    assert_eq!(found.len(), 2);
+    assert_eq!(froms.len(), 2);
+    assert!(found.iter().all(|o| o.hash == found.get(0).unwrap().hash));
+    // As positions, they are one.
+    assert_eq!(
+        engine::apply(&program, &position, &Limits::default())
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_piece_left_on_the_piece_of_interest_is_what_it_became() {
+    let f = Fixture::new();
+    // The pawn becomes a rook or a knight, then its square is emptied: one
+    // board, two moves, told apart by what the piece became; `%` matches
+    // the new piece.
+    let program = f.program("%♙: ((% -> ♖) | (% -> ♘)) (% -> .)");
+    let position = f.board(".♙.\n");
+    let mut cache = Cache::new();
+    let found = engine::search(&program, &position, &mut cache, &Limits::default()).unwrap();
+    assert_eq!(found.len(), 2);
+    let became: BTreeSet<_> = found.iter().map(|o| o.became).collect();
+    assert_eq!(became.len(), 2);
+    assert!(found.iter().all(|o| o.changes.len() == 1));
+    // Without the change of piece, `%` no longer matched after `% -> ♖`.
+    assert_eq!(f.results("%♙: (% -> ♖) (% + r. -> . + r%)", ".♙.\n"), ["..♖\n"]);
+}
+
+#[test]
 fn two_paths_to_one_position_are_one_result() {
     let f = Fixture::new();
     let board = "...\n♙.♙\n";

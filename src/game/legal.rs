@@ -19,7 +19,7 @@ impl Game {
         cache.trace_paths(self.is_numbered());
         let result = self.each_legal(state, cache, |o| {
             legal.push(match o {
-                Some(o) => Action::new(o.changes.to_vec(), o.poi_from, o.poi_to, o.path.to_vec()),
+                Some(o) => Action::found(o),
                 None => Action::pass(),
             });
             ControlFlow::Continue(())

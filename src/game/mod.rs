@@ -25,7 +25,7 @@ use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
 use crate::decl::{BoardCell, Condition, GameSpec, Notation, PieceInfo, Place, QuietResets, Spec, Verdict};
-use crate::engine::{self, Cache, Engine, EngineError, Limits, Position};
+use crate::engine::{self, Cache, Engine, EngineError, Limits, Position, Successor};
 use crate::ir::Move;
 use crate::program::{self, CompileError, Program};
 
@@ -100,23 +100,22 @@ pub struct Action {
     /// The squares the piece of interest moved to, in order (traced only
     /// where the notation writes them).
     path: Vec<Coord>,
+    /// The piece the piece of interest became where it stood, when a
+    /// replacement left another piece there (a promotion).
+    became: Option<PieceId>,
     pass: bool,
 }
 
 impl Action {
-    /// A move that changes these squares, its piece of interest going from
-    /// `from` along `path` to `to`.
-    pub(crate) fn new(
-        changes: Vec<Change>,
-        from: Option<Coord>,
-        to: Option<Coord>,
-        path: Vec<Coord>,
-    ) -> Action {
+    /// The move an engine found: its changes, its piece of interest going
+    /// from `from` along `path` to `to`, and what that piece became.
+    pub(crate) fn found(o: &Successor<'_>) -> Action {
         Action {
-            changes,
-            from,
-            to,
-            path,
+            changes: o.changes.to_vec(),
+            from: o.poi_from,
+            to: o.poi_to,
+            became: o.became,
+            path: o.path.to_vec(),
             pass: false,
         }
     }
@@ -128,6 +127,7 @@ impl Action {
             from: None,
             to: None,
             path: Vec::new(),
+            became: None,
             pass: true,
         }
     }
@@ -152,6 +152,13 @@ impl Action {
     /// Where it ended.
     pub fn to(&self) -> Option<Coord> {
         self.to
+    }
+
+    /// The piece the moving piece became where it stood, when a replacement
+    /// left another piece there (a promotion), even if the square was
+    /// emptied later in the move.
+    pub fn became(&self) -> Option<PieceId> {
+        self.became
     }
 
     /// Whether this is a pass.
@@ -347,7 +354,7 @@ impl Game {
             .collect();
         let numbers = match spec.notation {
             Notation::Numbered => notation::numbered::numbering(squares.iter().map(|&(at, _)| at)),
-            Notation::Coordinates => Vec::new(),
+            Notation::Coordinates | Notation::CoordinatesByPartner => Vec::new(),
         };
         let mut position = Position::from_squares(squares);
         for &(bx, p) in &spec.box_contents {

@@ -281,7 +281,10 @@ pub enum ExpandError {
     #[error("`{name}` is not a square name")]
     #[diagnostic(
         code(chessalg::expand::square_name),
-        help("name squares by file letter and rank number, e.g. `e1`")
+        help(
+            "name squares by file letter and rank number (`e1`), a rank alone (`1`), \
+             or the piece's first square on a rank from the left or right (`1<`, `1>`)"
+        )
     )]
     BadSquareName {
         /// The name.

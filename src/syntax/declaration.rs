@@ -193,12 +193,15 @@ impl DeclarationSyntax for TurnsDecl {
     }
 }
 
-/// `notation numbered` or `notation coordinates`: how squares, moves and
-/// positions are written.
+/// `notation numbered` or `notation coordinates [partner]`: how squares,
+/// moves and positions are written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotationDecl {
     /// Whether it says `numbered` (else `coordinates`).
     pub numbered: bool,
+    /// Whether it says `coordinates partner`: a royal piece's move with a
+    /// partner is named by the partner's square.
+    pub partner: bool,
     /// The declaration.
     pub span: Span,
 }
@@ -208,7 +211,11 @@ impl DeclarationSyntax for NotationDecl {
         Replaces::Named("notation", "")
     }
     fn print(&self, out: &mut String) {
-        let kind = if self.numbered { "numbered" } else { "coordinates" };
+        let kind = match (self.numbered, self.partner) {
+            (true, _) => "numbered",
+            (false, false) => "coordinates",
+            (false, true) => "coordinates partner",
+        };
         let _ = writeln!(out, "notation {kind}");
     }
 }

@@ -691,10 +691,14 @@ impl Builder {
                     span,
                 })))
             }
-            Rule::notation_decl => Ok(Item::Declaration(Declaration::Notation(NotationDecl {
-                numbered: p.into_inner().any(|q| q.as_str() == "numbered"),
-                span,
-            }))),
+            Rule::notation_decl => {
+                let kind = p.into_inner().next().map_or("", |q| q.as_str());
+                Ok(Item::Declaration(Declaration::Notation(NotationDecl {
+                    numbered: kind == "numbered",
+                    partner: kind.ends_with("partner"),
+                    span,
+                })))
+            }
             Rule::fen_decl => {
                 let q = p.into_inner().next().expect("fen has a kind");
                 let rule = q.as_rule();

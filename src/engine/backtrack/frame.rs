@@ -3,6 +3,7 @@
 //! ordered choice's results) that undoes its change when resumed.
 
 use crate::core::{Code, Coord};
+use crate::engine::hash;
 use crate::program::{BindId, Pc, RewriteId};
 
 /// The piece of interest: where it is and which piece it is.
@@ -13,14 +14,39 @@ pub(super) struct Poi {
     pub(super) code: Code,
 }
 
-/// Where the outermost piece of interest started and ended: what a move's
-/// notation is derived from.
+/// Where the outermost piece of interest started and ended, and what it
+/// became: what a move's name is derived from, so what tells two moves
+/// that leave the same position apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Trace {
     pub(super) from: Option<Coord>,
     pub(super) to: Option<Coord>,
+    /// The last other piece a replacement left on its square (a promotion),
+    /// kept when a later one empties the square.
+    pub(super) became: Option<Code>,
     /// How many squares of the traced path (see `Cache::trace_paths`) are current.
     pub(super) path: u32,
+    /// A hash of `from`, `to` and `became` (0 when none is known).
+    pub(super) key: u64,
+}
+
+impl Trace {
+    /// Whether both name the same move: the same start, end and change of piece.
+    #[inline]
+    pub(super) fn same_move(&self, other: &Trace) -> bool {
+        self.from == other.from && self.to == other.to && self.became == other.became
+    }
+
+    /// Recomputes `key` after `from`, `to` or `became` changed.
+    #[inline]
+    pub(super) fn rekey(&mut self) {
+        let at = |c: Option<Coord>, salt: u64| c.map_or(0, |c| hash::square(c.x, c.y, 0) ^ salt);
+        self.key = hash::mix(
+            at(self.from, 0x1F83_D9AB_FB41_BD6B)
+                ^ at(self.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
+                ^ self.became.map_or(0, |b| (b as u64 + 1) << 48),
+        );
+    }
 }
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -43,8 +69,9 @@ pub(super) struct RewriteFrame {
     pub(super) mark: u32,
     pub(super) poi: Option<Poi>,
     pub(super) poi_hash: u64,
-    /// The traced path's length when the frame was made.
-    pub(super) path: u32,
+    /// The trace when the frame was made (a replacement can change what the
+    /// piece of interest became, and its path).
+    pub(super) trace: Trace,
 }
 
 /// A position in the list of candidate squares: which source (the piece of

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use super::frame::{NONE, Poi, Trace};
-use crate::core::{Change, Coord};
+use crate::core::{self as code, Change, Coord};
 use crate::engine::Successor;
 
 /// One result: a change list and what it is known by.
@@ -56,7 +56,8 @@ impl Results {
             .unwrap_or(&[])
     }
 
-    /// Adds a result unless an equal one is there already.
+    /// Adds a result unless an equal one is there already: the same changes,
+    /// piece of interest and move (see [`Trace::same_move`]).
     #[inline]
     pub(super) fn insert(
         &mut self,
@@ -70,7 +71,7 @@ impl Results {
         let mut i = head;
         while i != NONE {
             let e = self.entries[i as usize];
-            if e.poi == poi && self.changes(&e) == changes {
+            if e.poi == poi && e.trace.same_move(&trace) && self.changes(&e) == changes {
                 return;
             }
             i = e.next;
@@ -126,8 +127,10 @@ impl<'c> Successors<'c> {
             changes: results.changes(e),
             poi_from: e.trace.from,
             poi_to: e.trace.to,
+            became: e.trace.became.and_then(code::as_piece).map(|(p, _)| p),
             path: results.path(e),
-            hash: e.key,
+            // A top-level key is the position's hash and the move's.
+            hash: e.key ^ e.trace.key,
         })
     }
 

@@ -298,10 +298,7 @@ impl Search<'_> {
                 Frame::Rewrite(f) => {
                     self.cache.board.undo_to(f.mark as usize);
                     self.restore_top(f.poi, f.poi_hash);
-                    if self.cache.tracing {
-                        self.cache.path.truncate(f.path as usize);
-                        self.cache.trace.path = f.path;
-                    }
+                    self.set_trace(f.trace);
                     self.next_rewrite(level, f)?;
                 }
                 Frame::Bind(f) => {
@@ -381,7 +378,10 @@ impl Search<'_> {
                         limit: self.limits.max_states,
                     });
                 }
-                let key = (self.cache.board.hash, hash::pc(pc) ^ self.cache.poi_hash);
+                let key = (
+                    self.cache.board.hash,
+                    hash::pc(pc) ^ self.cache.poi_hash ^ self.cache.trace.key,
+                );
                 if !self.cache.levels[level].visited.insert(key) {
                     return Ok(false);
                 }
@@ -433,7 +433,7 @@ impl Search<'_> {
                         mark: self.cache.board.mark() as u32,
                         poi: self.cache.pois.last().copied(),
                         poi_hash: self.cache.poi_hash,
-                        path: self.cache.trace.path,
+                        trace: self.cache.trace,
                     };
                     self.next_rewrite(level, f)?;
                     return Ok(false);
@@ -456,6 +456,7 @@ impl Search<'_> {
                     c.poi_hash ^= hash::poi(c.pois.len(), poi.x, poi.y, poi.code);
                     if c.pois.is_empty() && c.trace.to.is_none() {
                         c.trace.to = Some(Coord::new(poi.x, poi.y));
+                        c.trace.rekey();
                     }
                     self.push(level, Frame::Rebind { poi, trace, poi_hash });
                     pc = next;
@@ -617,6 +618,21 @@ impl Search<'_> {
                     limit: self.limits.max_cells,
                 })?;
         }
+        // Another piece left where the piece of interest stands (`% -> ♕`):
+        // it is that piece now (`%` matches it), and the outermost one is
+        // known to have become it, whatever happens to it later.
+        let depth = c.pois.len().wrapping_sub(1);
+        if let Some(top) = c.pois.last_mut() {
+            let here = c.board.get(top.x, top.y);
+            if here != top.code && code::as_piece(here).is_some() {
+                c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, top.x, top.y, here);
+                top.code = here;
+                if depth == 0 {
+                    c.trace.became = Some(here);
+                    c.trace.rekey();
+                }
+            }
+        }
         Ok(())
     }
 
@@ -766,6 +782,7 @@ impl Search<'_> {
         c.pois.push(Poi { x, y, code });
         if c.pois.len() == 1 && c.trace.from.is_none() {
             c.trace.from = Some(Coord::new(x, y));
+            c.trace.rekey();
         }
         self.push(level, Frame::Bind(f));
         self.push(level, Frame::Step(f.next));
@@ -877,7 +894,7 @@ impl Search<'_> {
         let lv = &mut c.levels[level];
         c.board.diff(lv.base, &mut c.diff);
         let poi = if level == 0 { None } else { c.pois.last().copied() };
-        let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code));
+        let key = c.board.hash ^ poi.map_or(0, |p| hash::poi(0, p.x, p.y, p.code)) ^ c.trace.key;
         let path = if c.tracing { &c.path[..] } else { &[] };
         lv.results.insert(key, &c.diff, poi, c.trace, path);
     }

@@ -4,6 +4,7 @@
 
 use crate::core::{Change, Content, Coord, Marks, PlayerId};
 
+use crate::decl::Files;
 use crate::engine::Position;
 
 use super::error::{FenError, bad};
@@ -75,6 +76,9 @@ impl Game {
                                 at,
                                 content: Content::Piece(p, have.union(m)),
                             });
+                            if sq.searches() {
+                                break;
+                            }
                         }
                     }
                 }
@@ -314,7 +318,8 @@ impl Game {
             .rights
             .iter()
             .filter(|rule| {
-                rule.squares.iter().all(|&(piece, m, sq)| {
+                !rule.squares.iter().any(|(_, _, sq)| sq.searches())
+                    && rule.squares.iter().all(|&(piece, m, sq)| {
                     self.rights_squares(sq).any(|at| {
                         matches!(state.position().get(at), Content::Piece(p, have) if p == piece && have.contains(m))
                     })
@@ -364,12 +369,14 @@ impl Game {
         out
     }
 
-    /// The squares a `fen rights` square names: one, or a whole rank.
+    /// The squares a `fen rights` square names, in the order to look at
+    /// them: one, a whole rank, or a rank from the left or the right.
     fn rights_squares(&self, sq: crate::decl::SquareName) -> impl Iterator<Item = Coord> {
         let f = self.frame;
-        let files = match sq.file {
-            Some(file) => file..file + 1,
-            None => 0..f.files,
+        let files: Box<dyn Iterator<Item = u32>> = match sq.files {
+            Files::One(file) => Box::new(file..file + 1),
+            Files::Any | Files::FirstFromLeft => Box::new(0..f.files),
+            Files::FirstFromRight => Box::new((0..f.files).rev()),
         };
         files.map(move |file| Coord::new(f.x0 + file as i32, f.y0 + sq.rank as i32))
     }

@@ -10,6 +10,7 @@ pub use error::{FenError, MoveInputError};
 
 use super::{Action, BoardBox, Game, State};
 use crate::core::{Content, Coord};
+use crate::decl::Notation;
 
 /// A square's name: file letter from the left of the initial board, rank
 /// number from its bottom (`a1` is the bottom-left corner).
@@ -36,7 +37,9 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     Some(Coord::new(frame.x0 + file as i32, frame.y0 + rank as i32 - 1))
 }
 
-/// `pass` for a pass; `e2e4`, with the lower-case FEN letter (or the
+/// `pass` for a pass; under `notation coordinates partner`, a royal piece's
+/// move with a partner by the two pieces' start squares (`e1h1`); `e2e4`,
+/// with the lower-case FEN letter (or the
 /// symbol) of the piece the mover became when it changed (`e7e8q`); a move
 /// whose piece of interest stayed where it was (or that has none) and that
 /// puts a piece on one empty square is named by that square (`c4`); any
@@ -44,6 +47,13 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
     if action.is_pass() {
         return "pass".to_string();
+    }
+    if game.spec().notation == Notation::CoordinatesByPartner
+        && let (Some(from), Some(to)) = (action.from, action.to)
+        && let Content::Piece(piece, _) = state.position().get(from)
+        && let Some((partner, _)) = game.pair_partner(state, action, piece, from, to)
+    {
+        return format!("{}{}", name(&game.frame, from), name(&game.frame, partner));
     }
     let (from, to) = match (action.from, action.to) {
         (Some(from), Some(to)) if from != to => (from, to),
@@ -56,13 +66,7 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
         }
     };
     let mut s = format!("{}{}", name(&game.frame, from), name(&game.frame, to));
-    let before = state.position().get(from);
-    let after = action
-        .changes()
-        .iter()
-        .find(|c| c.at == to)
-        .map_or_else(|| state.position().get(to), |c| c.content);
-    if let (Content::Piece(a, _), Content::Piece(b, _)) = (before, after)
+    if let (Content::Piece(a, _), Some(b)) = (state.position().get(from), arrived_as(state, action, to))
         && a != b
     {
         match game.info[b.index()].fen {
@@ -71,6 +75,21 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
         }
     }
     s
+}
+
+/// The piece a move's piece of interest is at the end, on `to`: what stands
+/// there after the move, or, if the move emptied the square, the piece it
+/// had become (a promotion that exploded on arrival is still `=Q`).
+pub(crate) fn arrived_as(state: &State, action: &Action, to: Coord) -> Option<crate::core::PieceId> {
+    let after = action
+        .changes()
+        .iter()
+        .find(|c| c.at == to)
+        .map_or_else(|| state.position().get(to), |c| c.content);
+    match after {
+        Content::Piece(p, _) => Some(p),
+        _ => action.became(),
+    }
 }
 
 /// The one empty square a move puts a piece on, if it puts a piece on exactly one.

@@ -82,12 +82,7 @@ impl Game {
             s.push('x');
         }
         s.push_str(&name(&self.frame, to));
-        let after = action
-            .changes()
-            .iter()
-            .find(|c| c.at == to)
-            .map_or_else(|| state.position().get(to), |c| c.content);
-        if let Content::Piece(became, _) = after
+        if let Some(became) = super::arrived_as(state, action, to)
             && became != piece
         {
             s.push('=');
@@ -172,8 +167,8 @@ impl Game {
         }
     }
 
-    /// `O-O` or `O-O-O` when a royal piece goes two or more files along its
-    /// rank and another piece of the mover's moves with it.
+    /// `O-O` or `O-O-O` for a royal piece's move with a partner (see
+    /// [`Game::pair_partner`]), by the side of it the partner ends on.
     fn royal_pair_move(
         &self,
         state: &State,
@@ -182,21 +177,46 @@ impl Game {
         from: Coord,
         to: Coord,
     ) -> Option<&'static str> {
+        let (_, end) = self.pair_partner(state, action, piece, from, to)?;
+        // Towards the lower files of the royal piece is `O-O` (as a rook
+        // ends on f1 beside a king on g1), towards the higher `O-O-O`.
+        Some(if end.x < to.x { "O-O" } else { "O-O-O" })
+    }
+
+    /// A royal piece's move with a partner: `piece` is royal and stays on
+    /// its rank (or its square) while another of the mover's pieces comes to
+    /// stand beside it. The partner's start and end squares (the same when
+    /// it only lost a mark).
+    pub(crate) fn pair_partner(
+        &self,
+        state: &State,
+        action: &Action,
+        piece: PieceId,
+        from: Coord,
+        to: Coord,
+    ) -> Option<(Coord, Coord)> {
         if !self.info[piece.index()].royal || from.y != to.y {
             return None;
         }
-        // Another of the mover's pieces comes to stand beside the royal one
-        // on its rank: towards the lower files of it is `O-O` (as a rook
-        // ends on f1 beside a king on g1), towards the higher `O-O-O`.
         let owner = self.info[piece.index()].owner;
-        let partner = action.changes().iter().find(|c| {
+        let end = action.changes().iter().find(|c| {
             c.at != to
                 && c.at.y == to.y
                 && (c.at.x - to.x).abs() == 1
                 && matches!(c.content, Content::Piece(p, _) if p != piece && self.info[p.index()].owner == owner)
                 && c.content != state.position().get(c.at)
         })?;
-        Some(if partner.at.x < to.x { "O-O" } else { "O-O-O" })
+        let Content::Piece(partner, _) = end.content else {
+            return None;
+        };
+        let is_partner = |c: Content| matches!(c, Content::Piece(p, _) if p == partner);
+        // Where it left: a square of the rank that held it and no longer does.
+        let start = action
+            .changes()
+            .iter()
+            .find(|c| c.at.y == to.y && is_partner(state.position().get(c.at)) && !is_partner(c.content))
+            .map_or(end.at, |c| c.at);
+        Some((start, end.at))
     }
 
     /// The value of the opponents' pieces a move removes, if it removes any
