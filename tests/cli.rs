@@ -257,3 +257,28 @@ fn any_square_matches_every_content_and_keeps_it() {
     let out = chessalg(&["apply", "--board", board, "--expr", "♙ + @a1 -> . + @a1"], None);
     assert_eq!(text(&out.stdout), "♟..\n..♙\n\n1 position\n");
 }
+
+#[test]
+fn bench_measures_the_positions_of_a_file_and_refuses_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("chessalg-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.txt");
+    std::fs::write(&file, "# tic-tac-toe\nrules/tictactoe.alg ; start ; 2 ; 3\n").unwrap();
+    let out = chessalg(&["bench", file.to_str().unwrap(), "--rounds", "1"], None);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("rules/tictactoe.alg"))
+        .unwrap();
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    // rules, depth, nodes, nodes/s, perft depth, leaves (9 * 8 * 7), leaves/s, node cost
+    assert_eq!(fields[1], "2");
+    assert_eq!(fields[5], "504");
+    std::fs::write(&file, "rules/tictactoe.alg ; start ; two ; 3\n").unwrap();
+    let out = chessalg(&["bench", file.to_str().unwrap()], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(":1: expected"), "{err}");
+}

@@ -184,6 +184,28 @@ fn the_ai_takes_a_free_queen_and_mates_in_one() {
 }
 
 #[test]
+fn the_ai_sees_past_its_horizon_to_the_end_of_an_exchange() {
+    let game = chess();
+    let mut cache = Cache::new();
+    // At depth 1 the pawn on d5 looks free to the queen, but a pawn takes
+    // back: the quiescence search plays the exchange out and keeps the queen.
+    let state = game.from_fen("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let c = Ai::new(1)
+        .choose(&game, &state, &legal, Budget { depth: 1, time: None }, &mut cache)
+        .unwrap();
+    assert_ne!(game.action_name(&state, &legal[c.index]), "d1d5");
+    // And a pawn that no one can take back is taken (with a pawn of its own,
+    // white does not leave a bare knight, which could only draw).
+    let state = game.from_fen("4k3/8/8/3p4/8/4N3/P7/4K3 w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let c = Ai::new(1)
+        .choose(&game, &state, &legal, Budget { depth: 1, time: None }, &mut cache)
+        .unwrap();
+    assert_eq!(game.action_name(&state, &legal[c.index]), "e3d5");
+}
+
+#[test]
 fn the_ai_answers_within_its_time() {
     let game = chess();
     let mut cache = Cache::new();

@@ -309,19 +309,19 @@ impl Ai {
         } else {
             depth
         };
-        // At the horizon, a move that wins at once (a mate, a completed row)
-        // is still seen: the position is worth that win, not a quiet score.
+        // At the horizon, in a game won by completing a pattern (a row), a
+        // move that completes one is still seen: the position is worth that
+        // win, not a quiet score. (Mates are found by the check extension.)
         if depth == 0
             && ply < MAX_EXTENDED_PLY
             && legal.len() <= HORIZON_WIN_MOVES
+            && game.wins_by_pattern()
             && game.winning_move(state, &legal, cache)?.is_some()
         {
             return Ok(WIN - ply - 1);
         }
-        if depth == 0 || legal.is_empty() {
-            let mobility = legal.len() as i32 - parent_moves as i32;
-            let prospects = game.prospects(cache);
-            return Ok(material(game, prospects, state) + MOBILITY * mobility);
+        if depth == 0 {
+            return self.quiesce(game, state, &legal, (alpha, beta), ply, parent_moves, 0, cache);
         }
         let original_alpha = alpha;
         let mut tt_best = None;
@@ -391,6 +391,116 @@ impl Ai {
         );
         Ok(best_score)
     }
+}
+
+impl Ai {
+    /// The score of a horizon position whose legal moves are `legal`: the
+    /// static score, unless a move that wins material (by the declared
+    /// values: a capture, a promotion) does better, searched the same way,
+    /// so the horizon never falls in the middle of an exchange.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        legal: &[Action],
+        (mut alpha, beta): (i32, i32),
+        ply: i32,
+        parent_moves: usize,
+        qdepth: u32,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
+        let prospects = game.prospects(cache);
+        let mobility = legal.len() as i32 - parent_moves as i32;
+        let stand = material(game, prospects, state) + MOBILITY * mobility;
+        if stand >= beta || qdepth >= MAX_QUIESCENCE {
+            return Ok(stand);
+        }
+        alpha = alpha.max(stand);
+        let mut gains: Vec<(i32, usize)> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (value_gain(game, state, a), i))
+            .filter(|&(g, _)| g > 0)
+            .collect();
+        gains.sort_by_key(|&(g, _)| -g);
+        let mut best = stand;
+        for (_, i) in gains {
+            let undo = game.make(state, &legal[i]);
+            let score = self.quiet_node(
+                game,
+                state,
+                (-beta, -alpha),
+                ply + 1,
+                legal.len(),
+                qdepth + 1,
+                cache,
+            );
+            game.unmake(state, undo);
+            let score = -score?;
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// A position reached inside the quiescence search, for the player to move.
+    #[allow(clippy::too_many_arguments)]
+    fn quiet_node(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        window: (i32, i32),
+        ply: i32,
+        parent_moves: usize,
+        qdepth: u32,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Time);
+        }
+        if self.seen.contains(&state.key()) {
+            return Ok(0);
+        }
+        let legal = game.legal_actions(state, cache)?;
+        if let Some(end) = game.ending(state, &legal, cache)? {
+            return Ok(match end {
+                Ending::Win(p) if p == state.turn() => WIN - ply,
+                Ending::Win(_) => -(WIN - ply),
+                Ending::Draw => 0,
+            });
+        }
+        self.quiesce(game, state, &legal, window, ply, parent_moves, qdepth, cache)
+    }
+}
+
+/// How many captures deep the quiescence search may go.
+const MAX_QUIESCENCE: u32 = 8;
+
+/// How much a move changes the mover's material by the declared values
+/// alone: what it takes and what it promotes to.
+fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
+    let value = |c: Content| match c {
+        Content::Piece(p, _) => {
+            let info = game.piece_info(p);
+            let v = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
+            match info.owner {
+                Some(o) if o == state.turn() => v,
+                Some(_) => -v,
+                None => 0,
+            }
+        }
+        _ => 0,
+    };
+    action
+        .changes()
+        .iter()
+        .map(|c| value(c.content) - value(state.position().get(c.at)))
+        .sum()
 }
 
 /// Mate scores are stored relative to the position, not the root.

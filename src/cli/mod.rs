@@ -45,6 +45,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Play many games between the AI and the random player, in parallel, and count the results
     Match(cmd::matches::MatchArgs),
+    /// Measure the AI's search rate and perft's, on fixed positions (`benches/positions.txt`).
+    Bench(cmd::bench::BenchArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -67,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(&args),
         Command::Play(args) => cmd::play::run(&args),
         Command::Match(args) => cmd::matches::run(&args),
+        Command::Bench(args) => cmd::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

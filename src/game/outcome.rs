@@ -57,6 +57,15 @@ impl Game {
             .has_result(when, state.turn().index(), state.position(), cache, &self.limits)?)
     }
 
+    /// Whether some `outcome when ...` line can end the game in a win: a
+    /// pattern a single quiet move may complete, which a search should look
+    /// for one move past its horizon.
+    pub fn wins_by_pattern(&self) -> bool {
+        self.outcomes
+            .iter()
+            .any(|o| matches!(o.condition, Condition::When(_)) && !matches!(o.verdict, Verdict::Draw))
+    }
+
     /// A move of `legal` (the moves of `state`) after which the game has
     /// ended in the mover's win, if there is one: the AI's look one move past
     /// its horizon. Each reply position is only searched as far as its

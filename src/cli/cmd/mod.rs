@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and what several of them share.
 
 pub mod apply;
+pub mod bench;
 pub mod check;
 pub mod expand;
 pub mod matches;

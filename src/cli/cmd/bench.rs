@@ -1,0 +1,130 @@
+//! `chessalg bench`: how fast the AI searches and perft counts, on the fixed
+//! positions of a bench file (`benches/positions.txt`), as a table a person
+//! can compare between versions.
+
+use std::time::Instant;
+
+use clap::Args;
+
+use chessalg::ai::{Ai, Budget};
+use chessalg::engine::Cache;
+use chessalg::game;
+
+use super::{Failure, play_error};
+use crate::cli::load_game;
+
+/// Arguments of `chessalg bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The positions: lines `RULES ; FEN or start ; SEARCH DEPTH ; PERFT DEPTH`.
+    #[arg(default_value = "benches/positions.txt")]
+    positions: String,
+    /// Times each measurement this many times and reports the median.
+    #[arg(long, default_value_t = 3)]
+    rounds: u32,
+}
+
+/// One line of a bench file.
+struct BenchPosition {
+    rules: String,
+    fen: Option<String>,
+    search_depth: u32,
+    perft_depth: u32,
+}
+
+fn parse(text: &str, file: &str) -> Result<Vec<BenchPosition>, Failure> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let bad = || {
+            Failure::Message(format!(
+                "{file}:{}: expected `RULES ; FEN ; SEARCH DEPTH ; PERFT DEPTH`",
+                n + 1
+            ))
+        };
+        let [rules, fen, search, perft] = fields[..] else {
+            return Err(bad());
+        };
+        out.push(BenchPosition {
+            rules: rules.to_string(),
+            fen: (fen != "start").then(|| fen.to_string()),
+            search_depth: search.parse().map_err(|_| bad())?,
+            perft_depth: perft.parse().map_err(|_| bad())?,
+        });
+    }
+    Ok(out)
+}
+
+/// The median of `rounds` runs of `f`, which returns a count: (count, seconds).
+fn median(rounds: u32, mut f: impl FnMut() -> Result<u64, Failure>) -> Result<(u64, f64), Failure> {
+    let mut times = Vec::new();
+    let mut count = 0;
+    for _ in 0..rounds.max(1) {
+        let started = Instant::now();
+        count = f()?;
+        times.push(started.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((count, times[times.len() / 2]))
+}
+
+/// Runs `chessalg bench`.
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&args.positions)
+        .map_err(|e| Failure::Message(format!("cannot read {}: {e}", args.positions)))?;
+    let positions = parse(&text, &args.positions)?;
+    println!(
+        "{:<24} {:>5} {:>9} {:>10} {:>5} {:>10} {:>12} {:>10}",
+        "rules", "depth", "nodes", "nodes/s", "perft", "leaves", "leaves/s", "node cost"
+    );
+    for p in &positions {
+        let game = load_game(&p.rules)?;
+        let state = match &p.fen {
+            Some(fen) => game
+                .from_fen(fen)
+                .map_err(|e| Failure::Message(format!("{}: {e}", p.rules)))?,
+            None => game.initial(),
+        };
+        let mut cache = Cache::new();
+        let legal = game.legal_actions(&state, &mut cache).map_err(play_error)?;
+        if legal.is_empty() {
+            return Err(Failure::Message(format!(
+                "{}: the position has no legal move",
+                p.rules
+            )));
+        }
+        let (nodes, search_secs) = median(args.rounds, || {
+            let mut ai = Ai::new(1);
+            let budget = Budget {
+                depth: p.search_depth,
+                time: None,
+            };
+            let choice = ai
+                .choose(&game, &state, &legal, budget, &mut cache)
+                .map_err(play_error)?;
+            Ok(choice.nodes)
+        })?;
+        let (leaves, perft_secs) = median(args.rounds, || {
+            game::perft(&game, &state, p.perft_depth, &mut cache).map_err(play_error)
+        })?;
+        let node_rate = nodes as f64 / search_secs.max(1e-9);
+        let leaf_rate = leaves as f64 / perft_secs.max(1e-9);
+        println!(
+            "{:<24} {:>5} {:>9} {:>10.0} {:>5} {:>10} {:>12.0} {:>10.1}",
+            p.rules,
+            p.search_depth,
+            nodes,
+            node_rate,
+            p.perft_depth,
+            leaves,
+            leaf_rate,
+            leaf_rate / node_rate.max(1e-9)
+        );
+    }
+    println!("node cost: how many perft leaves take the time of one search node");
+    Ok(())
+}
