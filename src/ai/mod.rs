@@ -124,6 +124,10 @@ pub struct Ai {
     extend_to: i32,
     /// The best root move of the iteration under way, and its score.
     partial: Option<(usize, i32)>,
+    /// Per ply, the last two quiet moves that caused a cutoff.
+    killers: Vec<[Option<u64>; 2]>,
+    /// How much each quiet move (by [`move_key`] and side) has caused cutoffs.
+    history: FxHashMap<u64, i32>,
 }
 
 impl Ai {
@@ -137,6 +141,8 @@ impl Ai {
             partial: None,
             nodes: 0,
             extend_to: 0,
+            killers: vec![[None; 2]; MAX_PLY],
+            history: FxHashMap::default(),
         }
     }
 
@@ -152,6 +158,8 @@ impl Ai {
         let started = Instant::now();
         self.deadline = budget.time.map(|t| started + t);
         self.nodes = 0;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.values_mut().for_each(|h| *h /= 8);
         if self.table.len() > 1 << 20 {
             self.table.clear();
         }
@@ -337,39 +345,44 @@ impl Ai {
                 }
             }
         }
-        let prospects = game.prospects(cache);
-        let mut order: Vec<(i32, usize)> = legal
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let first = tt_best == Some(i as u32);
-                (
-                    if first {
-                        i32::MAX
-                    } else {
-                        material_gain(game, prospects, state, a)
-                    },
-                    i,
-                )
-            })
-            .collect();
-        order.sort_by_key(|&(k, _)| -(k as i64));
+        let order = self.order_moves(game, state, &legal, tt_best, ply, cache);
         let mut best_score = -WIN - 1;
         let mut best = None;
-        for &(_, i) in &order {
+        for (n, &(_, i)) in order.iter().enumerate() {
             let line = Line {
                 depth: depth - 1,
                 ply: ply + 1,
                 parent_moves: legal.len(),
                 timed,
             };
-            let score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
+            // Principal variation search: the first move with the whole
+            // window, the others with a null window, searched again only if
+            // they turn out better.
+            let mut score = if n == 0 {
+                self.reply(game, state, &legal[i], (alpha, beta), line, cache)?
+            } else {
+                self.reply(game, state, &legal[i], (alpha, alpha + 1), line, cache)?
+            };
+            if n > 0 && score > alpha && score < beta {
+                score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
+            }
             if score > best_score {
                 best_score = score;
                 best = Some(i as u32);
             }
             alpha = alpha.max(score);
             if alpha >= beta {
+                // A quiet move that refutes: remember it for this ply and
+                // for moves like it elsewhere.
+                if value_gain(game, state, &legal[i]) <= 0 {
+                    let key = move_key(&legal[i]);
+                    let slot = &mut self.killers[ply as usize % MAX_PLY];
+                    if slot[0] != Some(key) {
+                        slot[1] = slot[0];
+                        slot[0] = Some(key);
+                    }
+                    *self.history.entry(key ^ turn_salt(state)).or_default() += (depth * depth) as i32;
+                }
                 break;
             }
         }
@@ -394,6 +407,51 @@ impl Ai {
 }
 
 impl Ai {
+    /// The order to search `legal` in, best guess first: the table's move,
+    /// captures and promotions (most valuable gain first, by the least
+    /// valuable piece), the killer moves of this ply, then the others by
+    /// how often they refuted elsewhere and what they gain in scope.
+    fn order_moves(
+        &self,
+        game: &Game,
+        state: &State,
+        legal: &[Action],
+        tt_best: Option<u32>,
+        ply: i32,
+        cache: &mut Cache,
+    ) -> Vec<(i64, usize)> {
+        let prospects = game.prospects(cache);
+        let killers = self.killers[ply as usize % MAX_PLY];
+        let mut order: Vec<(i64, usize)> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let gain = value_gain(game, state, a) as i64;
+                let key = if tt_best == Some(i as u32) {
+                    i64::MAX
+                } else if gain > 0 {
+                    let mover = a
+                        .from()
+                        .map_or(0, |f| value_of(game, state.position().get(f)) as i64);
+                    4_000_000_000 + gain * 1000 - mover
+                } else {
+                    let k = move_key(a);
+                    if killers[0] == Some(k) {
+                        3_000_000_001
+                    } else if killers[1] == Some(k) {
+                        3_000_000_000
+                    } else {
+                        let history = self.history.get(&(k ^ turn_salt(state))).copied().unwrap_or(0) as i64;
+                        history * 1000 + material_gain(game, prospects, state, a) as i64
+                    }
+                };
+                (key, i)
+            })
+            .collect();
+        order.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+        order
+    }
+
     /// The score of a horizon position whose legal moves are `legal`: the
     /// static score, unless a move that wins material (by the declared
     /// values: a capture, a promotion) does better, searched the same way,
@@ -475,6 +533,38 @@ impl Ai {
             });
         }
         self.quiesce(game, state, &legal, window, ply, parent_moves, qdepth, cache)
+    }
+}
+
+/// How many plies of killer moves are kept.
+const MAX_PLY: usize = 64;
+
+/// What identifies a move across positions, for killers and history: the
+/// squares its piece left and reached, or the squares it changes.
+fn move_key(action: &Action) -> u64 {
+    let at = |c: Option<Coord>| {
+        c.map_or(0x7FFF_FFFF, |c| {
+            ((c.x as u64 & 0xFFFF) << 16) | (c.y as u64 & 0xFFFF)
+        })
+    };
+    match (action.from(), action.to()) {
+        (Some(_), Some(_)) => (at(action.from()) << 32) ^ at(action.to()),
+        _ => action.changes().iter().fold(0xCBF2_9CE4_8422_2325, |h, c| {
+            (h ^ at(Some(c.at))).wrapping_mul(0x100_0000_01B3)
+        }),
+    }
+}
+
+/// Keeps the two players' history apart.
+fn turn_salt(state: &State) -> u64 {
+    (state.turn().index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A piece's declared value in hundredths (0 for anything else).
+fn value_of(game: &Game, content: Content) -> i32 {
+    match content {
+        Content::Piece(p, _) => (game.piece_info(p).value.unwrap_or(0.0) * 100.0).round() as i32,
+        _ => 0,
     }
 }
 
