@@ -575,15 +575,11 @@ const MAX_QUIESCENCE: u32 = 8;
 /// alone: what it takes and what it promotes to.
 fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
     let value = |c: Content| match c {
-        Content::Piece(p, _) => {
-            let info = game.piece_info(p);
-            let v = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
-            match info.owner {
-                Some(o) if o == state.turn() => v,
-                Some(_) => -v,
-                None => 0,
-            }
-        }
+        Content::Piece(p, _) => match game.piece_info(p).owner {
+            Some(o) if o == state.turn() => value_of(game, c),
+            Some(_) => -value_of(game, c),
+            None => 0,
+        },
         _ => 0,
     };
     action
