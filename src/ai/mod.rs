@@ -290,21 +290,14 @@ impl Ai {
         timed: bool,
         cache: &mut Cache,
     ) -> Result<i32, Stop> {
-        self.nodes += 1;
-        if timed && self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stop::Time);
-        }
+        self.count_node(timed)?;
         let key = state.key();
         if self.seen.contains(&key) {
             return Ok(0);
         }
         let legal = game.legal_actions(state, cache)?;
         if let Some(end) = game.ending(state, &legal, cache)? {
-            return Ok(match end {
-                Ending::Win(p) if p == state.turn() => WIN - ply,
-                Ending::Win(_) => -(WIN - ply),
-                Ending::Draw => 0,
-            });
+            return Ok(ending_score(end, state, ply));
         }
         // A side in check at the horizon gets one more ply (up to a bound),
         // so a mate one move past the horizon is seen, not a quiet score.
@@ -407,6 +400,15 @@ impl Ai {
 }
 
 impl Ai {
+    /// Counts a node; every 64, stops the search if time is up (when `timed`).
+    fn count_node(&mut self, timed: bool) -> Result<(), Stop> {
+        self.nodes += 1;
+        if timed && self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Time);
+        }
+        Ok(())
+    }
+
     /// The order to search `legal` in, best guess first: the table's move,
     /// captures and promotions (most valuable gain first, by the least
     /// valuable piece), the killer moves of this ply, then the others by
@@ -517,22 +519,25 @@ impl Ai {
         qdepth: u32,
         cache: &mut Cache,
     ) -> Result<i32, Stop> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stop::Time);
-        }
+        self.count_node(true)?;
         if self.seen.contains(&state.key()) {
             return Ok(0);
         }
         let legal = game.legal_actions(state, cache)?;
         if let Some(end) = game.ending(state, &legal, cache)? {
-            return Ok(match end {
-                Ending::Win(p) if p == state.turn() => WIN - ply,
-                Ending::Win(_) => -(WIN - ply),
-                Ending::Draw => 0,
-            });
+            return Ok(ending_score(end, state, ply));
         }
         self.quiesce(game, state, &legal, window, ply, parent_moves, qdepth, cache)
+    }
+}
+
+/// The score of a game that has ended, for the player to move at `ply`:
+/// sooner wins and later losses score higher.
+fn ending_score(end: Ending, state: &State, ply: i32) -> i32 {
+    match end {
+        Ending::Win(p) if p == state.turn() => WIN - ply,
+        Ending::Win(_) => -(WIN - ply),
+        Ending::Draw => 0,
     }
 }
 
