@@ -636,7 +636,7 @@ fn from_table(score: i32, ply: i32) -> i32 {
 fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player: PlayerId) -> i32 {
     let Content::Piece(p, _) = content else { return 0 };
     let info = &game.piece_info(p);
-    let value = (info.value.unwrap_or(0.0) * 100.0).round() as i32;
+    let value = value_of(game, content);
     let full = prospects.full_scope(p) as i32;
     let value = if full == 0 {
         value

@@ -10,8 +10,7 @@ use chessalg::ai::{Ai, Budget};
 use chessalg::engine::Cache;
 use chessalg::game;
 
-use super::{Failure, play_error};
-use crate::cli::load_game;
+use super::{Failure, GameArgs, play_error, setup};
 
 /// Arguments of `chessalg bench`.
 #[derive(Args, Debug)]
@@ -82,13 +81,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         "rules", "depth", "nodes", "nodes/s", "perft", "leaves", "leaves/s", "node cost"
     );
     for p in &positions {
-        let game = load_game(&p.rules)?;
-        let state = match &p.fen {
-            Some(fen) => game
-                .from_fen(fen)
-                .map_err(|e| Failure::Message(format!("{}: {e}", p.rules)))?,
-            None => game.initial(),
-        };
+        let (game, state) = setup(&GameArgs {
+            rules: p.rules.clone(),
+            fen: p.fen.clone(),
+        })?;
         let mut cache = Cache::new();
         let legal = game.legal_actions(&state, &mut cache).map_err(play_error)?;
         if legal.is_empty() {
