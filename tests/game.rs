@@ -4,7 +4,7 @@
 use chessalg::core::Coord;
 use chessalg::core::PlayerId;
 use chessalg::engine::Cache;
-use chessalg::game::{Ending, Game, State};
+use chessalg::game::{Candidates, Ending, Game, State};
 use chessalg::source::Source;
 
 mod common;
@@ -294,19 +294,30 @@ fn a_win_one_move_past_the_end_is_found() {
     let game = chess();
     let mut cache = Cache::new();
     let mated = game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-    let legal = game.legal_actions(&mated, &mut cache).unwrap();
-    let i = game.winning_move(&mated, &legal, &mut cache).unwrap().unwrap();
-    assert_eq!(game.action_name(&mated, &legal[i]), "a1a8");
+    let moves = game.candidate_actions(&mated, &mut cache).unwrap();
+    assert!(!moves.tested, "chess's candidates are tested one by one");
+    let i = game.winning_move(&mated, &moves, &mut cache).unwrap().unwrap();
+    assert_eq!(game.action_name(&mated, &moves.actions[i]), "a1a8");
     // A check that is not mate is not a win.
     let escapes = game.from_fen("6k1/5pp1/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-    let legal = game.legal_actions(&escapes, &mut cache).unwrap();
-    assert_eq!(game.winning_move(&escapes, &legal, &mut cache).unwrap(), None);
+    let moves = game.candidate_actions(&escapes, &mut cache).unwrap();
+    assert_eq!(game.winning_move(&escapes, &moves, &mut cache).unwrap(), None);
+    // A mate by a pinned rook is not a move: no win.
+    let pinned = game.from_fen("4k2b/3ppp2/8/8/8/8/1R6/K7 w - - 0 1").unwrap();
+    let moves = game.candidate_actions(&pinned, &mut cache).unwrap();
+    assert!(
+        moves
+            .actions
+            .iter()
+            .any(|a| game.action_name(&pinned, a) == "b2b8")
+    );
+    assert_eq!(game.winning_move(&pinned, &moves, &mut cache).unwrap(), None);
     // Tic-tac-toe: the third cross of a row wins at once.
     let ttt = game_of("rules/tictactoe.alg");
     let two = play(&ttt, ttt.initial(), &["a1", "a2", "b1", "b2"]);
-    let legal = ttt.legal_actions(&two, &mut cache).unwrap();
+    let legal = Candidates::legal(ttt.legal_actions(&two, &mut cache).unwrap());
     let i = ttt.winning_move(&two, &legal, &mut cache).unwrap().unwrap();
-    assert_eq!(ttt.action_name(&two, &legal[i]), "c1");
+    assert_eq!(ttt.action_name(&two, &legal.actions[i]), "c1");
 }
 
 fn names(game: &Game, state: &State) -> Vec<String> {

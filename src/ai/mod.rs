@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::Cache;
 
-use crate::game::{Action, Ending, Game, PlayError, Prospects, State};
+use crate::game::{Action, Candidates, Ending, Game, PlayError, Prospects, State};
 
 /// A small deterministic random number generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -177,10 +177,11 @@ impl Ai {
             nodes: 0,
         };
         let mut state = state.clone();
+        let legal = Candidates::legal(legal.to_vec());
         for depth in 1..=budget.depth.max(1) {
             self.partial = None;
             self.extend_to = (depth as i32 + MAX_EXTENSIONS).min(MAX_EXTENDED_PLY);
-            match self.root(game, &mut state, legal, &order, depth, cache) {
+            match self.root(game, &mut state, &legal, &order, depth, cache) {
                 Ok((index, score)) => {
                     best = Choice {
                         index,
@@ -226,7 +227,7 @@ impl Ai {
         &mut self,
         game: &Game,
         state: &mut State,
-        legal: &[Action],
+        legal: &Candidates,
         order: &[usize],
         depth: u32,
         cache: &mut Cache,
@@ -237,10 +238,12 @@ impl Ai {
             let line = Line {
                 depth: depth - 1,
                 ply: 1,
-                parent_moves: legal.len(),
+                parent_moves: legal.actions.len(),
                 timed: true,
             };
-            let score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
+            let Some(score) = self.reply(game, state, legal, i, (alpha, beta), line, cache)? else {
+                continue;
+            };
             if score > alpha {
                 alpha = score;
                 best = i;
@@ -250,18 +253,23 @@ impl Ai {
         Ok((best, alpha))
     }
 
-    /// The score of `action` for the side that makes it: made on `state`,
-    /// searched from the reply's side with the window turned round, taken back.
+    /// The score of move `i` of `moves` for the side that makes it: made
+    /// on `state`, searched from the reply's side with the window turned
+    /// round, taken back; `None` if the move is not legal.
+    #[allow(clippy::too_many_arguments)]
     fn reply(
         &mut self,
         game: &Game,
         state: &mut State,
-        action: &Action,
+        moves: &Candidates,
+        i: usize,
         (alpha, beta): (i32, i32),
         line: Line,
         cache: &mut Cache,
-    ) -> Result<i32, Stop> {
-        let undo = game.make(state, action);
+    ) -> Result<Option<i32>, Stop> {
+        let Some(undo) = game.try_make(state, &moves.actions[i], moves, cache)? else {
+            return Ok(None);
+        };
         let score = self.negamax(
             game,
             state,
@@ -274,7 +282,7 @@ impl Ai {
             cache,
         );
         game.unmake(state, undo);
-        Ok(-score?)
+        Ok(Some(-score?))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -295,14 +303,36 @@ impl Ai {
         if self.seen.contains(&key) {
             return Ok(0);
         }
-        let legal = game.legal_actions(state, cache)?;
-        if let Some(end) = game.ending(state, &legal, cache)? {
+        if depth == 0
+            && let Some(score) = self.lazy_stand(game, state, beta, cache)?
+        {
+            return Ok(score);
+        }
+        // The table first: a position searched deep enough before needs no moves listed.
+        let original_alpha = alpha;
+        let mut tt_best = None;
+        if depth > 0
+            && let Some(e) = self.table.get(&key)
+        {
+            tt_best = e.best;
+            if e.depth >= depth {
+                let score = from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return Ok(score),
+                    Bound::Lower if score >= beta => return Ok(score),
+                    Bound::Upper if score <= alpha => return Ok(score),
+                    _ => {}
+                }
+            }
+        }
+        let (moves, end) = self.moves_and_ending(game, state, cache)?;
+        if let Some(end) = end {
             return Ok(ending_score(end, state, ply));
         }
         // A side in check at the horizon gets one more ply (up to a bound),
         // so a mate one move past the horizon is seen, not a quiet score.
         let depth = if depth == 0
-            && !legal.is_empty()
+            && !moves.actions.is_empty()
             && ply < self.extend_to
             && game.royal_attacked(state.position(), state.turn(), cache)?
         {
@@ -315,50 +345,43 @@ impl Ai {
         // win, not a quiet score. (Mates are found by the check extension.)
         if depth == 0
             && ply < MAX_EXTENDED_PLY
-            && legal.len() <= HORIZON_WIN_MOVES
+            && moves.actions.len() <= HORIZON_WIN_MOVES
             && game.wins_by_pattern()
-            && game.winning_move(state, &legal, cache)?.is_some()
+            && game.winning_move(state, &moves, cache)?.is_some()
         {
             return Ok(WIN - ply - 1);
         }
         if depth == 0 {
-            return self.quiesce(game, state, &legal, (alpha, beta), ply, parent_moves, 0, cache);
+            return self.quiesce(game, state, &moves, (alpha, beta), ply, parent_moves, 0, cache);
         }
-        let original_alpha = alpha;
-        let mut tt_best = None;
-        if let Some(e) = self.table.get(&key) {
-            tt_best = e.best;
-            if e.depth >= depth {
-                let score = from_table(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return Ok(score),
-                    Bound::Lower if score >= beta => return Ok(score),
-                    Bound::Upper if score <= alpha => return Ok(score),
-                    _ => {}
-                }
-            }
-        }
-        let order = self.order_moves(game, state, &legal, tt_best, ply, cache);
+        let order = self.order_moves(game, state, &moves.actions, tt_best, ply, cache);
         let mut best_score = -WIN - 1;
         let mut best = None;
-        for (n, &(_, i)) in order.iter().enumerate() {
+        let mut searched = 0;
+        for &(_, i) in &order {
             let line = Line {
                 depth: depth - 1,
                 ply: ply + 1,
-                parent_moves: legal.len(),
+                parent_moves: moves.actions.len(),
                 timed,
             };
             // Principal variation search: the first move with the whole
             // window, the others with a null window, searched again only if
             // they turn out better.
-            let mut score = if n == 0 {
-                self.reply(game, state, &legal[i], (alpha, beta), line, cache)?
+            let window = if searched == 0 {
+                (alpha, beta)
             } else {
-                self.reply(game, state, &legal[i], (alpha, alpha + 1), line, cache)?
+                (alpha, alpha + 1)
             };
-            if n > 0 && score > alpha && score < beta {
-                score = self.reply(game, state, &legal[i], (alpha, beta), line, cache)?;
+            let Some(mut score) = self.reply(game, state, &moves, i, window, line, cache)? else {
+                continue;
+            };
+            if searched > 0 && score > alpha && score < beta {
+                score = self
+                    .reply(game, state, &moves, i, (alpha, beta), line, cache)?
+                    .unwrap_or(score);
             }
+            searched += 1;
             if score > best_score {
                 best_score = score;
                 best = Some(i as u32);
@@ -367,8 +390,9 @@ impl Ai {
             if alpha >= beta {
                 // A quiet move that refutes: remember it for this ply and
                 // for moves like it elsewhere.
-                if value_gain(game, state, &legal[i]) <= 0 {
-                    let key = move_key(&legal[i]);
+                let action = &moves.actions[i];
+                if value_gain(game, state, action) <= 0 {
+                    let key = move_key(action);
                     let slot = &mut self.killers[ply as usize % MAX_PLY];
                     if slot[0] != Some(key) {
                         slot[1] = slot[0];
@@ -378,6 +402,10 @@ impl Ai {
                 }
                 break;
             }
+        }
+        if searched == 0 {
+            // No legal move, and no outcome rule that says what that means.
+            return Ok(0);
         }
         let bound = if best_score <= original_alpha {
             Bound::Upper
@@ -463,7 +491,7 @@ impl Ai {
         &mut self,
         game: &Game,
         state: &mut State,
-        legal: &[Action],
+        moves: &Candidates,
         (mut alpha, beta): (i32, i32),
         ply: i32,
         parent_moves: usize,
@@ -471,28 +499,36 @@ impl Ai {
         cache: &mut Cache,
     ) -> Result<i32, Stop> {
         let prospects = game.prospects(cache);
-        let mobility = legal.len() as i32 - parent_moves as i32;
+        let mobility = moves.actions.len() as i32 - parent_moves as i32;
         let stand = material(game, prospects, state) + MOBILITY * mobility;
         if stand >= beta || qdepth >= MAX_QUIESCENCE {
             return Ok(stand);
         }
         alpha = alpha.max(stand);
-        let mut gains: Vec<(i32, usize)> = legal
+        let mut gains: Vec<(i32, usize)> = moves
+            .actions
             .iter()
             .enumerate()
             .map(|(i, a)| (value_gain(game, state, a), i))
             .filter(|&(g, _)| g > 0)
             .collect();
+        // Where most moves win something (every move of Othello or Clobber
+        // takes), no exchange settles: the static score is all there is.
+        if gains.len() > QUIESCENCE_BREADTH && gains.len() * 2 > moves.actions.len() {
+            return Ok(stand);
+        }
         gains.sort_by_key(|&(g, _)| -g);
         let mut best = stand;
         for (_, i) in gains {
-            let undo = game.make(state, &legal[i]);
+            let Some(undo) = game.try_make(state, &moves.actions[i], moves, cache)? else {
+                continue;
+            };
             let score = self.quiet_node(
                 game,
                 state,
                 (-beta, -alpha),
                 ply + 1,
-                legal.len(),
+                moves.actions.len(),
                 qdepth + 1,
                 cache,
             );
@@ -523,11 +559,58 @@ impl Ai {
         if self.seen.contains(&state.key()) {
             return Ok(0);
         }
-        let legal = game.legal_actions(state, cache)?;
-        if let Some(end) = game.ending(state, &legal, cache)? {
+        if let Some(score) = self.lazy_stand(game, state, window.1, cache)? {
+            return Ok(score);
+        }
+        let (moves, end) = self.moves_and_ending(game, state, cache)?;
+        if let Some(end) = end {
             return Ok(ending_score(end, state, ply));
         }
-        self.quiesce(game, state, &legal, window, ply, parent_moves, qdepth, cache)
+        self.quiesce(game, state, &moves, window, ply, parent_moves, qdepth, cache)
+    }
+
+    /// A horizon position's score without listing its moves, when its
+    /// material alone is so far above `beta` that no count of moves could
+    /// bring it below: the player to move is not in check, the game has not
+    /// ended (unless by having no move, which quiescence does not look for),
+    /// and it is not won by completing a pattern, which a move could do.
+    fn lazy_stand(
+        &mut self,
+        game: &Game,
+        state: &State,
+        beta: i32,
+        cache: &mut Cache,
+    ) -> Result<Option<i32>, Stop> {
+        if game.wins_by_pattern() {
+            return Ok(None);
+        }
+        let score = material(game, game.prospects(cache), state) - LAZY_MARGIN;
+        if score < beta
+            || game.royal_attacked(state.position(), state.turn(), cache)?
+            || game.ending_known(state, Some(false), cache)?.is_some()
+        {
+            return Ok(None);
+        }
+        Ok(Some(score))
+    }
+
+    /// The moves to try at `state` (see [`Game::candidate_actions`]) and
+    /// whether the game has ended there. Whether any of the moves is legal is
+    /// tested only if an outcome rule asks, up to the first legal one.
+    fn moves_and_ending(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        cache: &mut Cache,
+    ) -> Result<(Candidates, Option<Ending>), Stop> {
+        let moves = game.candidate_actions(state, cache)?;
+        let no_moves = if game.ends_without_moves() {
+            Some(!game.any_legal(state, &moves, cache)?)
+        } else {
+            None
+        };
+        let end = game.ending_known(state, no_moves, cache)?;
+        Ok((moves, end))
     }
 }
 
@@ -540,6 +623,11 @@ fn ending_score(end: Ending, state: &State, ply: i32) -> i32 {
         Ending::Draw => 0,
     }
 }
+
+/// How far the number of moves may move a static score, for a horizon
+/// position to be scored by its material alone (thirty moves fewer than
+/// its parent had).
+const LAZY_MARGIN: i32 = 30 * MOBILITY;
 
 /// How many plies of killer moves are kept.
 const MAX_PLY: usize = 64;
@@ -573,25 +661,33 @@ fn value_of(game: &Game, content: Content) -> i32 {
     }
 }
 
+/// How many winning moves a quiescence node searches however many moves it has.
+const QUIESCENCE_BREADTH: usize = 4;
+
 /// How many captures deep the quiescence search may go.
 const MAX_QUIESCENCE: u32 = 8;
 
-/// How much a move changes the mover's material by the declared values
-/// alone: what it takes and what it promotes to.
+/// What a move wins by the declared values alone: what it takes from the
+/// other players, and what the mover's pieces gain in value where no piece
+/// is added (a promotion). Placing a new piece (a drop, a stone) is not a
+/// gain: in games made of placements it would make every move one.
 fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
-    let value = |c: Content| match c {
-        Content::Piece(p, _) => match game.piece_info(p).owner {
-            Some(o) if o == state.turn() => value_of(game, c),
-            Some(_) => -value_of(game, c),
-            None => 0,
-        },
-        _ => 0,
-    };
-    action
-        .changes()
-        .iter()
-        .map(|c| value(c.content) - value(state.position().get(c.at)))
-        .sum()
+    let (mut taken, mut own, mut added) = (0, 0, 0i32);
+    for c in action.changes() {
+        for (content, sign) in [(state.position().get(c.at), -1), (c.content, 1)] {
+            if let Content::Piece(p, _) = content {
+                match game.piece_info(p).owner {
+                    Some(o) if o == state.turn() => {
+                        own += sign * value_of(game, content);
+                        added += sign;
+                    }
+                    Some(_) => taken -= sign * value_of(game, content),
+                    None => {}
+                }
+            }
+        }
+    }
+    if added > 0 { taken } else { taken + own }
 }
 
 /// Mate scores are stored relative to the position, not the root.

@@ -29,6 +29,35 @@ impl Game {
         Ok(legal)
     }
 
+    /// The moves a search tries at `state`, cheaper than [`Game::legal_actions`]
+    /// where it can be: under royal-safe legality (and a turn order without
+    /// passes) every move the rules give, untested, for [`Game::try_make`] to
+    /// test one by one as the search reaches it; otherwise the legal moves.
+    pub fn candidate_actions(&self, state: &State, cache: &mut Cache) -> Result<Candidates, PlayError> {
+        if self.legality != Legality::RoyalSafe || self.turn_order == TurnOrder::AlternatePassing {
+            return Ok(Candidates {
+                actions: self.legal_actions(state, cache)?,
+                tested: true,
+            });
+        }
+        let mut actions = Vec::with_capacity(64);
+        self.engine.each_move(
+            state.turn().index(),
+            state.position(),
+            false,
+            cache,
+            &self.limits,
+            &mut |o| {
+                actions.push(Action::found(o));
+                ControlFlow::Continue(())
+            },
+        )?;
+        Ok(Candidates {
+            actions,
+            tested: false,
+        })
+    }
+
     /// How many legal moves the player to move has (what perft counts at its
     /// last ply), without building them.
     pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {
@@ -148,5 +177,45 @@ impl Game {
         Ok(self
             .engine
             .can_change(player.index(), position, at, cache, &self.limits)?)
+    }
+}
+
+/// The moves a search tries at one position (see [`Game::candidate_actions`]).
+#[derive(Clone, Debug)]
+pub struct Candidates {
+    /// The moves, in the engine's order.
+    pub actions: Vec<Action>,
+    /// Whether they are known to be legal; if not, [`Game::try_make`] tests each.
+    pub tested: bool,
+}
+
+impl Candidates {
+    /// Moves known to be legal (from [`Game::legal_actions`]).
+    pub fn legal(actions: Vec<Action>) -> Candidates {
+        Candidates {
+            actions,
+            tested: true,
+        }
+    }
+}
+
+impl Game {
+    /// Whether one of `candidates` is legal at `state` (tested in order, up to the first legal one).
+    pub fn any_legal(
+        &self,
+        state: &mut State,
+        candidates: &Candidates,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        if candidates.tested {
+            return Ok(!candidates.actions.is_empty());
+        }
+        for a in &candidates.actions {
+            if let Some(undo) = self.try_make(state, a, candidates, cache)? {
+                self.unmake(state, undo);
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }

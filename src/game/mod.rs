@@ -21,6 +21,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
+use smallvec::SmallVec;
 use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
@@ -29,6 +30,7 @@ use crate::engine::{self, Cache, Engine, EngineError, Limits, Position, Successo
 use crate::ir::Move;
 use crate::program::{self, CompileError, Program};
 
+pub use legal::Candidates;
 pub use notation::FenError;
 pub use notation::MoveInputError;
 pub use notation::pgn;
@@ -94,7 +96,7 @@ pub enum PlayError {
 /// left and reached, or a pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
-    changes: Vec<Change>,
+    changes: SmallVec<[Change; 4]>,
     from: Option<Coord>,
     to: Option<Coord>,
     /// The squares the piece of interest moved to, in order (traced only
@@ -111,7 +113,7 @@ impl Action {
     /// from `from` along `path` to `to`, and what that piece became.
     pub(crate) fn found(o: &Successor<'_>) -> Action {
         Action {
-            changes: o.changes.to_vec(),
+            changes: SmallVec::from_slice(o.changes),
             from: o.poi_from,
             to: o.poi_to,
             became: o.became,
@@ -123,7 +125,7 @@ impl Action {
     /// Passing: the turn goes on, nothing else changes (see [`TurnOrder`]).
     pub(crate) fn pass() -> Action {
         Action {
-            changes: Vec::new(),
+            changes: SmallVec::new(),
             from: None,
             to: None,
             path: Vec::new(),

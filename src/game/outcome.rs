@@ -7,7 +7,7 @@ use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
 use crate::program::Program;
 
-use super::{Action, CompiledOutcome, Ending, Game, PlayError, Reason, State};
+use super::{Action, Candidates, CompiledOutcome, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;
 
 impl Game {
@@ -29,6 +29,24 @@ impl Game {
         cache: &mut Cache,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
         self.judge(state, cache, Some(legal.is_empty()))
+    }
+
+    /// How the game stands at `state` when whether the player to move has no
+    /// legal move is `no_moves` (searched for, if a rule needs it, when `None`).
+    pub fn ending_known(
+        &self,
+        state: &State,
+        no_moves: Option<bool>,
+        cache: &mut Cache,
+    ) -> Result<Option<Ending>, PlayError> {
+        Ok(self.judge(state, cache, no_moves)?.map(|(e, _)| e))
+    }
+
+    /// Whether an outcome rule asks if the player to move has no legal move.
+    pub fn ends_without_moves(&self) -> bool {
+        self.outcomes
+            .iter()
+            .any(|o| matches!(o.condition, Condition::NoMoves { .. }))
     }
 
     /// Whether the game ended at `state` by an outcome that ends it at once
@@ -66,19 +84,21 @@ impl Game {
             .any(|o| matches!(o.condition, Condition::When(_)) && !matches!(o.verdict, Verdict::Draw))
     }
 
-    /// A move of `legal` (the moves of `state`) after which the game has
+    /// A legal move of `moves` (the moves of `state`) after which the game has
     /// ended in the mover's win, if there is one: the AI's look one move past
     /// its horizon. Each reply position is only searched as far as its
     /// outcome rules need (a check before "no legal move", one legal move).
     pub fn winning_move(
         &self,
         state: &State,
-        legal: &[Action],
+        moves: &Candidates,
         cache: &mut Cache,
     ) -> Result<Option<usize>, PlayError> {
         let mut next = state.clone();
-        for (i, action) in legal.iter().enumerate() {
-            let undo = self.make(&mut next, action);
+        for (i, action) in moves.actions.iter().enumerate() {
+            let Some(undo) = self.try_make(&mut next, action, moves, cache)? else {
+                continue;
+            };
             let won = self.won_by(&next, state.turn(), cache)?;
             self.unmake(&mut next, undo);
             if won {

@@ -10,7 +10,8 @@
 use crate::core::{Change, Content, PlayerId};
 use crate::engine::Position;
 
-use super::{Action, Game};
+use super::{Action, Candidates, Game, PlayError};
+use crate::engine::Cache;
 
 /// The state of a game: the position, whose turn, and the counters outcomes need.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +96,40 @@ impl Game {
     /// the position is recorded.
     pub fn make(&self, state: &mut State, action: &Action) -> Undo {
         let reset = self.resets_quiet(state, action);
+        let moved = state.position.apply(action.changes());
+        self.pass_turn(state, moved, reset)
+    }
+
+    /// Makes `action`, one of `candidates`, on `state` if it is legal there
+    /// and returns how to take it back; leaves `state` as it was and returns
+    /// `None` if it is not (a royal piece of the mover left where another
+    /// player's move could change its square). The test is the one
+    /// [`Game::legal_actions`] applies, made on the board before the turn passes.
+    pub fn try_make(
+        &self,
+        state: &mut State,
+        action: &Action,
+        candidates: &Candidates,
+        cache: &mut Cache,
+    ) -> Result<Option<Undo>, PlayError> {
+        if candidates.tested {
+            return Ok(Some(self.make(state, action)));
+        }
+        let reset = self.resets_quiet(state, action);
+        let moved = state.position.apply(action.changes());
+        match self.royal_attacked(&state.position, state.turn, cache) {
+            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset))),
+            other => {
+                state.position.apply(&moved);
+                other.map(|_| None)
+            }
+        }
+    }
+
+    /// The rest of a move once its changes are made (`moved` is what they
+    /// replaced): the turn passes, the counters move on, the next player's
+    /// expiring marks are cleared and the position is recorded.
+    fn pass_turn(&self, state: &mut State, moved: Vec<Change>, reset: bool) -> Undo {
         let undo = Undo {
             restore: Vec::new(),
             turn: state.turn,
@@ -102,7 +137,6 @@ impl Game {
             fullmove: state.fullmove,
             history: state.history.len(),
         };
-        let moved = state.position.apply(action.changes());
         let next = self.next_turn(state.turn);
         state.quiet_plies = if reset { 0 } else { state.quiet_plies + 1 };
         if next.index() == 0 {
