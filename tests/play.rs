@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 use chessalg::ai::{Ai, Budget};
 use chessalg::core::PlayerId;
 use chessalg::engine::Cache;
-use chessalg::game::{Ending, Game, MoveInputError, PgnTags, State};
+use chessalg::game::{Ending, Game, MoveInputError, PgnTags, SearchOptions, State};
 
 mod common;
-use common::chess;
+use common::{chess, game as game_of};
 
 /// The SAN of every legal move of a position, sorted.
 fn sans(game: &Game, state: &State) -> Vec<String> {
@@ -203,6 +203,60 @@ fn the_ai_sees_past_its_horizon_to_the_end_of_an_exchange() {
         .choose(&game, &state, &legal, Budget { depth: 1, time: None }, &mut cache)
         .unwrap();
     assert_eq!(game.action_name(&state, &legal[c.index]), "e3d5");
+}
+
+/// Null-move pruning and late-move reductions, each on and off, keep the
+/// AI's choice where the best move is known: Morphy's mate in two (1.Ra6!,
+/// the only move that mates in two) and a knight fork that wins the queen.
+#[test]
+fn search_shortcuts_keep_the_known_best_moves() {
+    let game = chess();
+    let mut cache = Cache::new();
+    let cases = [
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),
+        ("q3k3/8/8/1N6/8/8/P7/4K3 w - - 0 1", "b5c7"),
+    ];
+    for null_move in [false, true] {
+        for reductions in [false, true] {
+            for (fen, best) in cases {
+                let state = game.from_fen(fen).unwrap();
+                let legal = game.legal_actions(&state, &mut cache).unwrap();
+                let c = Ai::new(3)
+                    .with_options(SearchOptions {
+                        null_move,
+                        reductions,
+                    })
+                    .choose(&game, &state, &legal, Budget { depth: 5, time: None }, &mut cache)
+                    .unwrap();
+                assert_eq!(
+                    game.action_name(&state, &legal[c.index]),
+                    best,
+                    "{fen} with null_move {null_move}, reductions {reductions}"
+                );
+            }
+        }
+    }
+}
+
+/// The shortcuts are on where the file says nothing, null moves off in a
+/// game won by a pattern, and a `search` line turns either off.
+#[test]
+fn rule_files_switch_search_shortcuts() {
+    let on = SearchOptions {
+        null_move: true,
+        reductions: true,
+    };
+    assert_eq!(chess().search_options(), on);
+    let connect4 = game_of("rules/connect4.alg");
+    assert!(!connect4.search_options().null_move);
+    let checkers = game_of("rules/checkers.alg");
+    assert_eq!(
+        checkers.search_options(),
+        SearchOptions {
+            null_move: false,
+            reductions: true
+        }
+    );
 }
 
 #[test]

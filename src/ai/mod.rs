@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::Cache;
 
-use crate::game::{Action, Candidates, Ending, Game, PlayError, Prospects, State};
+use crate::game::{Action, Candidates, Ending, Game, PlayError, Prospects, SearchOptions, State};
 
 /// A small deterministic random number generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -128,6 +128,12 @@ pub struct Ai {
     killers: Vec<[Option<u64>; 2]>,
     /// How much each quiet move (by [`move_key`] and side) has caused cutoffs.
     history: FxHashMap<u64, i32>,
+    /// The shortcuts to take, if not the game's own (see [`Game::search_options`]).
+    options: Option<SearchOptions>,
+    /// The shortcuts of the search under way.
+    active: SearchOptions,
+    /// Whether the node about to be searched was reached by a pass (no two in a row).
+    after_null: bool,
 }
 
 impl Ai {
@@ -143,7 +149,19 @@ impl Ai {
             extend_to: 0,
             killers: vec![[None; 2]; MAX_PLY],
             history: FxHashMap::default(),
+            options: None,
+            active: SearchOptions {
+                null_move: false,
+                reductions: false,
+            },
+            after_null: false,
         }
+    }
+
+    /// This AI, taking the given shortcuts in every game instead of each game's own.
+    pub fn with_options(mut self, options: SearchOptions) -> Ai {
+        self.options = Some(options);
+        self
     }
 
     /// Chooses one of `legal` (not empty), the legal moves of `state`.
@@ -158,6 +176,8 @@ impl Ai {
         let started = Instant::now();
         self.deadline = budget.time.map(|t| started + t);
         self.nodes = 0;
+        self.active = self.options.unwrap_or_else(|| game.search_options());
+        self.after_null = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.values_mut().for_each(|h| *h /= 8);
         if self.table.len() > 1 << 20 {
@@ -299,6 +319,7 @@ impl Ai {
         cache: &mut Cache,
     ) -> Result<i32, Stop> {
         self.count_node(timed)?;
+        let after_null = std::mem::take(&mut self.after_null);
         let key = state.key();
         if self.seen.contains(&key) {
             return Ok(0);
@@ -354,28 +375,88 @@ impl Ai {
         if depth == 0 {
             return self.quiesce(game, state, &moves, (alpha, beta), ply, parent_moves, 0, cache);
         }
+        let shortcuts = depth >= SHORTCUT_DEPTH && (self.active.null_move || self.active.reductions);
+        let in_check = shortcuts && game.royal_attacked(state.position(), state.turn(), cache)?;
+        // Null-move pruning: if passing would still leave the opponent
+        // below beta, a real move will too (save in zugzwang, which the
+        // game's `search null_move off` and the material test guard against).
+        if shortcuts
+            && self.active.null_move
+            && !after_null
+            && !in_check
+            && beta.abs() < MATE_BOUND
+            && has_more_than_least(game, state)
+            && material(game, game.prospects(cache), state) >= beta
+        {
+            let undo = game.make(state, &Action::pass());
+            self.after_null = true;
+            let line = Line {
+                depth: depth - 1 - NULL_REDUCTION.min(depth - 1),
+                ply: ply + 1,
+                parent_moves: moves.actions.len(),
+                timed,
+            };
+            let score = self.negamax(
+                game,
+                state,
+                line.depth,
+                -beta,
+                -beta + 1,
+                line.ply,
+                line.parent_moves,
+                timed,
+                cache,
+            );
+            self.after_null = false;
+            game.unmake(state, undo);
+            let score = -score?;
+            if score >= beta {
+                return Ok(if score >= MATE_BOUND { beta } else { score });
+            }
+        }
         let order = self.order_moves(game, state, &moves.actions, tt_best, ply, cache);
         let mut best_score = -WIN - 1;
         let mut best = None;
         let mut searched = 0;
-        for &(_, i) in &order {
+        for &(rank, i) in &order {
             let line = Line {
                 depth: depth - 1,
                 ply: ply + 1,
                 parent_moves: moves.actions.len(),
                 timed,
             };
+            // Late-move reductions: a quiet move ordered late (not the
+            // table's, not a capture, not a killer) is searched a ply less
+            // deep first, and at full depth only if it beats alpha.
+            let reduce = shortcuts
+                && self.active.reductions
+                && !in_check
+                && searched >= LATE_MOVE
+                && rank < KILLER_RANK;
             // Principal variation search: the first move with the whole
             // window, the others with a null window, searched again only if
             // they turn out better.
-            let window = if searched == 0 {
-                (alpha, beta)
+            let (window, first) = if searched == 0 {
+                ((alpha, beta), line)
+            } else if reduce {
+                (
+                    (alpha, alpha + 1),
+                    Line {
+                        depth: depth - 2,
+                        ..line
+                    },
+                )
             } else {
-                (alpha, alpha + 1)
+                ((alpha, alpha + 1), line)
             };
-            let Some(mut score) = self.reply(game, state, &moves, i, window, line, cache)? else {
+            let Some(mut score) = self.reply(game, state, &moves, i, window, first, cache)? else {
                 continue;
             };
+            if reduce && score > alpha {
+                score = self
+                    .reply(game, state, &moves, i, (alpha, alpha + 1), line, cache)?
+                    .unwrap_or(score);
+            }
             if searched > 0 && score > alpha && score < beta {
                 score = self
                     .reply(game, state, &moves, i, (alpha, beta), line, cache)?
@@ -467,9 +548,9 @@ impl Ai {
                 } else {
                     let k = move_key(a);
                     if killers[0] == Some(k) {
-                        3_000_000_001
+                        KILLER_RANK + 1
                     } else if killers[1] == Some(k) {
-                        3_000_000_000
+                        KILLER_RANK
                     } else {
                         let history = self.history.get(&(k ^ turn_salt(state))).copied().unwrap_or(0) as i64;
                         history * 1000 + material_gain(game, prospects, state, a) as i64
@@ -628,6 +709,38 @@ fn ending_score(end: Ending, state: &State, ply: i32) -> i32 {
 /// position to be scored by its material alone (thirty moves fewer than
 /// its parent had).
 const LAZY_MARGIN: i32 = 30 * MOBILITY;
+
+/// The order rank of the second killer move: every move ranked below it is
+/// a quiet move (see `order_moves`).
+const KILLER_RANK: i64 = 3_000_000_000;
+
+/// The least depth at which null moves and reductions are tried.
+const SHORTCUT_DEPTH: u32 = 3;
+
+/// How many plies less deep than a real move a null move is searched.
+const NULL_REDUCTION: u32 = 2;
+
+/// How many legal moves are searched in full before late ones are reduced.
+const LATE_MOVE: usize = 3;
+
+/// Whether the player to move has a piece that is not royal and is worth
+/// more than the least of its other pieces: where all it has left are its
+/// least pieces (pawns and kings), zugzwang is common and a null move lies.
+fn has_more_than_least(game: &Game, state: &State) -> bool {
+    let mut least = i32::MAX;
+    let mut most = i32::MIN;
+    for (_, c) in state.position().squares() {
+        if let Content::Piece(p, _) = c {
+            let info = game.piece_info(p);
+            if info.owner == Some(state.turn()) && !info.royal {
+                let v = value_of(game, c);
+                least = least.min(v);
+                most = most.max(v);
+            }
+        }
+    }
+    most > least
+}
 
 /// How many plies of killer moves are kept.
 const MAX_PLY: usize = 64;

@@ -24,6 +24,7 @@ mod outcome;
 mod piece;
 mod players;
 mod quiet;
+mod search;
 mod turns;
 
 use std::collections::HashMap;
@@ -36,6 +37,7 @@ pub use notation::Notation;
 pub use outcome::{Condition, OutcomeRule, Verdict};
 pub use piece::PieceInfo;
 pub use quiet::QuietResets;
+pub use search::SearchSwitches;
 pub use turns::TurnOrder;
 
 use crate::core::{BoxId, Marks, Offset, PieceId, PieceTable, PlayerId};
@@ -74,6 +76,8 @@ pub struct GameSpec {
     pub legality: Option<Legality>,
     /// How the turn passes (`turns`).
     pub turns: TurnOrder,
+    /// The AI's search shortcuts the file switches (`search`).
+    pub search: SearchSwitches,
     /// Who moves first from the board (`turns ... starting PLAYER`; else the first player).
     pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).

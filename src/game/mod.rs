@@ -37,7 +37,7 @@ pub use notation::pgn;
 pub use notation::pgn::PgnTags;
 pub use notation::square_name;
 pub use perft::{divide, perft};
-pub use policy::{Legality, TurnOrder};
+pub use policy::{Legality, SearchOptions, TurnOrder};
 pub use prospects::Prospects;
 pub use state::{State, Undo};
 

@@ -30,6 +30,7 @@ macro_rules! declarations {
             Outcome(OutcomeDecl, outcome_decl),
             QuietResets(QuietDecl, quiet_decl),
             Legality(LegalityDecl, legality_decl),
+            Search(SearchDecl, search_decl),
             Turns(TurnsDecl, turns_decl),
             Notation(NotationDecl, notation_decl),
         }
@@ -165,6 +166,27 @@ impl DeclarationSyntax for LegalityDecl {
     fn print(&self, out: &mut String) {
         let kind = if self.royal_safe { "royal_safe" } else { "free" };
         let _ = writeln!(out, "legality {kind}");
+    }
+}
+
+/// `search null_move off` (or `on`), `search reductions off`: a switch of the AI's search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchDecl {
+    /// Which switch (`null_move`, `reductions`).
+    pub switch: String,
+    /// Whether it says `on`.
+    pub on: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for SearchDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("search", &self.switch)
+    }
+    fn print(&self, out: &mut String) {
+        let state = if self.on { "on" } else { "off" };
+        let _ = writeln!(out, "search {} {state}", self.switch);
     }
 }
 

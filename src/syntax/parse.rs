@@ -8,7 +8,7 @@ use super::ast::{
     BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
     FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl,
     MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl,
-    RepeatSyntax, TurnsDecl,
+    RepeatSyntax, SearchDecl, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -680,6 +680,20 @@ impl Builder {
                 royal_safe: p.into_inner().any(|q| q.as_str() == "royal_safe"),
                 span,
             }))),
+            Rule::search_decl => {
+                let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+                let text = |rule| {
+                    parts
+                        .iter()
+                        .find(|q| q.as_rule() == rule)
+                        .map_or("", |q| q.as_str())
+                };
+                Ok(Item::Declaration(Declaration::Search(SearchDecl {
+                    switch: text(Rule::search_switch).to_string(),
+                    on: text(Rule::on_off) == "on",
+                    span,
+                })))
+            }
             Rule::turns_decl => {
                 let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
                 Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
