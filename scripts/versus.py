@@ -24,6 +24,7 @@ import sys
 
 import chess
 import chess.engine
+import chess.pgn
 import chess.variant
 
 # Short, common openings (UCI moves from the start), so that games differ.
@@ -42,12 +43,13 @@ OPENINGS = [
 class Chessalg:
     """One side played by `chessalg play` in line mode."""
 
-    def __init__(self, binary, rules, colour, fen, args):
+    def __init__(self, binary, rules, colour, fen, args, time=None):
         me, them = ("ai", "human")
         sides = ["--white", me, "--black", them] if colour == chess.WHITE else ["--white", them, "--black", me]
         cmd = [binary, "play", rules, *sides, "--line", "--quiet", "--fen", fen]
-        if args.time:
-            cmd += ["--time", str(args.time)]
+        time = time or args.time
+        if time:
+            cmd += ["--time", str(time)]
         if args.depth:
             cmd += ["--depth", str(args.depth)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
@@ -88,7 +90,7 @@ def play_game(args, opening, new_is_white, engine):
     fen = board.fen()
     new_colour = chess.WHITE if new_is_white else chess.BLACK
     new = Chessalg(args.chessalg, args.rules, new_colour, fen, args)
-    old = Chessalg(args.old, args.rules, not new_colour, fen, args) if args.old else None
+    old = Chessalg(args.old, args.rules, not new_colour, fen, args, args.old_time) if args.old else None
     try:
         while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
             if board.turn == new_colour:
@@ -128,6 +130,8 @@ def main():
     ap.add_argument("--time", type=float, default=1.0, help="chessalg's seconds per move")
     ap.add_argument("--depth", type=int, help="chessalg's depth limit (with or instead of --time)")
     ap.add_argument("--max-plies", type=int, default=200)
+    ap.add_argument("--pgn", help="append every game to this PGN file")
+    ap.add_argument("--old-time", type=float, help="the old binary's seconds per move (default: --time)")
     args = ap.parse_args()
 
     engine = None
@@ -144,6 +148,13 @@ def main():
             scores.append(score)
             colour = "white" if new_is_white else "black"
             print(f"game {g + 1}: chessalg {colour}, {result} in {board.ply()} plies, score {score}", flush=True)
+            if args.pgn:
+                game = chess.pgn.Game.from_board(board)
+                game.headers["White"] = "chessalg" if new_is_white else "opponent"
+                game.headers["Black"] = "opponent" if new_is_white else "chessalg"
+                game.headers["Round"] = str(g + 1)
+                with open(args.pgn, "a") as f:
+                    print(game, file=f, end="\n\n")
     finally:
         if engine:
             engine.quit()

@@ -201,7 +201,36 @@ impl Ai {
         for depth in 1..=budget.depth.max(1) {
             self.partial = None;
             self.extend_to = (depth as i32 + MAX_EXTENSIONS).min(MAX_EXTENDED_PLY);
-            match self.root(game, &mut state, &legal, &order, depth, cache) {
+            // Aspiration: from the third iteration on, search a window
+            // around the last score first, and the whole range only if the
+            // score falls outside it.
+            let last = best.score;
+            let result = if depth >= 3 && last.abs() < MATE_BOUND {
+                let window = (last - ASPIRATION, last + ASPIRATION);
+                match self.root(game, &mut state, &legal, &order, depth, window, cache) {
+                    Ok((_, score)) if score <= window.0 || score >= window.1 => self.root(
+                        game,
+                        &mut state,
+                        &legal,
+                        &order,
+                        depth,
+                        (-WIN - 1, WIN + 1),
+                        cache,
+                    ),
+                    other => other,
+                }
+            } else {
+                self.root(
+                    game,
+                    &mut state,
+                    &legal,
+                    &order,
+                    depth,
+                    (-WIN - 1, WIN + 1),
+                    cache,
+                )
+            };
+            match result {
                 Ok((index, score)) => {
                     best = Choice {
                         index,
@@ -243,6 +272,7 @@ impl Ai {
         Ok(best)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
         game: &Game,
@@ -250,27 +280,42 @@ impl Ai {
         legal: &Candidates,
         order: &[usize],
         depth: u32,
+        (mut alpha, beta): (i32, i32),
         cache: &mut Cache,
     ) -> Result<(usize, i32), Stop> {
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best = order[0];
-        for &i in order {
+        let mut best_score = -WIN - 1;
+        for (n, &i) in order.iter().enumerate() {
             let line = Line {
                 depth: depth - 1,
                 ply: 1,
                 parent_moves: legal.actions.len(),
                 timed: true,
             };
-            let Some(score) = self.reply(game, state, legal, i, (alpha, beta), line, cache)? else {
+            // The first move with the window, the others with a null window
+            // first (principal variation search).
+            let window = if n == 0 { (alpha, beta) } else { (alpha, alpha + 1) };
+            let Some(mut score) = self.reply(game, state, legal, i, window, line, cache)? else {
                 continue;
             };
+            if n > 0 && score > alpha && score < beta {
+                score = self
+                    .reply(game, state, legal, i, (alpha, beta), line, cache)?
+                    .unwrap_or(score);
+            }
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
             if score > alpha {
                 alpha = score;
-                best = i;
-                self.partial = Some((best, alpha));
+                self.partial = Some((best, score));
+            }
+            if alpha >= beta {
+                break;
             }
         }
-        Ok((best, alpha))
+        Ok((best, best_score))
     }
 
     /// The score of move `i` of `moves` for the side that makes it: made
@@ -741,6 +786,9 @@ fn has_more_than_least(game: &Game, state: &State) -> bool {
     }
     most > least
 }
+
+/// Half the width of the first window searched around the last iteration's score.
+const ASPIRATION: i32 = 50;
 
 /// How many plies of killer moves are kept.
 const MAX_PLY: usize = 64;
