@@ -286,6 +286,37 @@ fn chessalg_with(args: &[&str], input: &str) -> (i32, String) {
 }
 
 #[test]
+fn a_game_on_a_clock_shows_the_clocks_and_refuses_a_bad_one() {
+    let (code, out) = chessalg_with(
+        &[
+            "play",
+            "rules/tictactoe.alg",
+            "--white",
+            "ai",
+            "--black",
+            "ai",
+            "--line",
+            "--clock",
+            "0.05+0.01",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Game over"), "{out}");
+    // 3 s each at the start: the clock line shows both players' time.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("crosses 0:0") && l.contains("  noughts 0:0")),
+        "{out}"
+    );
+    let bad = common::run(&["play", "rules/tictactoe.alg", "--clock", "five"], b"");
+    assert!(!bad.status.success());
+    let err = common::text(&bad.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--clock: `five` is not a clock"), "{err}");
+}
+
+#[test]
 fn line_mode_through_a_pipe() {
     let dir = std::env::temp_dir().join(format!("chessalg-play-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -194,6 +194,8 @@ pub enum Reason {
     Material,
     /// A `when` pattern matched.
     When,
+    /// A player ran out of time on the clock (the match's, not the rules').
+    Time,
 }
 
 impl fmt::Display for Reason {
@@ -205,6 +207,7 @@ impl fmt::Display for Reason {
             Reason::Quiet(n) => write!(f, "{n} plies without a move that resets the quiet count"),
             Reason::Material => f.write_str("the material left"),
             Reason::When => f.write_str("an outcome pattern matched"),
+            Reason::Time => f.write_str("a player ran out of time"),
         }
     }
 }

@@ -3,9 +3,14 @@
 //! the record as PGN. Front ends (line mode, the terminal board) drive it and
 //! do the printing.
 
+mod clock;
+
 use std::time::{Duration, Instant};
 
+pub use clock::{Clock, TimeControl, TimeControlError, clock_text};
+
 use crate::ai::{Ai, Budget, Choice, Rng};
+use crate::core::PlayerId;
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
 
@@ -58,6 +63,8 @@ pub struct Session<'g> {
     pub controllers: Vec<Controller>,
     /// The AI's budget per move.
     pub budget: Budget,
+    /// The players' clocks, if the match is played on a clock.
+    pub clock: Option<Clock>,
     ai: Ai,
     rng: Rng,
     /// Scratch space for the game's searches.
@@ -96,10 +103,33 @@ impl<'g> Session<'g> {
             actions: Vec::new(),
             controllers,
             budget,
+            clock: None,
             ai: Ai::new(seed ^ 0xA1),
             rng: Rng::new(seed),
             cache,
         }
+    }
+
+    /// This match played on a clock: each player's time runs on their turn,
+    /// the AI spends a share of what it has left, and a player whose time
+    /// runs out loses.
+    pub fn with_clock(mut self, control: TimeControl) -> Session<'g> {
+        self.clock = Some(Clock::new(control, self.game.players().len()));
+        self
+    }
+
+    /// Each player's time left (`white 4:59.3  black 5:00.0`), if there is a clock.
+    pub fn clock_line(&self) -> Option<String> {
+        let clock = self.clock.as_ref()?;
+        let turn = self.state().turn();
+        let parts: Vec<String> = self
+            .game
+            .players()
+            .iter()
+            .enumerate()
+            .map(|(i, name)| format!("{name} {}", clock_text(clock.left(PlayerId::new(i), turn))))
+            .collect();
+        Some(parts.join("  "))
     }
 
     /// The current state.
@@ -123,7 +153,10 @@ impl<'g> Session<'g> {
         let in_check = self
             .game
             .royal_attacked(state.position(), state.turn(), &mut self.cache)?;
-        let ending = self.game.ending_reason(&state, &legal, &mut self.cache)?;
+        let mut ending = self.game.ending_reason(&state, &legal, &mut self.cache)?;
+        if let Some(p) = self.clock.as_ref().and_then(Clock::flagged) {
+            ending = Some((Ending::Win(p.next(self.game.players().len())), Reason::Time));
+        }
         Ok(Status {
             legal,
             sans,
@@ -134,6 +167,10 @@ impl<'g> Session<'g> {
 
     /// Plays a legal move.
     pub fn push(&mut self, action: Action) {
+        let mover = self.state().turn();
+        if let Some(clock) = &mut self.clock {
+            clock.moved(mover);
+        }
         let next = self.game.play(self.state(), &action);
         self.actions.push(action);
         self.states.push(next);
@@ -152,6 +189,9 @@ impl<'g> Session<'g> {
                 break;
             }
         }
+        if let Some(clock) = &mut self.clock {
+            clock.restart();
+        }
         n
     }
 
@@ -162,9 +202,14 @@ impl<'g> Session<'g> {
         let (index, choice) = match self.controller() {
             Controller::Random => (self.rng.below(legal.len()), None),
             _ => {
+                let mut budget = self.budget;
+                if let Some(clock) = &self.clock {
+                    let share = clock.allowance(state.turn());
+                    budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
+                }
                 let c = self
                     .ai
-                    .choose(self.game, &state, legal, self.budget, &mut self.cache)?;
+                    .choose(self.game, &state, legal, budget, &mut self.cache)?;
                 (c.index, Some(c))
             }
         };
@@ -182,6 +227,12 @@ impl<'g> Session<'g> {
         loop {
             let state = self.state().clone();
             let legal = self.game.legal_actions(&state, &mut self.cache)?;
+            if let Some(p) = self.clock.as_ref().and_then(Clock::flagged) {
+                return Ok(Some((
+                    Ending::Win(p.next(self.game.players().len())),
+                    Reason::Time,
+                )));
+            }
             if let Some(ending) = self.game.ending_reason(&state, &legal, &mut self.cache)? {
                 return Ok(Some(ending));
             }

@@ -9,7 +9,7 @@ use clap::Args;
 
 use chessalg::ai::Budget;
 use chessalg::game::{Ending, Game, PlayError, Reason};
-use chessalg::session::{Controller, Session};
+use chessalg::session::{Controller, Session, TimeControl};
 
 use super::play::{AiArgs, PlayerKind, SeatArgs};
 use crate::cli::{Failure, load_game, play_error};
@@ -64,7 +64,8 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             "a match is played by `ai` and `random` only; use `chessalg play` to play yourself".to_string(),
         ));
     }
-    let budget = args.ai.budget()?;
+    let budget = args.ai.budget(None)?;
+    let clock = args.ai.clock()?;
     let controllers: Vec<Controller> = seats.into_iter().map(Controller::from).collect();
     let jobs = args
         .jobs
@@ -81,7 +82,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                         break;
                     }
                     let seed = args.seed.wrapping_add(k);
-                    let result = play_one(&game, &controllers, budget, seed, args.max_plies);
+                    let result = play_one(&game, &controllers, (budget, clock), seed, args.max_plies);
                     let stop = result.is_err();
                     done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
                     if stop {
@@ -113,11 +114,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 fn play_one(
     game: &Game,
     controllers: &[Controller],
-    budget: Budget,
+    (budget, clock): (Budget, Option<TimeControl>),
     seed: u64,
     max_plies: usize,
 ) -> Result<Played, PlayError> {
     let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed);
+    if let Some(control) = clock {
+        m = m.with_clock(control);
+    }
     let ending = m.play_out(Some(max_plies))?;
     let termination = match ending {
         Some((_, reason)) => reason.to_string(),

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use chessalg::game::Game;
 
 use chessalg::ai::Budget;
-use chessalg::session::{Controller, Session};
+use chessalg::session::{Controller, Session, TimeControl, TimeControlError};
 
 use crate::cli::{Failure, load_game, ui};
 
@@ -96,17 +96,23 @@ impl SeatArgs {
 /// The AI's budget flags, shared by `play` and `match`.
 #[derive(Args, Debug)]
 pub struct AiArgs {
-    /// How many plies deep the AI searches (default 3, or as deep as `--time` allows).
+    /// How many plies deep the AI searches (default: as deep as its time allows).
     #[arg(long)]
     depth: Option<u32>,
-    /// Seconds the AI may think per move.
+    /// Seconds the AI may think per move (`play`'s default: 1).
     #[arg(long)]
     time: Option<f64>,
+    /// Play on a clock, MINUTES+INCREMENT (seconds): `5+3`. Each player's
+    /// time runs on their turn, the AI spends a share of what it has left,
+    /// and a player whose time runs out loses.
+    #[arg(long, value_name = "MINUTES+INCREMENT")]
+    clock: Option<String>,
 }
 
 impl AiArgs {
-    /// The AI's budget: depth 3 by default, or as deep as the time allows.
-    pub fn budget(&self) -> Result<Budget, Failure> {
+    /// The AI's budget per move: `--depth` and `--time` as given; with
+    /// neither, `default_time` seconds if given, else depth 3.
+    pub fn budget(&self, default_time: Option<f64>) -> Result<Budget, Failure> {
         if let Some(t) = self.time
             && !(t > 0.0 && t.is_finite())
         {
@@ -114,13 +120,27 @@ impl AiArgs {
                 "--time must be a positive number of seconds, not {t}"
             )));
         }
+        let time = match (self.time, self.depth, &self.clock) {
+            (Some(t), _, _) => Some(t),
+            (None, None, None) => default_time,
+            _ => None,
+        };
+        let timed = time.is_some() || self.clock.is_some();
         Ok(Budget {
-            depth: self
-                .depth
-                .unwrap_or(if self.time.is_some() { 64 } else { 3 })
-                .max(1),
-            time: self.time.map(Duration::from_secs_f64),
+            depth: self.depth.unwrap_or(if timed { 64 } else { 3 }).max(1),
+            time: time.map(Duration::from_secs_f64),
         })
+    }
+
+    /// The clock the game is played on, if `--clock` asks for one.
+    pub fn clock(&self) -> Result<Option<TimeControl>, Failure> {
+        self.clock
+            .as_deref()
+            .map(|c| {
+                c.parse()
+                    .map_err(|e: TimeControlError| Failure::Message(format!("--clock: {e}")))
+            })
+            .transpose()
     }
 }
 
@@ -164,6 +184,9 @@ impl From<PlayerKind> for Controller {
     }
 }
 
+/// How long the AI thinks per move in `play` when no flag says.
+const DEFAULT_SECONDS: f64 = 1.0;
+
 /// Runs `chessalg play`.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let game = load_game(&args.rules)?;
@@ -171,7 +194,8 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
         None => game.initial(),
     };
-    let budget = args.ai.budget()?;
+    let budget = args.ai.budget(Some(DEFAULT_SECONDS))?;
+    let clock = args.ai.clock()?;
     let controllers = args
         .seats
         .controllers(&game, PlayerKind::Human, PlayerKind::Ai)?
@@ -179,6 +203,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         .map(Controller::from)
         .collect();
     let mut m = Session::new(&game, start, controllers, budget, args.seed);
+    if let Some(control) = clock {
+        m = m.with_clock(control);
+    }
     let has_human = m.controllers.contains(&Controller::Human);
     if has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         return ui::terminal::run(&mut m, args.max_plies, args.pgn.as_deref());

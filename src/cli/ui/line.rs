@@ -22,6 +22,9 @@ pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
             print!("{}", game.board_text(&state));
             let check = if status.in_check { " (check)" } else { "" };
             println!("{player} to move{check}");
+            if let Some(clock) = m.clock_line() {
+                println!("{clock}");
+            }
         }
         show_board = true;
         if status.ending.is_some() {

@@ -375,10 +375,11 @@ fn draw(m: &Session<'_>, status: &Status, view: &View) -> std::io::Result<()> {
     line(&mut out, &mut row)?;
     line(&mut out, &mut row)?;
     let check = if status.in_check { ", in check" } else { "" };
+    let clock = m.clock_line().map_or(String::new(), |c| format!("   {c}"));
     queue!(
         out,
         Print(format!(
-            "{} to move{check}   cursor {}",
+            "{} to move{check}   cursor {}{clock}",
             game.player_name(state.turn()),
             game.square_label(game.square_at(view.cursor.0, view.cursor.1))
         ))
