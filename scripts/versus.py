@@ -56,7 +56,9 @@ class Chessalg:
         self.colour = colour
 
     def read_move(self, board):
-        """Reads chessalg's next move (SAN) from its output."""
+        """Reads chessalg's next move (SAN) from its output; a result
+        (`1-0`, `0-1`, `1/2-1/2`) if chessalg says the game is over (its
+        rules may end a game that python-chess's chess would go on with)."""
         buf = ""
         while True:
             ch = self.proc.stdout.read(1)
@@ -67,6 +69,8 @@ class Chessalg:
                 if " plays " in buf:
                     san = buf.split(" plays ")[1].split(" ")[0]
                     return board.parse_san(san)
+                if buf.startswith("Game over"):
+                    return buf.split()[-1]
                 buf = ""
 
     def tell(self, move):
@@ -91,14 +95,21 @@ def play_game(args, opening, new_is_white, engine):
     new_colour = chess.WHITE if new_is_white else chess.BLACK
     new = Chessalg(args.chessalg, args.rules, new_colour, fen, args)
     old = Chessalg(args.old, args.rules, not new_colour, fen, args, args.old_time) if args.old else None
+    ended = None
     try:
         while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
             if board.turn == new_colour:
                 move = new.read_move(board)
+                if isinstance(move, str):
+                    ended = move
+                    break
                 if old:
                     old.tell(move)
             elif old:
                 move = old.read_move(board)
+                if isinstance(move, str):
+                    ended = move
+                    break
                 new.tell(move)
             else:
                 move = engine.play(board, chess.engine.Limit(depth=args.engine_depth)).move
@@ -108,7 +119,7 @@ def play_game(args, opening, new_is_white, engine):
         new.close()
         if old:
             old.close()
-    result = board.result(claim_draw=True)
+    result = ended or board.result(claim_draw=True)
     if result == "1-0":
         score = 1.0 if new_is_white else 0.0
     elif result == "0-1":

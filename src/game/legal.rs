@@ -211,8 +211,7 @@ impl Game {
             return Ok(!candidates.actions.is_empty());
         }
         for a in &candidates.actions {
-            if let Some(undo) = self.try_make(state, a, candidates, cache)? {
-                self.unmake(state, undo);
+            if self.leaves_royal_safe(state, a, cache)? {
                 return Ok(true);
             }
         }

@@ -126,6 +126,21 @@ impl Game {
         }
     }
 
+    /// Whether `action`'s changes leave no royal piece of the player to move
+    /// where another player's move could change its square (the board is
+    /// changed to test it and changed back; the turn does not pass).
+    pub(super) fn leaves_royal_safe(
+        &self,
+        state: &mut State,
+        action: &Action,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        let moved = state.position.apply(action.changes());
+        let attacked = self.royal_attacked(&state.position, state.turn, cache);
+        state.position.apply(&moved);
+        Ok(!attacked?)
+    }
+
     /// The rest of a move once its changes are made (`moved` is what they
     /// replaced): the turn passes, the counters move on, the next player's
     /// expiring marks are cleared and the position is recorded.
