@@ -205,31 +205,16 @@ impl Ai {
             // around the last score first, and the whole range only if the
             // score falls outside it.
             let last = best.score;
-            let result = if depth >= 3 && last.abs() < MATE_BOUND {
-                let window = (last - ASPIRATION, last + ASPIRATION);
-                match self.root(game, &mut state, &legal, &order, depth, window, cache) {
-                    Ok((_, score)) if score <= window.0 || score >= window.1 => self.root(
-                        game,
-                        &mut state,
-                        &legal,
-                        &order,
-                        depth,
-                        (-WIN - 1, WIN + 1),
-                        cache,
-                    ),
-                    other => other,
-                }
+            let full = (-WIN - 1, WIN + 1);
+            let window = if depth >= 3 && last.abs() < MATE_BOUND {
+                (last - ASPIRATION, last + ASPIRATION)
             } else {
-                self.root(
-                    game,
-                    &mut state,
-                    &legal,
-                    &order,
-                    depth,
-                    (-WIN - 1, WIN + 1),
-                    cache,
-                )
+                full
             };
+            let mut result = self.root(game, &mut state, &legal, &order, depth, window, cache);
+            if window != full && matches!(result, Ok((_, s)) if s <= window.0 || s >= window.1) {
+                result = self.root(game, &mut state, &legal, &order, depth, full, cache);
+            }
             match result {
                 Ok((index, score)) => {
                     best = Choice {
