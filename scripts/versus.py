@@ -87,8 +87,15 @@ class Chessalg:
         self.proc.wait()
 
 
+def start_fen(args):
+    """The rule file's start position, as `chessalg show` writes it."""
+    out = subprocess.run([args.chessalg, "show", args.rules], capture_output=True, text=True, check=True).stdout
+    return next(line[len("FEN: "):] for line in out.splitlines() if line.startswith("FEN: "))
+
+
 def play_game(args, opening, new_is_white, engine):
     board = chess.variant.find_variant(args.variant)() if args.variant else chess.Board()
+    board.set_fen(args.start)
     for uci in opening.split():
         board.push_uci(uci)
     fen = board.fen()
@@ -144,6 +151,8 @@ def main():
     ap.add_argument("--pgn", help="append every game to this PGN file")
     ap.add_argument("--old-time", type=float, help="the old binary's seconds per move (default: --time)")
     args = ap.parse_args()
+    # The rule file's own start (Irreversible Chess puts the kings on d1 and d8).
+    args.start = start_fen(args)
 
     engine = None
     if not args.old:
