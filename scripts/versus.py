@@ -55,23 +55,34 @@ class Chessalg:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.colour = colour
 
-    def read_move(self, board):
-        """Reads chessalg's next move (SAN) from its output; a result
-        (`1-0`, `0-1`, `1/2-1/2`) if chessalg says the game is over (its
-        rules may end a game that python-chess's chess would go on with)."""
+    def read_san(self):
+        """Reads chessalg's next move as it writes it (SAN), or the result
+        (`1-0`, `0-1`, `1/2-1/2`) if chessalg says the game is over."""
         buf = ""
+        seen = []
         while True:
             ch = self.proc.stdout.read(1)
             if ch == "":
-                raise RuntimeError("chessalg ended: " + self.proc.stderr.read())
+                raise RuntimeError("chessalg ended: " + "".join(seen[-3:]) + buf + self.proc.stderr.read())
             buf += ch
             if ch == "\n":
                 if " plays " in buf:
-                    san = buf.split(" plays ")[1].split(" ")[0]
-                    return board.parse_san(san)
-                if buf.startswith("Game over"):
-                    return buf.split()[-1]
+                    return ("move", buf.split(" plays ")[1].split(" ")[0])
+                if "Game over" in buf:
+                    return ("over", buf.split()[-1])
+                seen.append(buf)
                 buf = ""
+
+    def read_move(self, board):
+        """Reads chessalg's next move as a python-chess move, or the result
+        if chessalg says the game is over (its rules may end a game that
+        python-chess's chess would go on with)."""
+        kind, text = self.read_san()
+        return board.parse_san(text) if kind == "move" else text
+
+    def tell_san(self, san):
+        self.proc.stdin.write(san + "\n")
+        self.proc.stdin.flush()
 
     def tell(self, move):
         self.proc.stdin.write(move.uci() + "\n")
@@ -91,6 +102,40 @@ def start_fen(args):
     """The rule file's start position, as `chessalg show` writes it."""
     out = subprocess.run([args.chessalg, "show", args.rules], capture_output=True, text=True, check=True).stdout
     return next(line[len("FEN: "):] for line in out.splitlines() if line.startswith("FEN: "))
+
+
+def play_own_rules(args, opening, new_is_white):
+    """A game between two chessalg binaries under the rule file's own rules,
+    which python-chess does not know (Irreversible Chess: a rook does not
+    attack backwards): moves pass from one to the other as SAN, and the
+    binaries say when the game is over. python-chess only plays the opening."""
+    board = chess.Board(args.start)
+    for uci in opening.split():
+        board.push_uci(uci)
+    fen = board.fen()
+    new_colour = chess.WHITE if new_is_white else chess.BLACK
+    new = Chessalg(args.chessalg, args.rules, new_colour, fen, args)
+    old = Chessalg(args.old, args.rules, not new_colour, fen, args, args.old_time)
+    turn, plies, result = board.turn, board.ply(), "*"
+    try:
+        while plies < args.max_plies:
+            mover, other = (new, old) if turn == new_colour else (old, new)
+            kind, text = mover.read_san()
+            if kind == "over":
+                result = text
+                break
+            other.tell_san(text)
+            turn, plies = not turn, plies + 1
+    finally:
+        new.close()
+        old.close()
+    if result == "1-0":
+        score = 1.0 if new_is_white else 0.0
+    elif result == "0-1":
+        score = 0.0 if new_is_white else 1.0
+    else:
+        score = 0.5
+    return score, result, plies
 
 
 def play_game(args, opening, new_is_white, engine):
@@ -149,10 +194,17 @@ def main():
     ap.add_argument("--depth", type=int, help="chessalg's depth limit (with or instead of --time)")
     ap.add_argument("--max-plies", type=int, default=200)
     ap.add_argument("--pgn", help="append every game to this PGN file")
+    ap.add_argument(
+        "--own-rules",
+        action="store_true",
+        help="with --old: the rule file is not chess (Irreversible Chess); python-chess plays only the openings",
+    )
     ap.add_argument("--old-time", type=float, help="the old binary's seconds per move (default: --time)")
     args = ap.parse_args()
     # The rule file's own start (Irreversible Chess puts the kings on d1 and d8).
     args.start = start_fen(args)
+    if args.own_rules and not args.old:
+        ap.error("--own-rules needs --old: only chessalg knows the rule file's rules")
 
     engine = None
     if not args.old:
@@ -164,9 +216,14 @@ def main():
         for g in range(args.games):
             opening = OPENINGS[(g // 2) % len(OPENINGS)]
             new_is_white = g % 2 == 0
+            colour = "white" if new_is_white else "black"
+            if args.own_rules:
+                score, result, plies = play_own_rules(args, opening, new_is_white)
+                scores.append(score)
+                print(f"game {g + 1}: chessalg {colour}, {result} in {plies} plies, score {score}", flush=True)
+                continue
             score, result, board = play_game(args, opening, new_is_white, engine)
             scores.append(score)
-            colour = "white" if new_is_white else "black"
             print(f"game {g + 1}: chessalg {colour}, {result} in {board.ply()} plies, score {score}", flush=True)
             if args.pgn:
                 game = chess.pgn.Game.from_board(board)
