@@ -302,6 +302,50 @@ mod tests {
         }
     }
 
+    /// The candidates a search tests one by one are the legal moves: along
+    /// random games of royal-safe variants, those that `try_make` accepts
+    /// are exactly `legal_actions`, in the same order, and `any_legal` agrees.
+    #[test]
+    fn candidates_that_try_make_accepts_are_the_legal_moves() {
+        for path in [
+            "rules/chess.alg",
+            "rules/irreversible.alg",
+            "rules/crazyhouse.alg",
+            "rules/racingkings.alg",
+            "rules/horde.alg",
+        ] {
+            let game = game(path);
+            let mut cache = Cache::new();
+            let mut rng: u64 = 7;
+            let mut state = game.initial();
+            for _ in 0..60 {
+                let legal = game.legal_actions(&state, &mut cache).unwrap();
+                let moves = game.candidate_actions(&state, &mut cache).unwrap();
+                let before = state.clone();
+                let mut accepted = Vec::new();
+                for a in &moves.actions {
+                    if let Some(undo) = game.try_make(&mut state, a, &moves, &mut cache).unwrap() {
+                        game.unmake(&mut state, undo);
+                        accepted.push(a.clone());
+                    }
+                    assert_eq!(state, before, "{path}: a tested move left the state changed");
+                }
+                assert_eq!(accepted, legal, "{path}: at {}", game.to_fen(&state));
+                assert_eq!(
+                    game.any_legal(&mut state, &moves, &mut cache).unwrap(),
+                    !legal.is_empty()
+                );
+                if legal.is_empty() {
+                    break;
+                }
+                rng = rng
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                state = game.play(&state, &legal[(rng >> 33) as usize % legal.len()]);
+            }
+        }
+    }
+
     /// The quiet count restarts on a capture or a pawn move and grows otherwise,
     /// as `quiet resets capture ♙ ♟` in rules/chess.alg says.
     #[test]
