@@ -194,6 +194,7 @@ def main():
     ap.add_argument("--depth", type=int, help="chessalg's depth limit (with or instead of --time)")
     ap.add_argument("--max-plies", type=int, default=200)
     ap.add_argument("--pgn", help="append every game to this PGN file")
+    ap.add_argument("--first-game", type=int, default=1, help="start at this game of the fixed series (its opening and colours)")
     ap.add_argument(
         "--own-rules",
         action="store_true",
@@ -213,7 +214,7 @@ def main():
             engine.configure({"UCI_Variant": args.variant})
     scores = []
     try:
-        for g in range(args.games):
+        for g in range(args.first_game - 1, args.first_game - 1 + args.games):
             opening = OPENINGS[(g // 2) % len(OPENINGS)]
             new_is_white = g % 2 == 0
             colour = "white" if new_is_white else "black"
