@@ -282,3 +282,37 @@ fn bench_measures_the_positions_of_a_file_and_refuses_a_bad_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains(":1: expected"), "{err}");
 }
+
+/// A command whose reader has gone away (`chessalg show FILE | head -1`)
+/// ends quietly, as Unix tools do: no panic, nothing on stderr.
+#[cfg(unix)]
+#[test]
+fn commands_end_quietly_when_their_reader_goes_away() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    for args in [
+        &["show", "rules/chess.alg"][..],
+        &["expand", "rules/chess.alg"],
+        &["moves", "rules/chess.alg"],
+        &["perft", "rules/chess.alg", "--depth", "2", "--divide"],
+    ] {
+        // A pipe whose reading end is closed before chessalg writes a byte.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?}",
+            out.status
+        );
+    }
+}
