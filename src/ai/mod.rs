@@ -1,5 +1,10 @@
 //! A player for any game: negamax with alpha-beta pruning, iterative
-//! deepening, captures searched first and a transposition table.
+//! deepening with aspiration windows, principal variation search, a
+//! transposition table, ordered moves (the table's, captures, killers,
+//! history), null-move pruning and late-move reductions (switchable by the
+//! rule file), and a quiescence search over captures and promotions.
+//! `eval` scores positions and moves; moves are made in place and tested
+//! for legality only when searched (`Game::candidate_actions`).
 //!
 //! A position is scored for the player to move by the pieces' declared
 //! `value`s (their owner's positive, the others' negative), plus a little for
@@ -7,47 +12,21 @@
 //! a win or loss is worth more than any material (sooner wins more), a draw
 //! nothing. The search knows nothing of any particular game.
 
-use crate::core::{Content, Coord, PlayerId};
+mod eval;
+mod rng;
+
+pub use eval::material;
+pub use rng::Rng;
+
+use crate::core::Coord;
+use eval::{has_more_than_least, material_gain, value_gain, value_of};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::Cache;
 
-use crate::game::{Action, Candidates, Ending, Game, PlayError, Prospects, SearchOptions, State};
-
-/// A small deterministic random number generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose sequence is fixed by `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// Shuffles `items` in place.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-}
+use crate::game::{Action, Candidates, Ending, Game, PlayError, SearchOptions, State};
 
 /// How far and how long the AI may think about one move.
 #[derive(Clone, Copy, Debug)]
@@ -753,25 +732,6 @@ const NULL_REDUCTION: u32 = 2;
 /// How many legal moves are searched in full before late ones are reduced.
 const LATE_MOVE: usize = 3;
 
-/// Whether the player to move has a piece that is not royal and is worth
-/// more than the least of its other pieces: where all it has left are its
-/// least pieces (pawns and kings), zugzwang is common and a null move lies.
-fn has_more_than_least(game: &Game, state: &State) -> bool {
-    let mut least = i32::MAX;
-    let mut most = i32::MIN;
-    for (_, c) in state.position().squares() {
-        if let Content::Piece(p, _) = c {
-            let info = game.piece_info(p);
-            if info.owner == Some(state.turn()) && !info.royal {
-                let v = value_of(game, c);
-                least = least.min(v);
-                most = most.max(v);
-            }
-        }
-    }
-    most > least
-}
-
 /// Half the width of the first window searched around the last iteration's score.
 const ASPIRATION: i32 = 50;
 
@@ -799,44 +759,12 @@ fn turn_salt(state: &State) -> u64 {
     (state.turn().index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// A piece's declared value in hundredths (0 for anything else).
-fn value_of(game: &Game, content: Content) -> i32 {
-    match content {
-        Content::Piece(p, _) => (game.piece_info(p).value.unwrap_or(0.0) * 100.0).round() as i32,
-        _ => 0,
-    }
-}
-
 /// How many winning moves a quiescence node searches however many moves it has.
 const QUIESCENCE_BREADTH: usize = 4;
 
 /// How many captures deep the quiescence search may go.
 const MAX_QUIESCENCE: u32 = 8;
 
-/// What a move wins by the declared values alone: what it takes from the
-/// other players, and what the mover's pieces gain in value where no piece
-/// is added (a promotion). Placing a new piece (a drop, a stone) is not a
-/// gain: in games made of placements it would make every move one.
-fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
-    let (mut taken, mut own, mut added) = (0, 0, 0i32);
-    for c in action.changes() {
-        for (content, sign) in [(state.position().get(c.at), -1), (c.content, 1)] {
-            if let Content::Piece(p, _) = content {
-                match game.piece_info(p).owner {
-                    Some(o) if o == state.turn() => {
-                        own += sign * value_of(game, content);
-                        added += sign;
-                    }
-                    Some(_) => taken -= sign * value_of(game, content),
-                    None => {}
-                }
-            }
-        }
-    }
-    if added > 0 { taken } else { taken + own }
-}
-
-/// Mate scores are stored relative to the position, not the root.
 /// The most legal moves a horizon position may have for the AI to look for
 /// a move that wins at once: each is made and judged, which in a game of
 /// thousands of moves would cost more than the search itself.
@@ -850,6 +778,7 @@ const MAX_EXTENDED_PLY: i32 = 12;
 /// "attacked" in Atomic), unbounded extensions would search every line.
 const MAX_EXTENSIONS: i32 = 2;
 
+/// Mate scores are stored relative to the position, not the root.
 fn to_table(score: i32, ply: i32) -> i32 {
     if score >= MATE_BOUND {
         score + ply
@@ -868,49 +797,4 @@ fn from_table(score: i32, ply: i32) -> i32 {
     } else {
         score
     }
-}
-
-/// A piece's worth in hundredths, for `player`: positive if theirs. Half of
-/// the declared value is the piece's own; the other half goes with the share
-/// of its scope (the squares it could ever take on) it keeps where it stands,
-/// so a piece that has run out of moves, or past what it could attack, in a
-/// game whose pieces cannot come back, is worth less.
-fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player: PlayerId) -> i32 {
-    let Content::Piece(p, _) = content else { return 0 };
-    let info = &game.piece_info(p);
-    let value = value_of(game, content);
-    let full = prospects.full_scope(p) as i32;
-    let value = if full == 0 {
-        value
-    } else {
-        value / 2 + value * prospects.scope(game, p, at) as i32 / full / 2
-    };
-    match info.owner {
-        Some(o) if o == player => value,
-        Some(_) => -value,
-        None => 0,
-    }
-}
-
-/// The material balance for the player to move, in hundredths of a value
-/// point, each piece weighed by the scope it keeps.
-pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
-    state
-        .position()
-        .squares()
-        .map(|(at, c)| worth(game, prospects, at, c, state.turn()))
-        .sum()
-}
-
-/// How much a move changes the mover's material balance (captures,
-/// promotions, and the scope the moved pieces keep).
-fn material_gain(game: &Game, prospects: &Prospects, state: &State, action: &Action) -> i32 {
-    action
-        .changes()
-        .iter()
-        .map(|c| {
-            worth(game, prospects, c.at, c.content, state.turn())
-                - worth(game, prospects, c.at, state.position().get(c.at), state.turn())
-        })
-        .sum()
 }
