@@ -104,6 +104,15 @@ def start_fen(args):
     return next(line[len("FEN: "):] for line in out.splitlines() if line.startswith("FEN: "))
 
 
+def score_of(result, new_is_white):
+    """chessalg's score for a result token (`1-0`, `0-1`; anything else a draw)."""
+    if result == "1-0":
+        return 1.0 if new_is_white else 0.0
+    if result == "0-1":
+        return 0.0 if new_is_white else 1.0
+    return 0.5
+
+
 def play_own_rules(args, opening, new_is_white):
     """A game between two chessalg binaries under the rule file's own rules,
     which python-chess does not know (Irreversible Chess: a rook does not
@@ -129,13 +138,7 @@ def play_own_rules(args, opening, new_is_white):
     finally:
         new.close()
         old.close()
-    if result == "1-0":
-        score = 1.0 if new_is_white else 0.0
-    elif result == "0-1":
-        score = 0.0 if new_is_white else 1.0
-    else:
-        score = 0.5
-    return score, result, plies
+    return score_of(result, new_is_white), result, plies
 
 
 def play_game(args, opening, new_is_white, engine):
@@ -172,13 +175,7 @@ def play_game(args, opening, new_is_white, engine):
         if old:
             old.close()
     result = ended or board.result(claim_draw=True)
-    if result == "1-0":
-        score = 1.0 if new_is_white else 0.0
-    elif result == "0-1":
-        score = 0.0 if new_is_white else 1.0
-    else:
-        score = 0.5
-    return score, result, board
+    return score_of(result, new_is_white), result, board
 
 
 def main():
