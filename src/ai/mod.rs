@@ -26,7 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::Cache;
 
-use crate::game::{Action, Candidates, Ending, Game, PlayError, SearchOptions, State};
+use crate::game::{Action, Candidates, Ending, Game, PlayError, SearchOptions, State, Undo};
 
 /// How far and how long the AI may think about one move.
 #[derive(Clone, Copy, Debug)]
@@ -79,6 +79,17 @@ struct Line {
     ply: i32,
     parent_moves: usize,
     timed: bool,
+}
+
+/// A position at or past the horizon, as the quiescence search sees it:
+/// its material (see [`material`]), how deep it is, how many moves its
+/// parent had and how many captures deep it is.
+#[derive(Clone, Copy, Debug)]
+struct Horizon {
+    material: i32,
+    ply: i32,
+    parent_moves: usize,
+    qdepth: u32,
 }
 
 enum Stop {
@@ -299,6 +310,22 @@ impl Ai {
         let Some(undo) = game.try_make(state, &moves.actions[i], moves, cache)? else {
             return Ok(None);
         };
+        self.descend(game, state, undo, (alpha, beta), line, cache)
+            .map(Some)
+    }
+
+    /// The score, for the side that moved, of the move `undo` takes back
+    /// (already made on `state`): searched from the next side's view with
+    /// the window turned round, then taken back.
+    fn descend(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        undo: Undo,
+        (alpha, beta): (i32, i32),
+        line: Line,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
         let score = self.negamax(
             game,
             state,
@@ -311,7 +338,7 @@ impl Ai {
             cache,
         );
         game.unmake(state, undo);
-        Ok(Some(-score?))
+        Ok(-score?)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -333,8 +360,11 @@ impl Ai {
         if self.seen.contains(&key) {
             return Ok(0);
         }
-        if depth == 0
-            && let Some(score) = self.lazy_stand(game, state, beta, cache)?
+        // At the horizon the material is the static score's base: worked
+        // out once, for the lazy test and for the quiescence search.
+        let horizon_material = (depth == 0).then(|| material(game, game.prospects(cache), state));
+        if let Some(m) = horizon_material
+            && let Some(score) = self.lazy_stand(game, state, m, beta, cache)?
         {
             return Ok(score);
         }
@@ -382,7 +412,14 @@ impl Ai {
             return Ok(WIN - ply - 1);
         }
         if depth == 0 {
-            return self.quiesce(game, state, &moves, (alpha, beta), ply, parent_moves, 0, cache);
+            let m = horizon_material.unwrap_or_else(|| material(game, game.prospects(cache), state));
+            let at = Horizon {
+                material: m,
+                ply,
+                parent_moves,
+                qdepth: 0,
+            };
+            return self.quiesce(game, state, &moves, (alpha, beta), at, cache);
         }
         let shortcuts = depth >= SHORTCUT_DEPTH && (self.active.null_move || self.active.reductions);
         let in_check = shortcuts && game.royal_attacked(state.position(), state.turn(), cache)?;
@@ -405,20 +442,9 @@ impl Ai {
                 parent_moves: moves.actions.len(),
                 timed,
             };
-            let score = self.negamax(
-                game,
-                state,
-                line.depth,
-                -beta,
-                -beta + 1,
-                line.ply,
-                line.parent_moves,
-                timed,
-                cache,
-            );
+            let score = self.descend(game, state, undo, (beta - 1, beta), line, cache);
             self.after_null = false;
-            game.unmake(state, undo);
-            let score = -score?;
+            let score = score?;
             if score >= beta {
                 return Ok(if score >= MATE_BOUND { beta } else { score });
             }
@@ -572,25 +598,27 @@ impl Ai {
         order
     }
 
-    /// The score of a horizon position whose legal moves are `legal`: the
+    /// The score of a horizon position whose moves are `moves`: the
     /// static score, unless a move that wins material (by the declared
     /// values: a capture, a promotion) does better, searched the same way,
     /// so the horizon never falls in the middle of an exchange.
-    #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
         game: &Game,
         state: &mut State,
         moves: &Candidates,
         (mut alpha, beta): (i32, i32),
-        ply: i32,
-        parent_moves: usize,
-        qdepth: u32,
+        at: Horizon,
         cache: &mut Cache,
     ) -> Result<i32, Stop> {
-        let prospects = game.prospects(cache);
+        let Horizon {
+            material,
+            ply,
+            parent_moves,
+            qdepth,
+        } = at;
         let mobility = moves.actions.len() as i32 - parent_moves as i32;
-        let stand = material(game, prospects, state) + MOBILITY * mobility;
+        let stand = material + MOBILITY * mobility;
         if stand >= beta || qdepth >= MAX_QUIESCENCE {
             return Ok(stand);
         }
@@ -649,14 +677,21 @@ impl Ai {
         if self.seen.contains(&state.key()) {
             return Ok(0);
         }
-        if let Some(score) = self.lazy_stand(game, state, window.1, cache)? {
+        let material = material(game, game.prospects(cache), state);
+        if let Some(score) = self.lazy_stand(game, state, material, window.1, cache)? {
             return Ok(score);
         }
         let (moves, end) = self.moves_and_ending(game, state, cache)?;
         if let Some(end) = end {
             return Ok(ending_score(end, state, ply));
         }
-        self.quiesce(game, state, &moves, window, ply, parent_moves, qdepth, cache)
+        let at = Horizon {
+            material,
+            ply,
+            parent_moves,
+            qdepth,
+        };
+        self.quiesce(game, state, &moves, window, at, cache)
     }
 
     /// A horizon position's score without listing its moves, when its
@@ -668,13 +703,14 @@ impl Ai {
         &mut self,
         game: &Game,
         state: &State,
+        material: i32,
         beta: i32,
         cache: &mut Cache,
     ) -> Result<Option<i32>, Stop> {
         if game.wins_by_pattern() {
             return Ok(None);
         }
-        let score = material(game, game.prospects(cache), state) - LAZY_MARGIN;
+        let score = material - LAZY_MARGIN;
         if score < beta
             || game.royal_attacked(state.position(), state.turn(), cache)?
             || game.ending_known(state, Some(false), cache)?.is_some()

@@ -132,6 +132,12 @@ impl<'g> Session<'g> {
         Some(parts.join("  "))
     }
 
+    /// The end of the match if a player's time ran out: the next player wins.
+    fn time_loss(&self) -> Option<(Ending, Reason)> {
+        let p = self.clock.as_ref()?.flagged()?;
+        Some((Ending::Win(p.next(self.game.players().len())), Reason::Time))
+    }
+
     /// The current state.
     pub fn state(&self) -> &State {
         self.states.last().expect("a match always has a state")
@@ -153,10 +159,10 @@ impl<'g> Session<'g> {
         let in_check = self
             .game
             .royal_attacked(state.position(), state.turn(), &mut self.cache)?;
-        let mut ending = self.game.ending_reason(&state, &legal, &mut self.cache)?;
-        if let Some(p) = self.clock.as_ref().and_then(Clock::flagged) {
-            ending = Some((Ending::Win(p.next(self.game.players().len())), Reason::Time));
-        }
+        let ending = match self.time_loss() {
+            Some(loss) => Some(loss),
+            None => self.game.ending_reason(&state, &legal, &mut self.cache)?,
+        };
         Ok(Status {
             legal,
             sans,
@@ -227,11 +233,8 @@ impl<'g> Session<'g> {
         loop {
             let state = self.state().clone();
             let legal = self.game.legal_actions(&state, &mut self.cache)?;
-            if let Some(p) = self.clock.as_ref().and_then(Clock::flagged) {
-                return Ok(Some((
-                    Ending::Win(p.next(self.game.players().len())),
-                    Reason::Time,
-                )));
+            if let Some(loss) = self.time_loss() {
+                return Ok(Some(loss));
             }
             if let Some(ending) = self.game.ending_reason(&state, &legal, &mut self.cache)? {
                 return Ok(Some(ending));
