@@ -6,9 +6,10 @@
 //! the game layer asks: each move of a side (optionally only those that
 //! leave its protected pieces where no other side can change their squares),
 //! whether a program has a result, and whether another side can change a
-//! square. [`prepare`] picks the engine for a set of programs, the way
-//! `regex-automata`'s meta regex picks a strategy; today that is always the
-//! [`Backtracker`], and a faster engine plugs in beside it.
+//! square. [`prepare`] picks the engine for each program, the way
+//! `regex-automata`'s meta regex picks a strategy: the [`Backtracker`] runs
+//! every program and stays the reference; the bit-parallel engine
+//! ([`fast`]) runs the programs it can and declines the others.
 //!
 //! [`search`] and [`apply`] run one program alone (nothing is `attacked`),
 //! for `chessalg apply` and analyses. Every search keeps its scratch in a
@@ -16,12 +17,15 @@
 //! [`EngineError`], never a hang.
 
 mod backtrack;
+pub mod fast;
 mod hash;
+mod meta;
 mod position;
 
 use std::ops::ControlFlow;
 
-pub use backtrack::{Backtracker, Cache, Successors};
+pub use backtrack::{Backtracker, Successors};
+pub use meta::{EngineChoice, EngineReport, Meta, UnknownEngine};
 pub use position::{DiagramError, Position};
 
 use miette::Diagnostic;
@@ -77,6 +81,43 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError>;
 
+    /// How many moves [`Engine::each_move`] would give (the count perft
+    /// takes at its last ply), without building them where the engine can.
+    fn count_moves(
+        &self,
+        side: usize,
+        position: &Position,
+        safe: bool,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<u64, EngineError> {
+        let mut n = 0;
+        self.each_move(side, position, safe, cache, limits, &mut |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        })?;
+        Ok(n)
+    }
+
+    /// Whether pattern `pattern` (one of those the engine was prepared with),
+    /// run for `side`, has a result on `position`.
+    fn pattern_holds(
+        &self,
+        pattern: usize,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        self.has_result(self.pattern(pattern), side, position, cache, limits)
+    }
+
+    /// Pattern `pattern`, as compiled.
+    fn pattern(&self, pattern: usize) -> &Program;
+
+    /// Which engine runs each program.
+    fn report(&self) -> EngineReport;
+
     /// Whether `program`, run for `side`, has a result on `position`.
     fn has_result(
         &self,
@@ -110,10 +151,39 @@ pub struct Side {
     pub owned: Vec<PieceId>,
 }
 
-/// The engine for these sides' moves on boards at most `width` by `height`
-/// (larger boards are still searched right, without the size's pruning).
-pub fn prepare(sides: Vec<Side>, width: u32, height: u32) -> Box<dyn Engine> {
-    Box::new(Backtracker::new(sides, width, height))
+/// The engine for these sides' moves and these patterns (the `when` tests
+/// of a game's outcomes) on boards at most `width` by `height` (larger
+/// boards are still searched right, by the backtracker), as `choice` says.
+pub fn prepare(
+    sides: Vec<Side>,
+    patterns: Vec<Program>,
+    width: u32,
+    height: u32,
+    choice: EngineChoice,
+) -> Box<dyn Engine> {
+    Box::new(Meta::new(sides, patterns, width, height, choice))
+}
+
+/// Scratch space for the engines' searches, reusable across programs and
+/// positions: keeping one avoids allocating on every search.
+#[derive(Clone, Debug, Default)]
+pub struct Cache {
+    pub(crate) backtrack: backtrack::Scratch,
+    pub(crate) fast: fast::Scratch,
+}
+
+impl Cache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes the searches run with this cache trace (or not) the squares the
+    /// outermost piece of interest moves to ([`Successor::path`]): what a
+    /// notation that writes every landing square needs.
+    pub fn trace_paths(&mut self, on: bool) {
+        self.backtrack.trace_paths(on);
+    }
 }
 
 /// Runs `program` alone on `position` (nothing is `attacked`); the results
@@ -127,7 +197,7 @@ pub fn search<'c>(
     backtrack::search_with(
         backtrack::Compiled::plain(program),
         position,
-        cache,
+        &mut cache.backtrack,
         limits,
         &backtrack::NoAttacks,
     )

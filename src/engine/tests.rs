@@ -91,7 +91,7 @@ impl Fixture {
                 owned: "♟♞♝♜♛♚".chars().map(|c| self.piece(c)).collect(),
             },
         ];
-        engine::prepare(sides, width, height)
+        engine::prepare(sides, Vec::new(), width, height, engine::EngineChoice::default())
     }
 
     /// The diagrams of `expr`'s results on `board`, in the order found.

@@ -61,11 +61,14 @@ impl Game {
     /// How many legal moves the player to move has (what perft counts at its
     /// last ply), without building them.
     pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {
-        let mut n = 0;
-        self.each_legal(state, cache, |_| {
-            n += 1;
-            ControlFlow::Continue(())
-        })?;
+        let safe = self.legality == Legality::RoyalSafe;
+        let n = self
+            .engine
+            .count_moves(state.turn().index(), state.position(), safe, cache, &self.limits)?;
+        if n == 0 && self.turn_order == TurnOrder::AlternatePassing && self.another_can_move(state, cache)? {
+            // The only legal move is a pass.
+            return Ok(1);
+        }
         Ok(n)
     }
 

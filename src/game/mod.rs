@@ -26,9 +26,9 @@ use thiserror::Error;
 
 use crate::core::{Marks, PieceId, PieceTable, PlayerId};
 use crate::decl::{BoardCell, Condition, GameSpec, Notation, PieceInfo, Place, QuietResets, Spec, Verdict};
-use crate::engine::{self, Cache, Engine, EngineError, Limits, Position, Successor};
+use crate::engine::{self, Cache, Engine, EngineChoice, EngineError, Limits, Position, Successor};
 use crate::ir::Move;
-use crate::program::{self, CompileError, Program};
+use crate::program::{self, CompileError};
 
 pub use legal::Candidates;
 pub use notation::FenError;
@@ -269,7 +269,8 @@ impl BoardBox {
 
 /// An `outcome` line with its `when` move compiled.
 struct CompiledOutcome {
-    condition: Condition<Program>,
+    /// The condition; a `when` move is the index of its pattern in the engine.
+    condition: Condition<usize>,
     verdict: Verdict,
     /// Whether perft stops there too.
     automatic: bool,
@@ -278,8 +279,13 @@ struct CompiledOutcome {
 }
 
 impl Game {
-    /// Builds the game a rule file declares.
+    /// Builds the game a rule file declares, on the fastest engines.
     pub fn new(rules: &Spec) -> Result<Game, GameError> {
+        Game::with_engine(rules, EngineChoice::default())
+    }
+
+    /// Builds the game a rule file declares, on the engines `choice` allows.
+    pub fn with_engine(rules: &Spec, choice: EngineChoice) -> Result<Game, GameError> {
         let spec = rules.game().clone();
         if !spec.is_game() {
             return Err(GameError::NoGame);
@@ -327,7 +333,6 @@ impl Game {
                     .collect(),
             })
             .collect();
-        let engine = engine::prepare(sides, frame.files, frame.ranks);
         let legality = spec.legality.unwrap_or(if spec.pieces.iter().any(|p| p.royal) {
             Legality::RoyalSafe
         } else {
@@ -335,10 +340,12 @@ impl Game {
         });
         let turn_order = spec.turns;
         let mut outcomes = Vec::new();
+        let mut patterns = Vec::new();
         for rule in &spec.outcomes {
-            let c = rule
-                .condition
-                .try_map_when(|m| compile(m, "an outcome's `when`".to_string(), rule.place))?;
+            let c = rule.condition.try_map_when(|m| {
+                patterns.push(compile(m, "an outcome's `when`".to_string(), rule.place)?);
+                Ok::<_, GameError>(patterns.len() - 1)
+            })?;
             outcomes.push(CompiledOutcome {
                 condition: c,
                 verdict: rule.verdict.clone(),
@@ -346,6 +353,7 @@ impl Game {
                 turn: rule.turn,
             });
         }
+        let engine = engine::prepare(sides, patterns, frame.files, frame.ranks, choice);
         let squares: Vec<(Coord, Content)> = spec
             .board
             .iter()

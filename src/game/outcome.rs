@@ -5,7 +5,6 @@ use crate::core::Content;
 use crate::core::PieceId;
 use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
-use crate::program::Program;
 
 use super::{Action, Candidates, CompiledOutcome, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;
@@ -69,10 +68,10 @@ impl Game {
     }
 
     /// Whether an outcome's `when` move has a result for the player to move.
-    fn when_holds(&self, when: &Program, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+    fn when_holds(&self, when: usize, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
         Ok(self
             .engine
-            .has_result(when, state.turn().index(), state.position(), cache, &self.limits)?)
+            .pattern_holds(when, state.turn().index(), state.position(), cache, &self.limits)?)
     }
 
     /// Whether some `outcome when ...` line can end the game in a win: a
@@ -166,7 +165,7 @@ impl Game {
     /// the player to move has no legal move, once that is known.
     fn holds(
         &self,
-        condition: &Condition<Program>,
+        condition: &Condition<usize>,
         state: &State,
         cache: &mut Cache,
         known: &mut Option<bool>,
@@ -187,7 +186,7 @@ impl Game {
                 any,
                 same_colour,
             } => self.material_matches(state.position(), exact, any, *same_colour),
-            Condition::When(p) => self.when_holds(p, state, cache)?,
+            Condition::When(p) => self.when_holds(*p, state, cache)?,
         })
     }
 

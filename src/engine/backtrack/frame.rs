@@ -24,7 +24,7 @@ pub(super) struct Trace {
     /// The last other piece a replacement left on its square (a promotion),
     /// kept when a later one empties the square.
     pub(super) became: Option<Code>,
-    /// How many squares of the traced path (see `Cache::trace_paths`) are current.
+    /// How many squares of the traced path (see `Scratch::trace_paths`) are current.
     pub(super) path: u32,
     /// A hash of `from`, `to` and `became` (0 when none is known).
     pub(super) key: u64,

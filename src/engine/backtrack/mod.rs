@@ -18,14 +18,15 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-pub use search::{Cache, Successors};
+pub(crate) use search::Scratch;
+pub use search::Successors;
 pub(crate) use search::{NoAttacks, search_with};
 
 use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, PieceId, piece_code};
 use crate::program::Program;
 
 use super::position::Position;
-use super::{Engine, EngineError, Limits, Side, Successor};
+use super::{EngineError, Limits, Side, Successor};
 use prune::{Suspects, suspects};
 use reach::Reach;
 use search::{BoardView, Oracle, search_changes_loaded};
@@ -164,11 +165,11 @@ impl Backtracker {
     /// position `load` puts in the cache for each of their programs.
     fn others_change(
         &self,
-        load: impl Fn(&mut Cache, &Program),
+        load: impl Fn(&mut Scratch, &Program),
         fits: impl Fn(&Prepared) -> Compiled<'_>,
         at: Coord,
         side: usize,
-        cache: &mut Cache,
+        cache: &mut Scratch,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
         for (q, prepared) in self.sides.iter().enumerate() {
@@ -196,7 +197,7 @@ impl Backtracker {
         &self,
         side: usize,
         position: &Position,
-        cache: &mut Cache,
+        cache: &mut Scratch,
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
@@ -295,21 +296,20 @@ impl Backtracker {
     }
 }
 
-impl Engine for Backtracker {
-    fn sides(&self) -> usize {
-        self.sides.len()
-    }
-
-    fn program(&self, side: usize) -> &Program {
+/// The searches [`crate::engine::Engine`] asks for, run by the backtracker.
+impl Backtracker {
+    /// The moves of `side`, as compiled.
+    pub(crate) fn program(&self, side: usize) -> &Program {
         &self.sides[side].program
     }
 
-    fn each_move(
+    /// See [`crate::engine::Engine::each_move`].
+    pub(crate) fn each_move(
         &self,
         side: usize,
         position: &Position,
         safe: bool,
-        cache: &mut Cache,
+        cache: &mut Scratch,
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
@@ -327,24 +327,26 @@ impl Engine for Backtracker {
         Ok(())
     }
 
-    fn has_result(
+    /// See [`crate::engine::Engine::has_result`].
+    pub(crate) fn has_result(
         &self,
         program: &Program,
         side: usize,
         position: &Position,
-        cache: &mut Cache,
+        cache: &mut Scratch,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
         let oracle = Attacks { engine: self, side };
         Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
     }
 
-    fn can_change(
+    /// See [`crate::engine::Engine::can_change`].
+    pub(crate) fn can_change(
         &self,
         side: usize,
         position: &Position,
         at: Coord,
-        cache: &mut Cache,
+        cache: &mut Scratch,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
         self.others_change(
@@ -368,7 +370,7 @@ struct Attacks<'e> {
 
 thread_local! {
     /// Scratch for `attacked` tests made in the middle of another search.
-    static ORACLE_CACHE: RefCell<Cache> = RefCell::new(Cache::new());
+    static ORACLE_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
 impl Oracle for Attacks<'_> {
@@ -387,7 +389,7 @@ impl Oracle for Attacks<'_> {
             .copied()
             .flatten()
             .unwrap_or(self.side);
-        let test = |cache: &mut Cache| {
+        let test = |cache: &mut Scratch| {
             self.engine.others_change(
                 |cache, program| cache.load_view(view, program),
                 |p| p.on(w, h),
@@ -397,12 +399,12 @@ impl Oracle for Attacks<'_> {
                 limits,
             )
         };
-        ORACLE_CACHE.with(|cache| {
+        ORACLE_SCRATCH.with(|cache| {
             // Attack tests never nest (inside one, `attacked` is false), so
             // the cache is free; a fresh one serves if it ever is not.
             match cache.try_borrow_mut() {
                 Ok(mut c) => test(&mut c),
-                Err(_) => test(&mut Cache::new()),
+                Err(_) => test(&mut Scratch::new()),
             }
         })
     }

@@ -2,7 +2,7 @@
 //! whose reach covers the square (`Suspects`), from the reach analysis.
 
 use super::Compiled;
-use super::search::Cache;
+use super::search::Scratch;
 use crate::core::Coord;
 use crate::program::BindId;
 
@@ -17,7 +17,7 @@ pub(crate) struct Suspects {
 impl Suspects {
     /// Adds the pieces of interest that could change `at` from `square` (a
     /// square that a move wrote a piece on).
-    pub(crate) fn add_square(&mut self, program: Compiled<'_>, cache: &Cache, square: Coord, at: Coord) {
+    pub(crate) fn add_square(&mut self, program: Compiled<'_>, cache: &Scratch, square: Coord, at: Coord) {
         let code = cache.board.get(square.x, square.y);
         for (id, codes) in program.prog.binds.iter().enumerate() {
             let reaches = program
@@ -32,7 +32,7 @@ impl Suspects {
 }
 
 /// The suspects for square `at` on the board loaded in `cache`.
-pub(crate) fn suspects(program: Compiled<'_>, cache: &Cache, at: Coord) -> Suspects {
+pub(crate) fn suspects(program: Compiled<'_>, cache: &Scratch, at: Coord) -> Suspects {
     let board = &cache.board;
     let mut out = Suspects::default();
     for (id, codes) in program.prog.binds.iter().enumerate() {

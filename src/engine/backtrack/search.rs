@@ -42,7 +42,7 @@ struct Level {
 /// Scratch space for searches, reusable across programs and positions:
 /// keeping one avoids allocating on every search.
 #[derive(Clone, Debug, Default)]
-pub struct Cache {
+pub(crate) struct Scratch {
     pub(super) board: Board,
     pois: Vec<Poi>,
     poi_hash: u64,
@@ -55,10 +55,10 @@ pub struct Cache {
     states: u64,
     diff: Vec<Change>,
     /// A second cache, for searches made while this one's results are in use.
-    aux: Option<Box<Cache>>,
+    aux: Option<Box<Scratch>>,
 }
 
-impl Cache {
+impl Scratch {
     /// An empty cache.
     pub fn new() -> Self {
         Self::default()
@@ -72,13 +72,13 @@ impl Cache {
     }
 
     /// Takes out the second cache this one keeps, for searches made while
-    /// this one's results are in use; give it back with [`Cache::put_aux`].
-    pub(crate) fn take_aux(&mut self) -> Box<Cache> {
+    /// this one's results are in use; give it back with [`Scratch::put_aux`].
+    pub(crate) fn take_aux(&mut self) -> Box<Scratch> {
         self.aux.take().unwrap_or_default()
     }
 
-    /// Gives back the cache [`Cache::take_aux`] took out.
-    pub(crate) fn put_aux(&mut self, aux: Box<Cache>) {
+    /// Gives back the cache [`Scratch::take_aux`] took out.
+    pub(crate) fn put_aux(&mut self, aux: Box<Scratch>) {
         self.aux = Some(aux);
     }
 
@@ -94,7 +94,7 @@ impl Cache {
         self.board.copy_from(view.0, program.codes);
     }
 
-    /// Makes `changes` on the loaded board; [`Cache::undo`] with the mark
+    /// Makes `changes` on the loaded board; [`Scratch::undo`] with the mark
     /// returned takes them back.
     pub(crate) fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
         let mark = self.board.mark();
@@ -141,7 +141,7 @@ pub(crate) trait Oracle {
 }
 
 /// The position a search is at, as the engine holds it: an oracle reads it
-/// or loads it into a cache of its own ([`Cache::load_view`]).
+/// or loads it into a cache of its own ([`Scratch::load_view`]).
 #[derive(Clone, Copy)]
 pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 
@@ -159,7 +159,7 @@ impl Oracle for NoAttacks {
 pub(crate) fn search_with<'c>(
     program: Compiled<'_>,
     position: &Position,
-    cache: &'c mut Cache,
+    cache: &'c mut Scratch,
     limits: &Limits,
     oracle: &dyn Oracle,
 ) -> Result<Successors<'c>, EngineError> {
@@ -171,7 +171,7 @@ pub(crate) fn search_with<'c>(
 }
 
 /// Whether some result of `program` changes square `at` of the board
-/// loaded with [`Cache::load`] (and changed with [`Cache::apply`]), which it
+/// loaded with [`Scratch::load`] (and changed with [`Scratch::apply`]), which it
 /// leaves as it found it; stops at the first. Each outermost `%p:` binds
 /// only the squares `only` names for it (the suspects: those that still hold
 /// one of its pieces), and `Split`s whose rest cannot write `at` are not
@@ -179,7 +179,7 @@ pub(crate) fn search_with<'c>(
 #[inline]
 pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
-    cache: &mut Cache,
+    cache: &mut Scratch,
     limits: &Limits,
     oracle: &dyn Oracle,
     at: Coord,
@@ -196,7 +196,7 @@ pub(crate) fn search_changes_loaded(
 fn start(
     program: Compiled<'_>,
     position: &Position,
-    cache: &mut Cache,
+    cache: &mut Scratch,
     limits: &Limits,
     oracle: &dyn Oracle,
     find: Option<Coord>,
@@ -208,7 +208,7 @@ fn start(
 #[inline]
 fn run(
     program: Compiled<'_>,
-    cache: &mut Cache,
+    cache: &mut Scratch,
     limits: &Limits,
     oracle: &dyn Oracle,
     find: Option<Coord>,
@@ -241,7 +241,7 @@ struct Search<'a> {
     reach: &'a [Reach],
     /// Per `Split`: where the rest may write (empty: anywhere).
     split_reach: &'a [Reach],
-    cache: &'a mut Cache,
+    cache: &'a mut Scratch,
     limits: &'a Limits,
     oracle: &'a dyn Oracle,
     /// Looking for a result that changes this square (and stopping there).

@@ -1,0 +1,276 @@
+//! From a matcher program to a [`Plan`]: the rewrites a program chooses
+//! among, as square-set operations on a board of one size, or the reason
+//! the bit-parallel engine declines the program.
+
+use thiserror::Error;
+
+use super::{Check, Plan, Rule, Squares, Write};
+use crate::core::{Code, CodeSet, OFF};
+use crate::program::{Alternative, Inst, Pc, Program, Write as ProgramWrite};
+
+/// The most squares a board may have for the bit-parallel engine (one bit each).
+pub const MAX_SQUARES: u32 = Squares::BITS;
+
+/// Why the bit-parallel engine leaves a program to the backtracker.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Decline {
+    /// The backtracker alone was chosen (`--engine backtrack`).
+    #[error("the backtracker was chosen")]
+    NotChosen,
+    /// The board has more squares than a square set holds.
+    #[error("the board has more than {MAX_SQUARES} squares")]
+    BoardTooLarge,
+    /// The program does more than choose one rewrite (a `%p:`, a sequence,
+    /// a loop, a guard or an ordered choice).
+    #[error("it does more than choose one rewrite ({0})")]
+    NotAChoice(&'static str),
+    /// A rewrite reads or writes a box.
+    #[error("a rewrite uses a box")]
+    Boxes,
+    /// A rewrite could write where there is no square, or remove one.
+    #[error("a rewrite could create or remove a square")]
+    ChangesTheBoard,
+    /// A left side has no square that must hold something.
+    #[error("a left side has no square to start from")]
+    NoAnchor,
+}
+
+/// Compiles `program` for boards of exactly `width` by `height` squares.
+pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+    if width == 0 || height == 0 || width * height > MAX_SQUARES {
+        return Err(Decline::BoardTooLarge);
+    }
+    let mut rewrites = Vec::new();
+    let mut nil = false;
+    let mut seen = vec![false; program.insts.len()];
+    let mut todo = vec![program.start];
+    // Depth first, the first branch of a split before the second: the order
+    // the backtracker explores the choices in.
+    while let Some(pc) = todo.pop() {
+        let pc = follow(program, pc)?;
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return Err(Decline::NotAChoice("a loop"));
+        }
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => {
+                todo.push(second);
+                todo.push(first);
+            }
+            Inst::Match => nil = true,
+            Inst::Rewrite { id, next } => {
+                if program.insts[follow(program, next)? as usize] != Inst::Match {
+                    return Err(Decline::NotAChoice("rewrites in sequence"));
+                }
+                rewrites.push(id);
+            }
+            Inst::Bind { .. } | Inst::Unbind { .. } => {
+                return Err(Decline::NotAChoice("a piece of interest"));
+            }
+            Inst::Guard { .. } | Inst::Test { .. } => return Err(Decline::NotAChoice("a guard")),
+            Inst::Ordered { .. } => return Err(Decline::NotAChoice("an ordered choice")),
+            Inst::Attacked { .. } => return Err(Decline::NotAChoice("`attacked`")),
+            Inst::Jump { .. } => unreachable!("follow() skips jumps"),
+        }
+    }
+    let geometry = Geometry { width, height };
+    let mut rules = Vec::new();
+    for id in rewrites {
+        for alt in program.rewrites[id.index()].alternatives.iter() {
+            rules.push(rule(alt, &geometry)?);
+        }
+    }
+    let codes = rules
+        .iter()
+        .flat_map(|r| r.checks.iter().flat_map(|c| c.codes.iter().copied()))
+        .max()
+        .map_or(1, |c| c as usize + 1);
+    let distinct = distinct(&rules);
+    Ok(Plan {
+        width,
+        height,
+        all: geometry.all(),
+        rules,
+        nil,
+        distinct,
+        codes,
+    })
+}
+
+/// The instruction `pc` leads to past any jumps.
+fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
+    for _ in 0..program.insts.len() {
+        match program.insts[pc as usize] {
+            Inst::Jump { to } => pc = to,
+            _ => return Ok(pc),
+        }
+    }
+    Err(Decline::NotAChoice("a loop"))
+}
+
+/// A board's size, and the square sets that depend on it alone.
+struct Geometry {
+    width: u32,
+    height: u32,
+}
+
+impl Geometry {
+    /// Every square of the board.
+    fn all(&self) -> Squares {
+        let n = self.width * self.height;
+        if n == Squares::BITS {
+            Squares::MAX
+        } else {
+            (1 << n) - 1
+        }
+    }
+
+    /// The squares `t` whose square `t + (dx, dy)` is on the board.
+    fn inside(&self, dx: i32, dy: i32) -> Squares {
+        let (w, h) = (self.width as i32, self.height as i32);
+        let mut set = 0;
+        for y in 0..h {
+            for x in 0..w {
+                if (0..w).contains(&(x + dx)) && (0..h).contains(&(y + dy)) {
+                    set |= 1 << (y * w + x);
+                }
+            }
+        }
+        set
+    }
+}
+
+/// One alternative of a rewrite, its checks measured from a square that
+/// must hold a piece or be empty (so that every match starts on the board).
+fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
+    if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
+        return Err(Decline::Boxes);
+    }
+    if alt.checks.iter().any(|c| c.poi) {
+        return Err(Decline::NotAChoice("a piece of interest"));
+    }
+    let reference = alt
+        .checks
+        .iter()
+        .find(|c| !c.accepts.contains(OFF))
+        .ok_or(Decline::NoAnchor)?;
+    let (rx, ry) = (reference.dx, reference.dy);
+    let w = geometry.width as i32;
+    let codes_of = |set: &CodeSet| -> Vec<Code> {
+        // Codes a board of this program can hold: those of its pieces, any marks.
+        (0..=Code::MAX).filter(|&c| set.contains(c)).collect()
+    };
+    let mut checks: Vec<Check> = alt
+        .checks
+        .iter()
+        .map(|c| {
+            let (dx, dy) = (c.dx - rx, c.dy - ry);
+            let inside = geometry.inside(dx, dy);
+            Check {
+                dx,
+                dy,
+                shift: dx + dy * w,
+                codes: codes_of(&c.accepts),
+                inside,
+                outside: if c.accepts.contains(OFF) {
+                    geometry.all() & !inside
+                } else {
+                    0
+                },
+                accepts: c.accepts.clone(),
+            }
+        })
+        .collect();
+    // The reference first: it needs no shift.
+    checks.sort_by_key(|c| (c.dx, c.dy) != (0, 0));
+    let mut choices = Vec::new();
+    for choice in alt.choices.iter() {
+        let mut writes = Vec::new();
+        for sw in choice.iter() {
+            let ProgramWrite::Code(code) = sw.write else {
+                return Err(Decline::NotAChoice("a piece of interest"));
+            };
+            let (dx, dy) = (sw.dx - rx, sw.dy - ry);
+            let Some(check) = checks.iter().find(|c| (c.dx, c.dy) == (dx, dy)) else {
+                // A square the left side does not look at may be off the board.
+                return Err(Decline::ChangesTheBoard);
+            };
+            if check.accepts == CodeSet::of([code]) {
+                // Writes back what the square must hold: no change.
+                continue;
+            }
+            if code == OFF || check.accepts.contains(OFF) {
+                return Err(Decline::ChangesTheBoard);
+            }
+            writes.push(Write {
+                dx,
+                dy,
+                shift: dx + dy * w,
+                code,
+                always: !check.accepts.contains(code),
+            });
+        }
+        // Changes come in reading order: top row first, then left to right.
+        writes.sort_by_key(|w| (-w.dy, w.dx));
+        // The same square written twice: the last write stands.
+        writes.dedup_by(|later, earlier| {
+            if (later.dx, later.dy) == (earlier.dx, earlier.dy) {
+                *earlier = *later;
+                true
+            } else {
+                false
+            }
+        });
+        choices.push(writes);
+    }
+    Ok(Rule { checks, choices })
+}
+
+/// Whether no two matches of `rules` (two rules, or one rule at two places
+/// or with two choices) can make the same changes: then the results need
+/// no deduplication and can be counted by their number.
+fn distinct(rules: &[Rule]) -> bool {
+    let mut kinds: Vec<(usize, &[Write])> = Vec::new();
+    for (r, rule) in rules.iter().enumerate() {
+        for writes in &rule.choices {
+            if writes.is_empty() || writes.iter().any(|w| !w.always) {
+                // No change, or changes that depend on the board.
+                return false;
+            }
+            kinds.push((r, writes));
+        }
+    }
+    for (i, &(r1, w1)) in kinds.iter().enumerate() {
+        for &(r2, w2) in &kinds[i + 1..] {
+            if could_coincide(&rules[r1], w1, &rules[r2], w2) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether `w1` made at some match of `r1` and `w2` at some match of `r2`
+/// could be the same changes. (One rule at two places never is: its writes
+/// always change their squares and move with the place.)
+fn could_coincide(r1: &Rule, w1: &[Write], r2: &Rule, w2: &[Write]) -> bool {
+    if w1.len() != w2.len() {
+        return false;
+    }
+    // Both lists are in reading order, which a translation keeps: the only
+    // translation that could carry one onto the other is the first's.
+    let (sx, sy) = (w1[0].dx - w2[0].dx, w1[0].dy - w2[0].dy);
+    let same = w1
+        .iter()
+        .zip(w2)
+        .all(|(a, b)| a.code == b.code && (a.dx, a.dy) == (b.dx + sx, b.dy + sy));
+    if !same {
+        return false;
+    }
+    // The second matches `(sx, sy)` further on; some square both look at
+    // must then hold something both accept.
+    !r1.checks.iter().any(|c1| {
+        r2.checks.iter().any(|c2| {
+            (c1.dx, c1.dy) == (c2.dx + sx, c2.dy + sy) && c1.codes.iter().all(|&c| !c2.accepts.contains(c))
+        })
+    })
+}

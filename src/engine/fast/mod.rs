@@ -1,0 +1,309 @@
+//! The bit-parallel engine: a program that chooses one rewrite among several
+//! (a placement, a drop, a pattern test) run as operations on square sets.
+//!
+//! A position becomes one set of squares per content (a bitboard each, one
+//! bit per square, row-major from the bottom row). A left side's check at
+//! offset `d` accepting contents `S` matches at the places `t` where
+//! `t + d` holds one of `S`: the union of their sets shifted by `d`, masked
+//! to the places where `t + d` is on the board (or, when `S` accepts "no
+//! square", where it is off it). The places a left side matches are the
+//! intersection over its checks; each is one result per choice of the right
+//! side. Counting them is a population count when no two matches can make
+//! the same changes ([`Plan`] works that out when it is built).
+//!
+//! [`plan`] compiles a program or says why it declines it ([`Decline`]):
+//! anything with a piece of interest, a sequence, a loop or a guard is left
+//! to the backtracker, as are boards of more than [`MAX_SQUARES`] squares.
+
+mod compile;
+
+use std::ops::ControlFlow;
+
+use rustc_hash::FxHashSet;
+
+pub use compile::{Decline, MAX_SQUARES};
+
+use super::position::Position;
+use super::{Successor, hash};
+use crate::core::{Change, Code, CodeSet, Content, Coord};
+use crate::program::Program;
+
+/// A set of squares, one bit each.
+pub(crate) type Squares = u128;
+
+/// A program compiled for the bit-parallel engine on boards of one size.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    width: u32,
+    height: u32,
+    /// Every square of the board.
+    all: Squares,
+    /// One per alternative of each rewrite, in the backtracker's order.
+    rules: Vec<Rule>,
+    /// Whether the program may also change nothing at all (`nil`).
+    nil: bool,
+    /// Whether no two matches can make the same changes (see [`compile`]).
+    distinct: bool,
+    /// One more than the largest content code a check accepts.
+    codes: usize,
+}
+
+/// One alternative of a left side, with each choice of its right side.
+#[derive(Clone, Debug)]
+struct Rule {
+    /// The squares it checks, measured from one that must be on the board
+    /// (the first, at offset zero).
+    checks: Vec<Check>,
+    /// Per choice: the squares it changes, in reading order.
+    choices: Vec<Vec<Write>>,
+}
+
+/// One square a left side checks.
+#[derive(Clone, Debug)]
+struct Check {
+    dx: i32,
+    dy: i32,
+    /// `dx + dy * width`: the bit distance to the square.
+    shift: i32,
+    /// The contents it accepts.
+    accepts: CodeSet,
+    /// The same, listed (only those below [`Plan::codes`]).
+    codes: Vec<Code>,
+    /// The places whose checked square is on the board.
+    inside: Squares,
+    /// The places whose checked square is off the board, when "no square"
+    /// is accepted (else none).
+    outside: Squares,
+}
+
+/// One square a right side changes.
+#[derive(Clone, Copy, Debug)]
+struct Write {
+    dx: i32,
+    dy: i32,
+    /// `dx + dy * width`.
+    shift: i32,
+    /// What it writes.
+    code: Code,
+    /// Whether the square never held it before (the check does not accept it).
+    always: bool,
+}
+
+/// Compiles `program` for boards of exactly `width` by `height`, or says
+/// why the bit-parallel engine leaves it to another.
+pub fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+    compile::plan(program, width, height)
+}
+
+/// Scratch for the bit-parallel engine: the square sets of the position
+/// last loaded, and the results of a search that deduplicates.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    /// Per content code: the squares holding it.
+    occupied: Vec<Squares>,
+    /// The position those sets are of: its hash and cells.
+    loaded: Option<(u64, Vec<Code>)>,
+    changes: Vec<Change>,
+    /// The resulting hashes of the results given so far (deduplicating searches).
+    seen: FxHashSet<u64>,
+    /// Those results: hash and range of [`Scratch::kept_changes`].
+    kept: Vec<(u64, u32, u32)>,
+    kept_changes: Vec<Change>,
+}
+
+impl Scratch {
+    /// Makes the square sets those of `position` (kept if it is loaded already).
+    fn load(&mut self, position: &Position, codes: usize) {
+        if self.occupied.len() >= codes
+            && let Some((hash, cells)) = &self.loaded
+            && *hash == position.hash
+            && *cells == position.cells
+        {
+            return;
+        }
+        let size = codes.max(self.occupied.len());
+        self.occupied.clear();
+        self.occupied.resize(size, 0);
+        for (i, &c) in position.cells.iter().enumerate() {
+            if let Some(set) = self.occupied.get_mut(c as usize) {
+                *set |= 1 << i;
+            }
+        }
+        match &mut self.loaded {
+            Some((hash, cells)) => {
+                *hash = position.hash;
+                cells.clear();
+                cells.extend_from_slice(&position.cells);
+            }
+            None => self.loaded = Some((position.hash, position.cells.clone())),
+        }
+    }
+}
+
+impl Plan {
+    /// Whether the plan holds for `position`'s grid.
+    pub(crate) fn fits(&self, position: &Position) -> bool {
+        position.x0 == 0 && position.y0 == 0 && position.width == self.width && position.height == self.height
+    }
+
+    /// The places where `rule`'s left side matches.
+    #[inline]
+    fn places(&self, rule: &Rule, occupied: &[Squares]) -> Squares {
+        let mut at = self.all;
+        for c in &rule.checks {
+            let mut held: Squares = 0;
+            for &code in &c.codes {
+                held |= occupied.get(code as usize).copied().unwrap_or(0);
+            }
+            let shifted = if c.shift >= 0 {
+                held >> c.shift
+            } else {
+                held << -c.shift
+            };
+            at &= (shifted & c.inside) | c.outside;
+            if at == 0 {
+                break;
+            }
+        }
+        at
+    }
+
+    /// Whether the program has a result on `position` (which must fit).
+    pub(crate) fn holds(&self, position: &Position, scratch: &mut Scratch) -> bool {
+        if self.nil {
+            return true;
+        }
+        scratch.load(position, self.codes);
+        self.rules.iter().any(|r| self.places(r, &scratch.occupied) != 0)
+    }
+
+    /// How many results the program has on `position` (which must fit).
+    pub(crate) fn count(&self, position: &Position, scratch: &mut Scratch) -> u64 {
+        if !self.distinct {
+            let mut n = 0;
+            self.each(position, scratch, &mut |_| {
+                n += 1;
+                ControlFlow::Continue(())
+            });
+            return n;
+        }
+        scratch.load(position, self.codes);
+        let occupied = &scratch.occupied;
+        let found: u64 = self
+            .rules
+            .iter()
+            .map(|r| self.places(r, occupied).count_ones() as u64 * r.choices.len() as u64)
+            .sum();
+        found + self.nil as u64
+    }
+
+    /// Calls `found` with each result on `position` (which must fit), each
+    /// once, until it says to stop.
+    pub(crate) fn each(
+        &self,
+        position: &Position,
+        scratch: &mut Scratch,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) {
+        scratch.load(position, self.codes);
+        scratch.seen.clear();
+        scratch.kept.clear();
+        scratch.kept_changes.clear();
+        let w = self.width as i32;
+        let mut unchanged = self.nil;
+        let mut changes = std::mem::take(&mut scratch.changes);
+        'rules: for rule in &self.rules {
+            let mut places = self.places(rule, &scratch.occupied);
+            while places != 0 {
+                let t = places.trailing_zeros() as i32;
+                places &= places - 1;
+                for writes in &rule.choices {
+                    changes.clear();
+                    let mut h = position.hash;
+                    for wr in writes {
+                        let i = t + wr.shift;
+                        let old = position.cells[i as usize];
+                        if old == wr.code {
+                            continue;
+                        }
+                        let (x, y) = (i % w, i / w);
+                        h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
+                        changes.push(Change {
+                            at: Coord::new(x, y),
+                            content: Content::from_code(wr.code),
+                        });
+                    }
+                    if changes.is_empty() {
+                        unchanged = true;
+                        continue;
+                    }
+                    if !self.distinct && !scratch.keep(h, &changes) {
+                        continue;
+                    }
+                    let s = Successor {
+                        changes: &changes,
+                        poi_from: None,
+                        poi_to: None,
+                        became: None,
+                        path: &[],
+                        hash: h,
+                    };
+                    if found(&s).is_break() {
+                        unchanged = false;
+                        break 'rules;
+                    }
+                }
+            }
+        }
+        if unchanged {
+            let _ = found(&Successor {
+                changes: &[],
+                poi_from: None,
+                poi_to: None,
+                became: None,
+                path: &[],
+                hash: position.hash,
+            });
+        }
+        scratch.changes = changes;
+    }
+
+    /// Whether some result on `position` (which must fit) changes square `at`.
+    pub(crate) fn changes_square(&self, position: &Position, at: Coord, scratch: &mut Scratch) -> bool {
+        let (w, h) = (self.width as i32, self.height as i32);
+        if !(0..w).contains(&at.x) || !(0..h).contains(&at.y) {
+            return false;
+        }
+        scratch.load(position, self.codes);
+        let target = at.x + at.y * w;
+        let old = position.cells[target as usize];
+        self.rules.iter().any(|rule| {
+            let places = self.places(rule, &scratch.occupied);
+            rule.choices.iter().flatten().any(|wr| {
+                let t = target - wr.shift;
+                wr.code != old && (0..w * h).contains(&t) && places >> t & 1 == 1
+            })
+        })
+    }
+}
+
+impl Scratch {
+    /// Whether the result with resulting hash `hash` and `changes` is new
+    /// (then it is kept); changes are compared in full when hashes meet.
+    fn keep(&mut self, hash: u64, changes: &[Change]) -> bool {
+        if !self.seen.insert(hash) {
+            let kept = &self.kept_changes;
+            let same = self
+                .kept
+                .iter()
+                .any(|&(h, s, e)| h == hash && &kept[s as usize..e as usize] == changes);
+            if same {
+                return false;
+            }
+        }
+        let start = self.kept_changes.len() as u32;
+        self.kept_changes.extend_from_slice(changes);
+        self.kept.push((hash, start, self.kept_changes.len() as u32));
+        true
+    }
+}

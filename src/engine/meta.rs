@@ -1,0 +1,231 @@
+//! The engine a game runs on: each program on the fastest engine that takes
+//! it, the backtracker for the rest (as `regex-automata`'s meta regex
+//! chooses a strategy per regex).
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+use super::backtrack::Backtracker;
+use super::fast::{self, Decline, Plan};
+use super::{Cache, Engine, EngineError, Limits, Position, Side, Successor};
+use crate::core::Coord;
+use crate::program::Program;
+
+/// Which engines a game may run on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The backtracker alone: the reference, for every program.
+    Backtrack,
+    /// The bit-parallel engine for each program it takes, the backtracker
+    /// for the others.
+    #[default]
+    Fast,
+}
+
+impl FromStr for EngineChoice {
+    type Err = UnknownEngine;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "backtrack" => Ok(EngineChoice::Backtrack),
+            "fast" => Ok(EngineChoice::Fast),
+            _ => Err(UnknownEngine(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for EngineChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineChoice::Backtrack => "backtrack",
+            EngineChoice::Fast => "fast",
+        })
+    }
+}
+
+/// An engine name that is neither `backtrack` nor `fast`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is no engine: the engines are `backtrack` and `fast`")]
+pub struct UnknownEngine(pub String);
+
+/// Which engine runs each program of a game, and why the fast one does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineReport {
+    /// Per side: `None` when the bit-parallel engine runs its moves, else why not.
+    pub sides: Vec<Option<String>>,
+    /// Per pattern, the same.
+    pub patterns: Vec<Option<String>>,
+}
+
+impl EngineReport {
+    /// How many of the programs the bit-parallel engine runs, of how many.
+    pub fn fast_share(&self) -> (usize, usize) {
+        let all = self.sides.iter().chain(&self.patterns);
+        (all.clone().filter(|d| d.is_none()).count(), all.count())
+    }
+}
+
+/// The engine of one game: the backtracker for every program, and a
+/// bit-parallel plan for those that have one.
+#[derive(Debug)]
+pub struct Meta {
+    backtracker: Backtracker,
+    patterns: Vec<Program>,
+    /// Per side: its moves' plan, or why it has none.
+    side_plans: Vec<Result<Plan, Decline>>,
+    /// Per pattern, the same.
+    pattern_plans: Vec<Result<Plan, Decline>>,
+    /// Per side: whether it protects no piece (its safe moves are all its moves).
+    unprotected: Vec<bool>,
+}
+
+impl Meta {
+    /// Prepares the sides' moves and the patterns for boards at most `width`
+    /// by `height`, with the engines `choice` allows.
+    pub fn new(
+        sides: Vec<Side>,
+        patterns: Vec<Program>,
+        width: u32,
+        height: u32,
+        choice: EngineChoice,
+    ) -> Meta {
+        let plan = |p: &Program| match choice {
+            EngineChoice::Backtrack => Err(Decline::NotChosen),
+            EngineChoice::Fast => fast::plan(p, width, height),
+        };
+        let side_plans = sides.iter().map(|s| plan(&s.moves)).collect();
+        let pattern_plans = patterns.iter().map(plan).collect();
+        let unprotected = sides.iter().map(|s| s.protected.is_empty()).collect();
+        Meta {
+            backtracker: Backtracker::new(sides, width, height),
+            patterns,
+            side_plans,
+            pattern_plans,
+            unprotected,
+        }
+    }
+
+    /// The plan of `side`'s moves, if it has one for `position`.
+    fn side_plan(&self, side: usize, position: &Position) -> Option<&Plan> {
+        self.side_plans[side].as_ref().ok().filter(|p| p.fits(position))
+    }
+}
+
+impl Engine for Meta {
+    fn sides(&self) -> usize {
+        self.side_plans.len()
+    }
+
+    fn program(&self, side: usize) -> &Program {
+        self.backtracker.program(side)
+    }
+
+    fn pattern(&self, pattern: usize) -> &Program {
+        &self.patterns[pattern]
+    }
+
+    fn report(&self) -> EngineReport {
+        let why = |p: &Result<Plan, Decline>| p.as_ref().err().map(|d| d.to_string());
+        EngineReport {
+            sides: self.side_plans.iter().map(why).collect(),
+            patterns: self.pattern_plans.iter().map(why).collect(),
+        }
+    }
+
+    fn each_move(
+        &self,
+        side: usize,
+        position: &Position,
+        safe: bool,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
+        match self.side_plan(side, position) {
+            Some(plan) if !safe || self.unprotected[side] => {
+                plan.each(position, &mut cache.fast, found);
+                Ok(())
+            }
+            _ => self
+                .backtracker
+                .each_move(side, position, safe, &mut cache.backtrack, limits, found),
+        }
+    }
+
+    fn count_moves(
+        &self,
+        side: usize,
+        position: &Position,
+        safe: bool,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<u64, EngineError> {
+        match self.side_plan(side, position) {
+            Some(plan) if !safe || self.unprotected[side] => Ok(plan.count(position, &mut cache.fast)),
+            _ => {
+                let mut n = 0;
+                self.backtracker.each_move(
+                    side,
+                    position,
+                    safe,
+                    &mut cache.backtrack,
+                    limits,
+                    &mut |_| {
+                        n += 1;
+                        ControlFlow::Continue(())
+                    },
+                )?;
+                Ok(n)
+            }
+        }
+    }
+
+    fn pattern_holds(
+        &self,
+        pattern: usize,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        match &self.pattern_plans[pattern] {
+            Ok(plan) if plan.fits(position) => Ok(plan.holds(position, &mut cache.fast)),
+            _ => self.has_result(&self.patterns[pattern], side, position, cache, limits),
+        }
+    }
+
+    fn has_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        self.backtracker
+            .has_result(program, side, position, &mut cache.backtrack, limits)
+    }
+
+    fn can_change(
+        &self,
+        side: usize,
+        position: &Position,
+        at: Coord,
+        cache: &mut Cache,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        let others: Option<Vec<&Plan>> = (0..self.sides())
+            .filter(|&q| q != side)
+            .map(|q| self.side_plan(q, position))
+            .collect();
+        match others {
+            Some(plans) => Ok(plans
+                .into_iter()
+                .any(|p| p.changes_square(position, at, &mut cache.fast))),
+            None => self
+                .backtracker
+                .can_change(side, position, at, &mut cache.backtrack, limits),
+        }
+    }
+}
