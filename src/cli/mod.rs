@@ -5,10 +5,12 @@ mod ui;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::{Parser, Subcommand};
 
 use chessalg::decl::Spec;
+use chessalg::engine::EngineChoice;
 use chessalg::game::{Game, GameError};
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
@@ -21,7 +23,15 @@ use chessalg::syntax::SyntaxError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The engine games run on: `fast` (the bit-parallel engine for the
+    /// programs it takes, the backtracker for the rest) or `backtrack` (the
+    /// reference, for every program).
+    #[arg(long, global = true, default_value = "fast", value_name = "ENGINE")]
+    engine: EngineChoice,
 }
+
+/// The engine chosen on the command line (`--engine`), set once at the start.
+static ENGINE: OnceLock<EngineChoice> = OnceLock::new();
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -60,6 +70,7 @@ pub enum Failure {
 /// Runs the command line and returns the exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = ENGINE.set(cli.engine);
     let result = match cli.command {
         Command::Check { files } => cmd::check::run(&files),
         Command::Expand(args) => cmd::expand::run(&args),
@@ -143,7 +154,7 @@ pub fn load_game(path: &str) -> Result<Game, Failure> {
 
 /// The game of a loaded file; on failure the diagnostic is printed.
 pub fn build_game(spec: &Spec, path: &str) -> Result<Game, Failure> {
-    Game::new(spec).map_err(|e| {
+    Game::with_engine(spec, ENGINE.get().copied().unwrap_or_default()).map_err(|e| {
         if matches!(e, GameError::NoGame | GameError::NoBoard) {
             eprintln!("{path}:");
         }

@@ -399,6 +399,11 @@ impl Game {
         Ok(game)
     }
 
+    /// Which engine runs each of the game's programs (moves, outcome patterns).
+    pub fn engine_report(&self) -> engine::EngineReport {
+        self.engine.report()
+    }
+
     /// The game's name (`game` in the rule file).
     pub fn name(&self) -> &str {
         &self.name

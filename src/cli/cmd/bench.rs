@@ -1,16 +1,20 @@
 //! `chessalg bench`: how fast the AI searches and perft counts, on the fixed
 //! positions of a bench file (`benches/positions.txt`), as a table a person
-//! can compare between versions.
+//! can compare between versions. Perft runs on the engines `--engine` chose
+//! and again on the backtracker alone, so the table shows what the
+//! bit-parallel engine gains per game (`fast`: how many of the game's
+//! programs it runs).
 
 use std::time::Instant;
 
 use clap::Args;
 
 use chessalg::ai::{Ai, Budget};
-use chessalg::engine::Cache;
-use chessalg::game;
+use chessalg::engine::{Cache, EngineChoice};
+use chessalg::game::{self, Game};
 
 use super::{Failure, GameArgs, play_error, setup};
+use crate::cli::load_spec;
 
 /// Arguments of `chessalg bench`.
 #[derive(Args, Debug)]
@@ -77,8 +81,18 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Message(format!("cannot read {}: {e}", args.positions)))?;
     let positions = parse(&text, &args.positions)?;
     println!(
-        "{:<24} {:>5} {:>9} {:>10} {:>5} {:>10} {:>12} {:>10}",
-        "rules", "depth", "nodes", "nodes/s", "perft", "leaves", "leaves/s", "node cost"
+        "{:<24} {:>5} {:>9} {:>10} {:>5} {:>10} {:>12} {:>10} {:>12} {:>6} {:>5}",
+        "rules",
+        "depth",
+        "nodes",
+        "nodes/s",
+        "perft",
+        "leaves",
+        "leaves/s",
+        "node cost",
+        "backtrack/s",
+        "gain",
+        "fast"
     );
     for p in &positions {
         let (game, state) = setup(&GameArgs {
@@ -109,10 +123,23 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let (leaves, perft_secs) = median(args.rounds, || {
             game::perft(&game, &state, p.perft_depth, &mut cache).map_err(play_error)
         })?;
+        let reference = Game::with_engine(&load_spec(&p.rules)?, EngineChoice::Backtrack)
+            .map_err(|e| Failure::Message(e.to_string()))?;
+        let (reference_leaves, reference_secs) = median(args.rounds, || {
+            game::perft(&reference, &state, p.perft_depth, &mut cache).map_err(play_error)
+        })?;
+        if reference_leaves != leaves {
+            return Err(Failure::Message(format!(
+                "{}: perft {} gives {leaves} leaves, but {reference_leaves} on the backtracker",
+                p.rules, p.perft_depth
+            )));
+        }
         let node_rate = nodes as f64 / search_secs.max(1e-9);
         let leaf_rate = leaves as f64 / perft_secs.max(1e-9);
+        let reference_rate = leaves as f64 / reference_secs.max(1e-9);
+        let (fast, all) = game.engine_report().fast_share();
         println!(
-            "{:<24} {:>5} {:>9} {:>10.0} {:>5} {:>10} {:>12.0} {:>10.1}",
+            "{:<24} {:>5} {:>9} {:>10.0} {:>5} {:>10} {:>12.0} {:>10.1} {:>12.0} {:>6.1} {:>5}",
             p.rules,
             p.search_depth,
             nodes,
@@ -120,9 +147,16 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             p.perft_depth,
             leaves,
             leaf_rate,
-            leaf_rate / node_rate.max(1e-9)
+            leaf_rate / node_rate.max(1e-9),
+            reference_rate,
+            leaf_rate / reference_rate.max(1e-9),
+            format!("{fast}/{all}")
         );
     }
     println!("node cost: how many perft leaves take the time of one search node");
+    println!("backtrack/s: perft on the backtracker alone; gain: leaves/s over that");
+    println!(
+        "fast: of the game's programs (moves per side, outcome patterns), how many the bit-parallel engine runs"
+    );
     Ok(())
 }

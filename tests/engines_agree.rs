@@ -1,0 +1,118 @@
+//! The engines agree: random games of every rule file in `rules/`, played on
+//! the default engines (the bit-parallel one where it takes a program) and
+//! on the backtracker alone, give the same legal moves (names and resulting
+//! positions), the same counts and the same outcomes at every position.
+
+use chessalg::decl::Spec;
+use chessalg::engine::{Cache, EngineChoice};
+use chessalg::game::{Game, State};
+use chessalg::source::Source;
+
+/// Both builds of the game of the rule file at `path`, if it is a game.
+fn games(path: &str) -> Option<(Game, Game)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (spec, _) = Spec::load(&Source::new(path, text)).unwrap();
+    let fast = Game::with_engine(&spec, EngineChoice::Fast).ok()?;
+    let reference = Game::with_engine(&spec, EngineChoice::Backtrack).unwrap();
+    Some((fast, reference))
+}
+
+/// A small deterministic random source (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// Every legal move at `state`: its name and the key of the position it leads to, sorted.
+fn moves(game: &Game, state: &State, cache: &mut Cache) -> Vec<(String, u64)> {
+    let legal = game.legal_actions(state, cache).unwrap();
+    let names = game.move_names(state, &legal);
+    let mut out: Vec<(String, u64)> = legal
+        .iter()
+        .zip(names)
+        .map(|(a, name)| (name, game.play(state, a).key()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Plays `games` random games of at most `plies` plies, comparing the engines at each position.
+fn agree(path: &str, games_played: u64, plies: usize) -> usize {
+    let Some((fast, reference)) = games(path) else {
+        return 0;
+    };
+    let (mut c1, mut c2) = (Cache::new(), Cache::new());
+    let mut positions = 0;
+    for g in 0..games_played {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (g + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+        let mut state = fast.initial();
+        for ply in 0..plies {
+            positions += 1;
+            let here = format!("{path}, game {g}, ply {ply}:\n{}", fast.board_text(&state));
+            let a = moves(&fast, &state, &mut c1);
+            let b = moves(&reference, &state, &mut c2);
+            assert_eq!(a, b, "moves differ at {here}");
+            assert_eq!(
+                fast.count_legal(&state, &mut c1).unwrap(),
+                reference.count_legal(&state, &mut c2).unwrap(),
+                "counts differ at {here}"
+            );
+            assert_eq!(
+                fast.ends_tree(&state, &mut c1).unwrap(),
+                reference.ends_tree(&state, &mut c2).unwrap(),
+                "ends differ at {here}"
+            );
+            let legal = fast.legal_actions(&state, &mut c1).unwrap();
+            let ending = fast.ending(&state, &legal, &mut c1).unwrap();
+            assert_eq!(
+                ending,
+                reference.ending(&state, &legal, &mut c2).unwrap(),
+                "outcomes differ at {here}"
+            );
+            if ending.is_some() || legal.is_empty() {
+                break;
+            }
+            state = fast.play(&state, &legal[rng.below(legal.len())]);
+        }
+    }
+    positions
+}
+
+#[test]
+fn engines_agree_on_random_games_of_every_rule_file() {
+    let mut files: Vec<String> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".alg"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for f in &files {
+        let n = agree(f, 4, 60);
+        if n > 0 {
+            checked += 1;
+        }
+    }
+    // Every rule file but the prelude is a game.
+    assert!(
+        checked >= files.len() - 1,
+        "only {checked} of {} files were games",
+        files.len()
+    );
+}
+
+#[test]
+fn the_fast_engine_takes_placements_and_patterns() {
+    let (fast, reference) = games("rules/connect4.alg").unwrap();
+    assert_eq!(fast.engine_report().fast_share(), (4, 4));
+    assert_eq!(reference.engine_report().fast_share(), (0, 4));
+    let (chess, _) = games("rules/chess.alg").unwrap();
+    let report = chess.engine_report();
+    assert!(report.sides.iter().all(|d| d.is_some()), "{report:?}");
+}
