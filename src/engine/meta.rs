@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use super::backtrack::Backtracker;
-use super::fast::{self, Decline, Plan};
+use super::fast::{self, Decline, FastProgram};
 use super::{Cache, Engine, EngineError, Limits, Position, Side, Successor};
 use crate::core::Coord;
 use crate::program::Program;
@@ -73,9 +73,9 @@ pub struct Meta {
     backtracker: Backtracker,
     patterns: Vec<Program>,
     /// Per side: its moves' plan, or why it has none.
-    side_plans: Vec<Result<Plan, Decline>>,
+    side_plans: Vec<Result<FastProgram, Decline>>,
     /// Per pattern, the same.
-    pattern_plans: Vec<Result<Plan, Decline>>,
+    pattern_plans: Vec<Result<FastProgram, Decline>>,
     /// Per side: whether it protects no piece (its safe moves are all its moves).
     unprotected: Vec<bool>,
 }
@@ -92,7 +92,7 @@ impl Meta {
     ) -> Meta {
         let plan = |p: &Program| match choice {
             EngineChoice::Backtrack => Err(Decline::NotChosen),
-            EngineChoice::Fast => fast::plan(p, width, height),
+            EngineChoice::Fast => fast::prepare(p, width, height),
         };
         let side_plans = sides.iter().map(|s| plan(&s.moves)).collect();
         let pattern_plans = patterns.iter().map(plan).collect();
@@ -106,9 +106,15 @@ impl Meta {
         }
     }
 
-    /// The plan of `side`'s moves, if it has one for `position`.
-    fn side_plan(&self, side: usize, position: &Position) -> Option<&Plan> {
-        self.side_plans[side].as_ref().ok().filter(|p| p.fits(position))
+    /// The fast program of `side`'s moves, if it has one for `position`
+    /// and the search (`safe`, tracing paths) is one it can do.
+    fn side_plan(&self, side: usize, position: &Position, safe: bool, cache: &Cache) -> Option<&FastProgram> {
+        self.side_plans[side]
+            .as_ref()
+            .ok()
+            .filter(|p| p.fits(position))
+            .filter(|_| !safe || self.unprotected[side])
+            .filter(|p| !(p.binds() && cache.backtrack.tracing()))
     }
 }
 
@@ -126,7 +132,7 @@ impl Engine for Meta {
     }
 
     fn report(&self) -> EngineReport {
-        let why = |p: &Result<Plan, Decline>| p.as_ref().err().map(|d| d.to_string());
+        let why = |p: &Result<FastProgram, Decline>| p.as_ref().err().map(|d| d.to_string());
         EngineReport {
             sides: self.side_plans.iter().map(why).collect(),
             patterns: self.pattern_plans.iter().map(why).collect(),
@@ -142,15 +148,15 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        match self.side_plan(side, position) {
-            Some(plan) if !safe || self.unprotected[side] => {
-                plan.each(position, &mut cache.fast, found);
-                Ok(())
-            }
-            _ => self
-                .backtracker
-                .each_move(side, position, safe, &mut cache.backtrack, limits, found),
+        if let Some(plan) = self.side_plan(side, position, safe, cache) {
+            return plan
+                .each(position, &mut cache.fast, limits.max_states, found)
+                .ok_or(EngineError::StateLimit {
+                    limit: limits.max_states,
+                });
         }
+        self.backtracker
+            .each_move(side, position, safe, &mut cache.backtrack, limits, found)
     }
 
     fn count_moves(
@@ -161,24 +167,20 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        match self.side_plan(side, position) {
-            Some(plan) if !safe || self.unprotected[side] => Ok(plan.count(position, &mut cache.fast)),
-            _ => {
-                let mut n = 0;
-                self.backtracker.each_move(
-                    side,
-                    position,
-                    safe,
-                    &mut cache.backtrack,
-                    limits,
-                    &mut |_| {
-                        n += 1;
-                        ControlFlow::Continue(())
-                    },
-                )?;
-                Ok(n)
-            }
+        if let Some(plan) = self.side_plan(side, position, safe, cache) {
+            return plan
+                .count(position, &mut cache.fast, limits.max_states)
+                .ok_or(EngineError::StateLimit {
+                    limit: limits.max_states,
+                });
         }
+        let mut n = 0;
+        self.backtracker
+            .each_move(side, position, safe, &mut cache.backtrack, limits, &mut |_| {
+                n += 1;
+                ControlFlow::Continue(())
+            })?;
+        Ok(n)
     }
 
     fn pattern_holds(
@@ -189,10 +191,16 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        match &self.pattern_plans[pattern] {
-            Ok(plan) if plan.fits(position) => Ok(plan.holds(position, &mut cache.fast)),
-            _ => self.has_result(&self.patterns[pattern], side, position, cache, limits),
+        if let Ok(plan) = &self.pattern_plans[pattern]
+            && plan.fits(position)
+        {
+            return plan
+                .holds(position, &mut cache.fast, limits.max_states)
+                .ok_or(EngineError::StateLimit {
+                    limit: limits.max_states,
+                });
         }
+        self.has_result(&self.patterns[pattern], side, position, cache, limits)
     }
 
     fn has_result(
@@ -215,17 +223,24 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let others: Option<Vec<&Plan>> = (0..self.sides())
+        let others: Option<Vec<&FastProgram>> = (0..self.sides())
             .filter(|&q| q != side)
-            .map(|q| self.side_plan(q, position))
+            .map(|q| self.side_plan(q, position, false, cache))
             .collect();
-        match others {
-            Some(plans) => Ok(plans
-                .into_iter()
-                .any(|p| p.changes_square(position, at, &mut cache.fast))),
-            None => self
-                .backtracker
-                .can_change(side, position, at, &mut cache.backtrack, limits),
+        if let Some(plans) = others {
+            for p in plans {
+                let hit = p
+                    .changes_square(position, at, &mut cache.fast, limits.max_states)
+                    .ok_or(EngineError::StateLimit {
+                        limit: limits.max_states,
+                    })?;
+                if hit {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
         }
+        self.backtracker
+            .can_change(side, position, at, &mut cache.backtrack, limits)
     }
 }

@@ -18,6 +18,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
+pub(crate) use reach::monotone_loops;
 pub(crate) use search::Scratch;
 pub use search::Successors;
 pub(crate) use search::{NoAttacks, search_with};

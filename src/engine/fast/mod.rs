@@ -11,17 +11,21 @@
 //! side. Counting them is a population count when no two matches can make
 //! the same changes ([`Plan`] works that out when it is built).
 //!
-//! [`plan`] compiles a program or says why it declines it ([`Decline`]):
-//! anything with a piece of interest, a sequence, a loop or a guard is left
-//! to the backtracker, as are boards of more than [`MAX_SQUARES`] squares.
+//! Programs with pieces of interest go to the [`Walker`] (see [`walk`]).
+//! [`prepare`] compiles a program for one or the other, or says why both
+//! decline it ([`Decline`]): ordered choices, `attacked`, boxes and boards of
+//! more than [`MAX_SQUARES`] squares are left to the backtracker.
 
 mod compile;
+pub mod walk;
 
 use std::ops::ControlFlow;
 
 use rustc_hash::FxHashSet;
 
 pub use compile::{Decline, MAX_SQUARES};
+pub use walk::Walker;
+use walk::{TooLong, WalkScratch};
 
 use super::position::Position;
 use super::{Successor, hash};
@@ -95,6 +99,115 @@ pub fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline>
     compile::plan(program, width, height)
 }
 
+/// A program prepared for one of the fast engines.
+#[derive(Clone, Debug)]
+pub enum FastProgram {
+    /// A choice of rewrites, run on square sets.
+    Choice(Plan),
+    /// A program with pieces of interest, walked.
+    Walk(Box<Walker>),
+}
+
+/// Prepares `program` for the fast engine that takes it, or says why the
+/// walker (the more general one) declines it.
+pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram, Decline> {
+    match plan(program, width, height) {
+        Ok(p) => Ok(FastProgram::Choice(p)),
+        Err(Decline::NotAChoice(_)) => Walker::new(program, width, height).map(|w| FastProgram::Walk(Box::new(w))),
+        Err(e) => Err(e),
+    }
+}
+
+impl FastProgram {
+    /// Whether it holds for `position`'s grid.
+    pub(crate) fn fits(&self, position: &Position) -> bool {
+        match self {
+            FastProgram::Choice(p) => p.fits(position),
+            FastProgram::Walk(w) => w.fits(position),
+        }
+    }
+
+    /// Whether it must leave a search that traces paths to the backtracker.
+    pub(crate) fn binds(&self) -> bool {
+        matches!(self, FastProgram::Walk(_))
+    }
+
+    /// Each result on `position`, once (see [`Plan::each`]); `None` when the
+    /// search is too long for the fast engine.
+    pub(crate) fn each(
+        &self,
+        position: &Position,
+        scratch: &mut Scratch,
+        max_states: u64,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Option<()> {
+        match self {
+            FastProgram::Choice(p) => {
+                p.each(position, scratch, found);
+                Some(())
+            }
+            FastProgram::Walk(w) => {
+                scratch.load(position, w.codes());
+                w.each(position, &scratch.occupied, &mut scratch.walk, max_states, found)
+                    .ok()
+            }
+        }
+    }
+
+    /// How many results on `position`; `None` as for [`FastProgram::each`].
+    pub(crate) fn count(&self, position: &Position, scratch: &mut Scratch, max_states: u64) -> Option<u64> {
+        match self {
+            FastProgram::Choice(p) => Some(p.count(position, scratch)),
+            FastProgram::Walk(_) => {
+                let mut n = 0;
+                self.each(position, scratch, max_states, &mut |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                })?;
+                Some(n)
+            }
+        }
+    }
+
+    /// Whether there is a result on `position`; `None` as for [`FastProgram::each`].
+    pub(crate) fn holds(&self, position: &Position, scratch: &mut Scratch, max_states: u64) -> Option<bool> {
+        match self {
+            FastProgram::Choice(p) => Some(p.holds(position, scratch)),
+            FastProgram::Walk(w) => {
+                scratch.load(position, w.codes());
+                w.holds(position, &scratch.occupied, &mut scratch.walk, max_states)
+                    .map_err(|TooLong| ())
+                    .ok()
+            }
+        }
+    }
+
+    /// Whether some result on `position` changes `at`; `None` as for [`FastProgram::each`].
+    pub(crate) fn changes_square(
+        &self,
+        position: &Position,
+        at: Coord,
+        scratch: &mut Scratch,
+        max_states: u64,
+    ) -> Option<bool> {
+        match self {
+            FastProgram::Choice(p) => Some(p.changes_square(position, at, scratch)),
+            FastProgram::Walk(_) => {
+                let mut hit = false;
+                self.each(position, scratch, max_states, &mut |s| {
+                    hit = s.changes.iter().any(|c| c.at == at);
+                    if hit {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })?;
+                Some(hit)
+            }
+        }
+    }
+}
+
 /// Scratch for the bit-parallel engine: the square sets of the position
 /// last loaded, and the results of a search that deduplicates.
 #[derive(Clone, Debug, Default)]
@@ -109,6 +222,8 @@ pub(crate) struct Scratch {
     /// Those results: hash and range of [`Scratch::kept_changes`].
     kept: Vec<(u64, u32, u32)>,
     kept_changes: Vec<Change>,
+    /// The walker's scratch.
+    walk: WalkScratch,
 }
 
 impl Scratch {
