@@ -113,7 +113,9 @@ pub enum FastProgram {
 pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram, Decline> {
     match plan(program, width, height) {
         Ok(p) => Ok(FastProgram::Choice(p)),
-        Err(Decline::NotAChoice(_)) => Walker::new(program, width, height).map(|w| FastProgram::Walk(Box::new(w))),
+        Err(Decline::NotAChoice(_)) => {
+            Walker::new(program, width, height).map(|w| FastProgram::Walk(Box::new(w)))
+        }
         Err(e) => Err(e),
     }
 }

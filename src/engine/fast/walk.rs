@@ -26,7 +26,7 @@ use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::backtrack::monotone_loops;
 use crate::engine::position::Position;
 use crate::engine::{Successor, hash};
-use crate::program::{Inst, Pc, Program, RewriteId, Write};
+use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, Write};
 
 /// A program with pieces of interest, prepared for the walker on boards of one size.
 #[derive(Clone, Debug)]
@@ -34,20 +34,31 @@ pub struct Walker {
     prog: Program,
     /// Per instruction: whether arriving there consults the visited set.
     visit: Vec<bool>,
-    /// Per rewrite, per alternative: the check of the piece of interest.
-    anchors: Vec<Vec<usize>>,
+    /// Per rewrite, per alternative: where its matches are looked for.
+    anchors: Vec<Vec<Anchor>>,
     /// Per bind: the codes it binds.
     binds: Vec<CodeSet>,
     width: i32,
     height: i32,
-    /// One more than the largest code a bind names.
+    /// One more than the largest code a bind or an anchor names.
     codes: usize,
 }
 
-/// The piece of interest: its square (as an index) and code.
+/// Where a left side's matches are looked for.
+#[derive(Clone, Debug)]
+enum Anchor {
+    /// Check `0` is the piece of interest's square: one place to try.
+    Poi(usize),
+    /// Check `check` accepts these codes: the squares holding them.
+    Squares { check: usize, codes: CodeSet },
+}
+
+/// The piece of interest: its square (as an index and as coordinates) and code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Poi {
     at: u32,
+    x: i32,
+    y: i32,
     code: Code,
 }
 
@@ -62,6 +73,25 @@ pub(crate) struct WalkScratch {
     seen: FxHashSet<u64>,
     kept: Vec<Kept>,
     kept_changes: Vec<Change>,
+    /// Spare stashes for ordered choices.
+    stashes: Vec<Stash>,
+}
+
+/// The results of an ordered choice's sub-program: the writes each made
+/// (one after another) and the state each ended in.
+#[derive(Clone, Debug, Default)]
+struct Stash {
+    writes: Vec<(u32, Code)>,
+    ends: Vec<StashEnd>,
+}
+
+/// Where one stashed result ends, and its state.
+#[derive(Clone, Copy, Debug)]
+struct StashEnd {
+    writes: u32,
+    delta: u64,
+    trace: Trace,
+    poi: Option<Poi>,
 }
 
 /// A result kept to tell later ones apart.
@@ -103,10 +133,19 @@ impl Walker {
                 if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
                     return Err(Decline::Boxes);
                 }
-                let Some(poi) = alt.checks.iter().position(|c| c.poi) else {
-                    return Err(Decline::NotAChoice(
-                        "a rewrite not anchored at a piece of interest",
-                    ));
+                // Anchored at the piece of interest, or else at the squares
+                // holding what the compiler's first anchor check accepts.
+                let anchor = match alt.checks.iter().position(|c| c.poi) {
+                    Some(poi) => Anchor::Poi(poi),
+                    None => {
+                        let Some(a) = alt.anchors.first() else {
+                            return Err(Decline::NoAnchor);
+                        };
+                        Anchor::Squares {
+                            check: a.check as usize,
+                            codes: CodeSet::of(a.codes.iter().copied()),
+                        }
+                    }
                 };
                 for choice in alt.choices.iter() {
                     for w in choice.iter() {
@@ -122,16 +161,12 @@ impl Walker {
                         }
                     }
                 }
-                per.push(poi);
+                per.push(anchor);
             }
             anchors.push(per);
         }
-        for inst in &program.insts {
-            match inst {
-                Inst::Ordered { .. } => return Err(Decline::NotAChoice("an ordered choice")),
-                Inst::Attacked { .. } => return Err(Decline::NotAChoice("`attacked`")),
-                _ => {}
-            }
+        if program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. })) {
+            return Err(Decline::NotAChoice("`attacked`"));
         }
         let mut visit = program.visit.clone();
         for pc in monotone_loops(program, width, height) {
@@ -142,10 +177,16 @@ impl Walker {
             .iter()
             .map(|b| CodeSet::of(b.iter().copied()))
             .collect();
+        let anchored = program.rewrites.iter().flat_map(|rw| {
+            rw.alternatives
+                .iter()
+                .flat_map(|a| a.anchors.iter().flat_map(|a| a.codes.iter().copied()))
+        });
         let codes = program
             .binds
             .iter()
             .flat_map(|b| b.iter().copied())
+            .chain(anchored)
             .max()
             .map_or(1, |c| c as usize + 1);
         Ok(Walker {
@@ -223,6 +264,7 @@ impl Walker {
             trace: Trace::default(),
             states: max_states,
             too_long: false,
+            depth: 0,
         };
         let found = run.level(0, self.prog.start, sink);
         if run.too_long { Err(TooLong) } else { Ok(found) }
@@ -235,6 +277,8 @@ enum Sink<'f, 'g> {
     Exists,
     /// Gives each to the caller, once.
     Collect(&'f mut (dyn FnMut(&Successor<'_>) -> ControlFlow<()> + 'g)),
+    /// Keeps each, with the writes made since the change list was `base` long.
+    Stash { base: usize, into: &'f mut Stash },
 }
 
 /// One search in progress.
@@ -251,6 +295,8 @@ struct Run<'a> {
     states: u64,
     /// Whether it ran out of them (and stopped).
     too_long: bool,
+    /// How deep the recursion is, in splits (to grow the stack in time).
+    depth: u32,
 }
 
 /// A search that would pass its bound on states.
@@ -263,8 +309,22 @@ impl Run<'_> {
         if self.s.visited.len() <= level {
             self.s.visited.resize_with(level + 1, FxHashSet::default);
         }
-        self.s.visited[level].clear();
+        if !self.s.visited[level].is_empty() {
+            self.s.visited[level].clear();
+        }
         self.go(level, start, sink)
+    }
+
+    /// Whether the squares around the piece of interest hold what `checks`
+    /// say (what every path from some instruction checks first).
+    #[inline]
+    fn holds_around_poi(&self, checks: &[EntryCheck]) -> bool {
+        let Some(p) = self.s.pois.last() else {
+            return true;
+        };
+        checks
+            .iter()
+            .all(|c| c.accepts.contains(self.read(p.x + c.dx, p.y + c.dy)))
     }
 
     /// Counts one state; `true` (and the search stops) past the bound.
@@ -320,8 +380,7 @@ impl Run<'_> {
                 }
                 let mut pois = self.trace.key();
                 for (d, p) in self.s.pois.iter().enumerate() {
-                    let (x, y) = self.xy(p.at);
-                    pois ^= hash::poi(d, x, y, p.code);
+                    pois ^= hash::poi(d, p.x, p.y, p.code);
                 }
                 if !self.s.visited[level].insert((self.delta ^ hash::pc(pc), pois)) {
                     return false;
@@ -330,8 +389,32 @@ impl Run<'_> {
             match prog.insts[pc as usize] {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
-                    if stacker::maybe_grow(32 * 1024, 1024 * 1024, || self.go(level, first, sink)) {
-                        return true;
+                    if let Some(skip) = &prog.skip[pc as usize]
+                        && !self.holds_around_poi(&skip.checks)
+                    {
+                        // No alternative of the run can start: go past it.
+                        match skip.past {
+                            Some(past) => {
+                                pc = past;
+                                continue;
+                            }
+                            None => return false,
+                        }
+                    }
+                    if self.holds_around_poi(&prog.entry[first as usize]) {
+                        self.depth += 1;
+                        let stop = if self.depth.is_multiple_of(64) {
+                            stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.go(level, first, sink))
+                        } else {
+                            self.go(level, first, sink)
+                        };
+                        self.depth -= 1;
+                        if stop {
+                            return true;
+                        }
+                    }
+                    if !self.holds_around_poi(&prog.entry[second as usize]) {
+                        return false;
                     }
                     pc = second;
                 }
@@ -373,19 +456,69 @@ impl Run<'_> {
                     pc = next;
                 }
                 Inst::Match => return self.record(level, sink),
-                Inst::Ordered { .. } | Inst::Attacked { .. } => {
-                    unreachable!("the walker declines programs with these")
-                }
+                Inst::Ordered { id, next } => return self.ordered(level, id.index(), next, sink),
+                Inst::Attacked { .. } => unreachable!("the walker declines `attacked`"),
             }
         }
     }
 
-    /// Binds each square holding one of bind `id`'s codes in turn.
-    fn bind(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let codes = &self.w.prog.binds[id];
-        let set = &self.w.binds[id];
+    /// Runs the alternatives of ordered choice `id` until one has results,
+    /// then continues at `next` from each of them.
+    fn ordered(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let prog = &self.w.prog;
+        let mut stash = self.s.stashes.pop().unwrap_or_default();
+        stash.writes.clear();
+        stash.ends.clear();
+        let base = self.s.overlay.len();
+        let (delta, trace) = (self.delta, self.trace);
+        let top = self.s.pois.last().copied();
+        for sub in prog.ordered[id].iter() {
+            let start = prog.subs[sub.index()];
+            self.level(
+                level + 1,
+                start,
+                &mut Sink::Stash {
+                    base,
+                    into: &mut stash,
+                },
+            );
+            if self.too_long {
+                break;
+            }
+            if !stash.ends.is_empty() {
+                break;
+            }
+        }
+        let mut stop = self.too_long;
+        let mut from = 0;
+        for end in &stash.ends {
+            if stop {
+                break;
+            }
+            self.s.overlay.truncate(base);
+            self.s
+                .overlay
+                .extend_from_slice(&stash.writes[from..end.writes as usize]);
+            from = end.writes as usize;
+            (self.delta, self.trace) = (end.delta, end.trace);
+            if let (Some(p), Some(t)) = (end.poi, self.s.pois.last_mut()) {
+                *t = p;
+            }
+            stop = self.go(level, next, sink);
+        }
+        self.s.overlay.truncate(base);
+        (self.delta, self.trace) = (delta, trace);
+        if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+            *t = p;
+        }
+        self.s.stashes.push(stash);
+        stop
+    }
+
+    /// The squares holding one of `set`'s codes now; `codes` lists them.
+    fn squares_holding(&self, codes: impl Iterator<Item = Code>, set: &CodeSet) -> Squares {
         let mut squares: Squares = 0;
-        for &c in codes.iter() {
+        for c in codes {
             squares |= self.occupied.get(c as usize).copied().unwrap_or(0);
         }
         for &(at, c) in &self.s.overlay {
@@ -395,6 +528,12 @@ impl Run<'_> {
                 squares &= !(1 << at);
             }
         }
+        squares
+    }
+
+    /// Binds each square holding one of bind `id`'s codes in turn.
+    fn bind(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
         while squares != 0 {
             let at = squares.trailing_zeros();
             squares &= squares - 1;
@@ -404,7 +543,7 @@ impl Run<'_> {
             if self.s.pois.is_empty() && self.trace.from.is_none() {
                 self.trace.from = Some(at);
             }
-            self.s.pois.push(Poi { at, code });
+            self.s.pois.push(Poi { at, x, y, code });
             let stop = self.go(level, next, sink);
             self.s.pois.pop();
             self.trace = trace;
@@ -415,38 +554,104 @@ impl Run<'_> {
         false
     }
 
-    /// Whether alternative `alt` of rewrite `id` matches at the piece of
-    /// interest; the translation if so.
+    /// Whether alternative `alt` of rewrite `id` matches under the translation `(tx, ty)`.
     #[inline]
-    fn match_at(&self, id: RewriteId, alt: usize) -> Option<(i32, i32)> {
+    fn matches(&self, id: RewriteId, alt: usize, tx: i32, ty: i32) -> bool {
         let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
-        let top = *self.s.pois.last()?;
-        let anchor = &a.checks[self.w.anchors[id.index()][alt]];
-        let (px, py) = self.xy(top.at);
-        let (tx, ty) = (px - anchor.dx, py - anchor.dy);
-        let ok = a.checks.iter().all(|c| {
+        let top = self.s.pois.last();
+        a.checks.iter().all(|c| {
             let (x, y) = (tx + c.dx, ty + c.dy);
             let here = self.read(x, y);
             c.accepts.contains(here)
                 || (c.poi
-                    && (x, y) == (px, py)
-                    && here == top.code
+                    && top.is_some_and(|p| p.x == x && p.y == y && here == p.code)
                     && (c.poi_marks.is_empty() || code::has_marks(here, c.poi_marks)))
-        });
-        ok.then_some((tx, ty))
+        })
+    }
+
+    /// The translations to try for alternative `alt` of rewrite `id`: the
+    /// one that puts its anchor on the piece of interest, or one per square
+    /// holding what its anchor check accepts. Calls `each` until it says stop.
+    #[inline]
+    fn places(&self, id: RewriteId, alt: usize, mut each: impl FnMut(&Self, i32, i32) -> bool) -> bool {
+        let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
+        match &self.w.anchors[id.index()][alt] {
+            Anchor::Poi(check) => {
+                let Some(top) = self.s.pois.last() else {
+                    return false;
+                };
+                let c = &a.checks[*check];
+                each(self, top.x - c.dx, top.y - c.dy)
+            }
+            Anchor::Squares { check, codes } => {
+                let c = &a.checks[*check];
+                let list = a.anchors.first().map_or(&[][..], |an| &an.codes[..]);
+                let mut squares = self.squares_holding(list.iter().copied(), codes);
+                while squares != 0 {
+                    let at = squares.trailing_zeros();
+                    squares &= squares - 1;
+                    let (x, y) = self.xy(at);
+                    if each(self, x - c.dx, y - c.dy) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
     }
 
     fn matches_somewhere(&self, id: RewriteId) -> bool {
-        (0..self.w.prog.rewrites[id.index()].alternatives.len()).any(|alt| self.match_at(id, alt).is_some())
+        (0..self.w.prog.rewrites[id.index()].alternatives.len())
+            .any(|alt| self.places(id, alt, |run, tx, ty| run.matches(id, alt, tx, ty)))
     }
 
     /// Makes each (match, choice) of rewrite `id` and continues at `next`.
     fn rewrite(&mut self, level: usize, id: RewriteId, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
         let w = self.w;
-        for (alt, a) in w.prog.rewrites[id.index()].alternatives.iter().enumerate() {
-            let Some((tx, ty)) = self.match_at(id, alt) else {
+        for alt in 0..w.prog.rewrites[id.index()].alternatives.len() {
+            if let Anchor::Poi(check) = w.anchors[id.index()][alt] {
+                // One place to try: where the piece of interest is.
+                let Some(top) = self.s.pois.last() else {
+                    continue;
+                };
+                let c = &w.prog.rewrites[id.index()].alternatives[alt].checks[check];
+                let (tx, ty) = (top.x - c.dx, top.y - c.dy);
+                if self.matches(id, alt, tx, ty) && self.choices(level, id, alt, tx, ty, next, sink) {
+                    return true;
+                }
                 continue;
-            };
+            }
+            let mut found: smallvec::SmallVec<[(i32, i32); 8]> = smallvec::SmallVec::new();
+            self.places(id, alt, |run, tx, ty| {
+                if run.matches(id, alt, tx, ty) {
+                    found.push((tx, ty));
+                }
+                false
+            });
+            for (tx, ty) in found {
+                if self.choices(level, id, alt, tx, ty, next, sink) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Makes each choice of alternative `alt` of rewrite `id` under `(tx, ty)` and continues at `next`.
+    #[allow(clippy::too_many_arguments)]
+    fn choices(
+        &mut self,
+        level: usize,
+        id: RewriteId,
+        alt: usize,
+        tx: i32,
+        ty: i32,
+        next: Pc,
+        sink: &mut Sink<'_, '_>,
+    ) -> bool {
+        let w = self.w;
+        let a = &w.prog.rewrites[id.index()].alternatives[alt];
+        {
             for choice in a.choices.iter() {
                 // Counted as the backtracker counts: a state reached without
                 // a visited-set check counts too.
@@ -454,7 +659,7 @@ impl Run<'_> {
                     return true;
                 }
                 let (overlay, delta, trace) = (self.s.overlay.len(), self.delta, self.trace);
-                let top = *self.s.pois.last().expect("anchored at a piece of interest");
+                let top = self.s.pois.last().copied();
                 for sw in choice.iter() {
                     let (x, y) = (tx + sw.dx, ty + sw.dy);
                     let at = (y * w.width + x) as u32;
@@ -463,7 +668,7 @@ impl Run<'_> {
                         Write::Poi(marks) => {
                             let p = self.s.pois.last_mut().expect("anchored at a piece of interest");
                             p.code = code::with_marks(p.code, marks);
-                            p.at = at;
+                            (p.at, p.x, p.y) = (at, x, y);
                             p.code
                         }
                     };
@@ -472,8 +677,7 @@ impl Run<'_> {
                 // Another piece left where the piece of interest stands: it is that piece now.
                 let depth = self.s.pois.len();
                 if let Some(p) = self.s.pois.last() {
-                    let (x, y) = self.xy(p.at);
-                    let here = self.read(x, y);
+                    let here = self.read(p.x, p.y);
                     if here != p.code && code::as_piece(here).is_some() {
                         self.s.pois.last_mut().expect("a piece of interest").code = here;
                         if depth == 1 {
@@ -484,7 +688,9 @@ impl Run<'_> {
                 let stop = self.go(level, next, sink);
                 self.s.overlay.truncate(overlay);
                 (self.delta, self.trace) = (delta, trace);
-                *self.s.pois.last_mut().expect("a piece of interest") = top;
+                if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+                    *t = p;
+                }
                 if stop {
                     return true;
                 }
@@ -498,6 +704,16 @@ impl Run<'_> {
     fn record(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
         let found = match sink {
             Sink::Exists => return true,
+            Sink::Stash { base, into } => {
+                into.writes.extend_from_slice(&self.s.overlay[*base..]);
+                into.ends.push(StashEnd {
+                    writes: into.writes.len() as u32,
+                    delta: self.delta,
+                    trace: self.trace,
+                    poi: self.s.pois.last().copied(),
+                });
+                return false;
+            }
             Sink::Collect(found) => found,
         };
         if level > 0 {
