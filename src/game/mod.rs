@@ -36,7 +36,7 @@ pub use notation::MoveInputError;
 pub use notation::pgn;
 pub use notation::pgn::PgnTags;
 pub use notation::square_name;
-pub use perft::{divide, perft};
+pub use perft::{divide, divide_parallel, perft, perft_parallel};
 pub use policy::{Legality, SearchOptions, TurnOrder};
 pub use prospects::Prospects;
 pub use state::{State, Undo};
@@ -90,6 +90,10 @@ pub enum PlayError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Engine(#[from] EngineError),
+    /// A pool of threads could not be started.
+    #[error("cannot start the threads: {0}")]
+    #[diagnostic(code(chessalg::game::threads), help("try fewer threads, or `--threads 1`"))]
+    Threads(String),
 }
 
 /// A legal move: what it changes and the squares its piece of interest

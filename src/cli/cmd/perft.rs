@@ -4,7 +4,6 @@ use std::time::Instant;
 
 use clap::Args;
 
-use chessalg::engine::Cache;
 use chessalg::game;
 
 use super::{Failure, GameArgs, play_error, setup};
@@ -20,15 +19,21 @@ pub struct PerftArgs {
     /// One `move: count` line per first move, then the total.
     #[arg(long)]
     divide: bool,
+    /// Count on this many threads (0: one per core); the counts are the same.
+    #[arg(long, short = 't', default_value_t = 1)]
+    threads: usize,
 }
 
 /// Runs `chessalg perft`.
 pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let (game, state) = setup(&args.game)?;
-    let mut cache = Cache::new();
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let started = Instant::now();
     let total = if args.divide {
-        let rows = game::divide(&game, &state, args.depth, &mut cache).map_err(play_error)?;
+        let rows = game::divide_parallel(&game, &state, args.depth, threads).map_err(play_error)?;
         for (name, n) in &rows {
             println!("{name}: {n}");
         }
@@ -37,7 +42,7 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         println!("Nodes searched: {total}");
         total
     } else {
-        let total = game::perft(&game, &state, args.depth, &mut cache).map_err(play_error)?;
+        let total = game::perft_parallel(&game, &state, args.depth, threads).map_err(play_error)?;
         println!("{total}");
         total
     };
