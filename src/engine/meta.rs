@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::backtrack::Backtracker;
 use super::fast::{self, Decline, FastProgram};
-use super::{Cache, Engine, EngineError, Limits, Position, Side, Successor};
+use super::{Cache, Engine, EngineError, Limits, Position, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
 
@@ -149,11 +149,7 @@ impl Engine for Meta {
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         if let Some(plan) = self.side_plan(side, position, safe, cache) {
-            return plan
-                .each(position, &mut cache.fast, limits.max_states, found)
-                .ok_or(EngineError::StateLimit {
-                    limit: limits.max_states,
-                });
+            return plan.each(position, &mut cache.fast, limits, found);
         }
         self.backtracker
             .each_move(side, position, safe, &mut cache.backtrack, limits, found)
@@ -168,19 +164,12 @@ impl Engine for Meta {
         limits: &Limits,
     ) -> Result<u64, EngineError> {
         if let Some(plan) = self.side_plan(side, position, safe, cache) {
-            return plan
-                .count(position, &mut cache.fast, limits.max_states)
-                .ok_or(EngineError::StateLimit {
-                    limit: limits.max_states,
-                });
+            return plan.count(position, &mut cache.fast, limits);
         }
-        let mut n = 0;
-        self.backtracker
-            .each_move(side, position, safe, &mut cache.backtrack, limits, &mut |_| {
-                n += 1;
-                ControlFlow::Continue(())
-            })?;
-        Ok(n)
+        count_each(|found| {
+            self.backtracker
+                .each_move(side, position, safe, &mut cache.backtrack, limits, found)
+        })
     }
 
     fn pattern_holds(
@@ -194,11 +183,7 @@ impl Engine for Meta {
         if let Ok(plan) = &self.pattern_plans[pattern]
             && plan.fits(position)
         {
-            return plan
-                .holds(position, &mut cache.fast, limits.max_states)
-                .ok_or(EngineError::StateLimit {
-                    limit: limits.max_states,
-                });
+            return plan.holds(position, &mut cache.fast, limits);
         }
         self.has_result(&self.patterns[pattern], side, position, cache, limits)
     }
@@ -229,12 +214,7 @@ impl Engine for Meta {
             .collect();
         if let Some(plans) = others {
             for p in plans {
-                let hit = p
-                    .changes_square(position, at, &mut cache.fast, limits.max_states)
-                    .ok_or(EngineError::StateLimit {
-                        limit: limits.max_states,
-                    })?;
-                if hit {
+                if p.changes_square(position, at, &mut cache.fast, limits)? {
                     return Ok(true);
                 }
             }

@@ -91,12 +91,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        let mut n = 0;
-        self.each_move(side, position, safe, cache, limits, &mut |_| {
-            n += 1;
-            ControlFlow::Continue(())
-        })?;
-        Ok(n)
+        count_each(|found| self.each_move(side, position, safe, cache, limits, found))
     }
 
     /// Whether pattern `pattern` (one of those the engine was prepared with),
@@ -203,6 +198,18 @@ pub fn search<'c>(
     )
 }
 
+/// How many results `each` gives its callback.
+pub(crate) fn count_each(
+    each: impl FnOnce(&mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>) -> Result<(), EngineError>,
+) -> Result<u64, EngineError> {
+    let mut n = 0;
+    each(&mut |_| {
+        n += 1;
+        ControlFlow::Continue(())
+    })?;
+    Ok(n)
+}
+
 /// Bounds on one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -215,6 +222,13 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The error of a search that passed [`Limits::max_states`].
+    pub(crate) fn state_limit(&self) -> EngineError {
+        EngineError::StateLimit {
+            limit: self.max_states,
+        }
+    }
+
     /// The default cap on states explored per search.
     pub const DEFAULT_MAX_STATES: u64 = 1_000_000;
     /// The default cap on the working grid's size.

@@ -28,7 +28,7 @@ pub use walk::Walker;
 use walk::{TooLong, WalkScratch};
 
 use super::position::Position;
-use super::{Successor, hash};
+use super::{EngineError, Limits, Successor, count_each, hash};
 use crate::core::{Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 
@@ -134,69 +134,77 @@ impl FastProgram {
         matches!(self, FastProgram::Walk(_))
     }
 
-    /// Each result on `position`, once (see [`Plan::each`]); `None` when the
-    /// search is too long for the fast engine.
+    /// Each result on `position`, once (see [`Plan::each`]); an error when
+    /// the search passes the limit on states, as the backtracker's would.
     pub(crate) fn each(
         &self,
         position: &Position,
         scratch: &mut Scratch,
-        max_states: u64,
+        limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Option<()> {
+    ) -> Result<(), EngineError> {
         match self {
             FastProgram::Choice(p) => {
                 p.each(position, scratch, found);
-                Some(())
+                Ok(())
             }
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
-                w.each(position, &scratch.occupied, &mut scratch.walk, max_states, found)
-                    .ok()
+                w.each(
+                    position,
+                    &scratch.occupied,
+                    &mut scratch.walk,
+                    limits.max_states,
+                    found,
+                )
+                .map_err(|TooLong| limits.state_limit())
             }
         }
     }
 
-    /// How many results on `position`; `None` as for [`FastProgram::each`].
-    pub(crate) fn count(&self, position: &Position, scratch: &mut Scratch, max_states: u64) -> Option<u64> {
+    /// How many results on `position`; errors as [`FastProgram::each`].
+    pub(crate) fn count(
+        &self,
+        position: &Position,
+        scratch: &mut Scratch,
+        limits: &Limits,
+    ) -> Result<u64, EngineError> {
         match self {
-            FastProgram::Choice(p) => Some(p.count(position, scratch)),
-            FastProgram::Walk(_) => {
-                let mut n = 0;
-                self.each(position, scratch, max_states, &mut |_| {
-                    n += 1;
-                    ControlFlow::Continue(())
-                })?;
-                Some(n)
-            }
+            FastProgram::Choice(p) => Ok(p.count(position, scratch)),
+            FastProgram::Walk(_) => count_each(|found| self.each(position, scratch, limits, found)),
         }
     }
 
-    /// Whether there is a result on `position`; `None` as for [`FastProgram::each`].
-    pub(crate) fn holds(&self, position: &Position, scratch: &mut Scratch, max_states: u64) -> Option<bool> {
+    /// Whether there is a result on `position`; errors as [`FastProgram::each`].
+    pub(crate) fn holds(
+        &self,
+        position: &Position,
+        scratch: &mut Scratch,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
         match self {
-            FastProgram::Choice(p) => Some(p.holds(position, scratch)),
+            FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
-                w.holds(position, &scratch.occupied, &mut scratch.walk, max_states)
-                    .map_err(|TooLong| ())
-                    .ok()
+                w.holds(position, &scratch.occupied, &mut scratch.walk, limits.max_states)
+                    .map_err(|TooLong| limits.state_limit())
             }
         }
     }
 
-    /// Whether some result on `position` changes `at`; `None` as for [`FastProgram::each`].
+    /// Whether some result on `position` changes `at`; errors as [`FastProgram::each`].
     pub(crate) fn changes_square(
         &self,
         position: &Position,
         at: Coord,
         scratch: &mut Scratch,
-        max_states: u64,
-    ) -> Option<bool> {
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
         match self {
-            FastProgram::Choice(p) => Some(p.changes_square(position, at, scratch)),
+            FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
             FastProgram::Walk(_) => {
                 let mut hit = false;
-                self.each(position, scratch, max_states, &mut |s| {
+                self.each(position, scratch, limits, &mut |s| {
                     hit = s.changes.iter().any(|c| c.at == at);
                     if hit {
                         ControlFlow::Break(())
@@ -204,7 +212,7 @@ impl FastProgram {
                         ControlFlow::Continue(())
                     }
                 })?;
-                Some(hit)
+                Ok(hit)
             }
         }
     }
