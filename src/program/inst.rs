@@ -226,6 +226,18 @@ pub(crate) struct Skip {
     pub(crate) past: Option<Pc>,
 }
 
+/// What a search does at a `Split`, given whether the squares around the
+/// piece of interest hold what its run of alternatives checks first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SplitEntry {
+    /// Try its branches.
+    Enter,
+    /// No alternative of the run can start: continue here, past it.
+    Past(Pc),
+    /// No alternative of the chain can start: the path ends.
+    Dead,
+}
+
 /// A compiled move: what [`crate::engine`] runs against positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -262,6 +274,16 @@ impl Program {
     /// Whether the program has no instructions (never: it ends in a match).
     pub fn is_empty(&self) -> bool {
         self.insts.is_empty()
+    }
+
+    /// Where the search goes at `Split` `pc`, `holds` telling whether checks
+    /// around the piece of interest hold (see [`Skip`]).
+    #[inline]
+    pub(crate) fn split_entry(&self, pc: Pc, holds: impl FnOnce(&[EntryCheck]) -> bool) -> SplitEntry {
+        match &self.skip[pc as usize] {
+            Some(skip) if !holds(&skip.checks) => skip.past.map_or(SplitEntry::Dead, SplitEntry::Past),
+            _ => SplitEntry::Enter,
+        }
     }
 
     /// How deeply guards and ordered choices nest in this program.

@@ -27,7 +27,7 @@ mod pattern;
 pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
 pub(crate) use inst::{
-    Alternative, BindId, EntryCheck, Inst, ListId, Pc, RewriteId, SquareWrite, SubId, Write,
+    Alternative, BindId, EntryCheck, Inst, ListId, Pc, RewriteId, SplitEntry, SquareWrite, SubId, Write,
 };
 pub use pattern::MAX_ALTERNATIVES;
 

@@ -23,7 +23,7 @@ use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
 use crate::engine::{EngineError, Limits, hash};
 use crate::program::{
-    Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SquareWrite, Write,
+    Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write,
 };
 
 /// The scratch of one nesting level of the search.
@@ -403,17 +403,13 @@ impl Search<'_> {
                     {
                         return Ok(false);
                     }
-                    if let Some(skip) = &prog.skip[pc as usize]
-                        && !self.holds_around_poi(&skip.checks)
-                    {
-                        // No alternative of the run can start: go past it.
-                        match skip.past {
-                            Some(past) => {
-                                pc = past;
-                                continue;
-                            }
-                            None => return Ok(false),
+                    match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
+                        SplitEntry::Enter => {}
+                        SplitEntry::Past(past) => {
+                            pc = past;
+                            continue;
                         }
+                        SplitEntry::Dead => return Ok(false),
                     }
                     if self.can_enter(second) {
                         self.push(level, Frame::Step(second));

@@ -26,7 +26,7 @@ use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::backtrack::monotone_loops;
 use crate::engine::position::Position;
 use crate::engine::{Successor, hash};
-use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, Write};
+use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, Write};
 
 /// A program with pieces of interest, prepared for the walker on boards of one size.
 #[derive(Clone, Debug)]
@@ -389,17 +389,13 @@ impl Run<'_> {
             match prog.insts[pc as usize] {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
-                    if let Some(skip) = &prog.skip[pc as usize]
-                        && !self.holds_around_poi(&skip.checks)
-                    {
-                        // No alternative of the run can start: go past it.
-                        match skip.past {
-                            Some(past) => {
-                                pc = past;
-                                continue;
-                            }
-                            None => return false,
+                    match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
+                        SplitEntry::Enter => {}
+                        SplitEntry::Past(past) => {
+                            pc = past;
+                            continue;
                         }
+                        SplitEntry::Dead => return false,
                     }
                     if self.holds_around_poi(&prog.entry[first as usize]) {
                         self.depth += 1;
