@@ -6,9 +6,11 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+use smallvec::SmallVec;
+
 use super::backtrack::Backtracker;
-use super::fast::{self, Decline, FastProgram};
-use super::{Cache, Engine, EngineError, Limits, Position, Side, Successor, count_each};
+use super::fast::{self, Decline, FastProgram, Plan, Walker, Walkers, walker_of};
+use super::{Cache, Engine, EngineError, Limits, Position, Roles, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
 
@@ -78,6 +80,23 @@ pub struct Meta {
     pattern_plans: Vec<Result<FastProgram, Decline>>,
     /// Per side: whether it protects no piece (its safe moves are all its moves).
     unprotected: Vec<bool>,
+    /// Who owns what and what each side protects.
+    roles: Roles,
+    /// Whether every side's moves are walked: then `attacked` and safe
+    /// moves can be walked too.
+    all_walk: bool,
+    /// One more than the largest code the walkers' square sets cover.
+    walk_codes: usize,
+}
+
+/// Which engine runs one search of a side's moves.
+enum Route<'m> {
+    /// The square sets.
+    Choice(&'m Plan),
+    /// The walker, testing the side's protected pieces or not.
+    Walk(&'m Walker, bool),
+    /// The backtracker.
+    Backtrack,
 }
 
 impl Meta {
@@ -94,27 +113,69 @@ impl Meta {
             EngineChoice::Backtrack => Err(Decline::NotChosen),
             EngineChoice::Fast => fast::prepare(p, width, height),
         };
-        let side_plans = sides.iter().map(|s| plan(&s.moves)).collect();
-        let pattern_plans = patterns.iter().map(plan).collect();
+        let side_plans: Vec<_> = sides.iter().map(|s| plan(&s.moves)).collect();
+        let pattern_plans: Vec<_> = patterns.iter().map(plan).collect();
         let unprotected = sides.iter().map(|s| s.protected.is_empty()).collect();
+        let roles = Roles::of(&sides);
+        let walkers = || {
+            side_plans
+                .iter()
+                .chain(&pattern_plans)
+                .filter_map(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of))
+        };
+        let walk_codes = walkers().map(Walker::codes).max().unwrap_or(0);
+        let all_walk = side_plans
+            .iter()
+            .all(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of).is_some());
         Meta {
             backtracker: Backtracker::new(sides, width, height),
             patterns,
             side_plans,
             pattern_plans,
             unprotected,
+            roles,
+            all_walk,
+            walk_codes,
         }
     }
 
-    /// The fast program of `side`'s moves, if it has one for `position`
-    /// and the search (`safe`, tracing paths) is one it can do.
-    fn side_plan(&self, side: usize, position: &Position, safe: bool, cache: &Cache) -> Option<&FastProgram> {
-        self.side_plans[side]
-            .as_ref()
-            .ok()
-            .filter(|p| p.fits(position))
-            .filter(|_| !safe || self.unprotected[side])
-            .filter(|p| !(p.binds() && cache.backtrack.tracing()))
+    /// The engine for a search of `side`'s moves on `position`, `safe` or
+    /// not: a fast one if the side's moves have a plan that fits and the
+    /// search (safe, `attacked`, tracing paths) is one it can do.
+    fn route(&self, side: usize, position: &Position, safe: bool, cache: &Cache) -> Route<'_> {
+        let Ok(plan) = &self.side_plans[side] else {
+            return Route::Backtrack;
+        };
+        if !plan.fits(position) || (plan.binds() && cache.backtrack.tracing()) {
+            return Route::Backtrack;
+        }
+        let guard = safe && !self.unprotected[side];
+        match plan {
+            FastProgram::Choice(p) if !guard => Route::Choice(p),
+            FastProgram::Walk(w) if self.all_walk || !(guard || w.attacks()) => Route::Walk(w, guard),
+            _ => Route::Backtrack,
+        }
+    }
+
+    /// The walkers of every side, to run legality on.
+    fn walkers(&self, limits: &Limits) -> (SmallVec<[Option<&Walker>; 4]>, u64) {
+        let sides = self
+            .side_plans
+            .iter()
+            .map(|p| p.as_ref().ok().and_then(walker_of))
+            .collect();
+        (sides, limits.max_states)
+    }
+
+    /// Runs `f` on the walkers of every side.
+    fn with_walkers<T>(&self, limits: &Limits, f: impl FnOnce(&Walkers<'_>) -> T) -> T {
+        let (sides, max_states) = self.walkers(limits);
+        f(&Walkers {
+            sides: &sides,
+            roles: &self.roles,
+            codes: self.walk_codes,
+            max_states,
+        })
     }
 }
 
@@ -148,11 +209,21 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        if let Some(plan) = self.side_plan(side, position, safe, cache) {
-            return plan.each(position, &mut cache.fast, limits, found);
+        match self.route(side, position, safe, cache) {
+            Route::Choice(p) => {
+                p.each(position, &mut cache.fast, found);
+                Ok(())
+            }
+            Route::Walk(w, guard) => self
+                .with_walkers(limits, |all| {
+                    all.each(side, w, position, guard, &mut cache.fast, found)
+                })
+                .map_err(|_| limits.state_limit()),
+            Route::Backtrack => {
+                self.backtracker
+                    .each_move(side, position, safe, &mut cache.backtrack, limits, found)
+            }
         }
-        self.backtracker
-            .each_move(side, position, safe, &mut cache.backtrack, limits, found)
     }
 
     fn count_moves(
@@ -163,13 +234,10 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        if let Some(plan) = self.side_plan(side, position, safe, cache) {
-            return plan.count(position, &mut cache.fast, limits);
+        if let Route::Choice(p) = self.route(side, position, safe, cache) {
+            return Ok(p.count(position, &mut cache.fast));
         }
-        count_each(|found| {
-            self.backtracker
-                .each_move(side, position, safe, &mut cache.backtrack, limits, found)
-        })
+        count_each(|found| self.each_move(side, position, safe, cache, limits, found))
     }
 
     fn pattern_holds(
@@ -182,6 +250,7 @@ impl Engine for Meta {
     ) -> Result<bool, EngineError> {
         if let Ok(plan) = &self.pattern_plans[pattern]
             && plan.fits(position)
+            && !plan.attacks()
         {
             return plan.holds(position, &mut cache.fast, limits);
         }
@@ -208,9 +277,19 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
+        if self.all_walk && self.side_plans.iter().flatten().all(|p| p.fits(position)) {
+            return self
+                .with_walkers(limits, |all| all.can_change(side, position, at, &mut cache.fast))
+                .map_err(|_| limits.state_limit());
+        }
         let others: Option<Vec<&FastProgram>> = (0..self.sides())
             .filter(|&q| q != side)
-            .map(|q| self.side_plan(q, position, false, cache))
+            .map(|q| {
+                self.side_plans[q]
+                    .as_ref()
+                    .ok()
+                    .filter(|p| p.fits(position) && !p.attacks())
+            })
             .collect();
         if let Some(plans) = others {
             for p in plans {

@@ -18,18 +18,17 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-pub(crate) use reach::monotone_loops;
+pub(crate) use reach::{Reach, monotone_loops, reaches};
 pub(crate) use search::Scratch;
 pub use search::Successors;
 pub(crate) use search::{NoAttacks, search_with};
 
-use crate::core::{Code, CodeSet, Coord, EMPTY, MARK_BITS, Marks, PieceId, piece_code};
+use crate::core::{Code, CodeSet, Coord, EMPTY};
 use crate::program::Program;
 
 use super::position::Position;
-use super::{EngineError, Limits, Side, Successor};
+use super::{EngineError, Limits, Roles, Side, Successor};
 use prune::{Suspects, suspects};
-use reach::Reach;
 use search::{BoardView, Oracle, search_changes_loaded};
 
 /// A program with what the backtracker worked out for it on boards of one size.
@@ -117,28 +116,14 @@ pub struct Backtracker {
     /// Per side: the codes some other side's `%p:` binds (a move that
     /// writes one may have made a new attacker).
     bound_by_others: Vec<CodeSet>,
-    /// Per side: the codes of its protected pieces.
-    protected: Vec<CodeSet>,
-    /// Per code: the side owning the piece it stands for, if any.
-    owner: Vec<Option<usize>>,
+    /// Who owns what, and what each side protects.
+    roles: Roles,
 }
 
 impl Backtracker {
     /// Prepares each side's moves for boards at most `width` by `height`.
     pub fn new(sides: Vec<Side>, width: u32, height: u32) -> Backtracker {
-        let protected = sides
-            .iter()
-            .map(|s| CodeSet::of(s.protected.iter().flat_map(|&p| every_code(p))))
-            .collect();
-        let mut owner: Vec<Option<usize>> = Vec::new();
-        for (q, s) in sides.iter().enumerate() {
-            for code in s.owned.iter().flat_map(|&p| every_code(p)) {
-                if owner.len() <= code as usize {
-                    owner.resize(code as usize + 1, None);
-                }
-                owner[code as usize] = Some(q);
-            }
-        }
+        let roles = Roles::of(&sides);
         let sides: Vec<Prepared> = sides
             .into_iter()
             .map(|s| Prepared::new(s.moves, width, height))
@@ -157,8 +142,7 @@ impl Backtracker {
         Backtracker {
             sides,
             bound_by_others,
-            protected,
-            owner,
+            roles,
         }
     }
 
@@ -203,7 +187,7 @@ impl Backtracker {
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
-        let protected = &self.protected[side];
+        let protected = &self.roles.protected[side];
         let mut aux = cache.take_aux();
         let result = (|| {
             let mover = self.sides[side].for_position(position);
@@ -383,13 +367,7 @@ impl Oracle for Attacks<'_> {
         limits: &Limits,
     ) -> Result<bool, EngineError> {
         let (w, h) = view.0.size();
-        let side = self
-            .engine
-            .owner
-            .get(code as usize)
-            .copied()
-            .flatten()
-            .unwrap_or(self.side);
+        let side = self.engine.roles.defender(code, self.side);
         let test = |cache: &mut Scratch| {
             self.engine.others_change(
                 |cache, program| cache.load_view(view, program),
@@ -409,11 +387,6 @@ impl Oracle for Attacks<'_> {
             }
         })
     }
-}
-
-/// The codes of `piece` with every set of marks.
-fn every_code(piece: PieceId) -> impl Iterator<Item = Code> {
-    (0..1u8 << MARK_BITS).map(move |m| piece_code(piece, Marks(m)))
 }
 
 /// A code that stands for a piece (not an empty square or no square).

@@ -17,6 +17,7 @@
 //! more than [`MAX_SQUARES`] squares are left to the backtracker.
 
 mod compile;
+mod legal;
 pub mod walk;
 
 use std::ops::ControlFlow;
@@ -24,11 +25,12 @@ use std::ops::ControlFlow;
 use rustc_hash::FxHashSet;
 
 pub use compile::{Decline, MAX_SQUARES};
+pub(crate) use legal::{Walkers, walker_of};
 pub use walk::Walker;
 use walk::{TooLong, WalkScratch};
 
 use super::position::Position;
-use super::{EngineError, Limits, Successor, count_each, hash};
+use super::{EngineError, Limits, Successor, hash};
 use crate::core::{Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 
@@ -129,53 +131,17 @@ impl FastProgram {
         }
     }
 
+    /// Whether it runs `attacked` (and so needs every side walked).
+    pub(crate) fn attacks(&self) -> bool {
+        matches!(self, FastProgram::Walk(w) if w.attacks())
+    }
+
     /// Whether it must leave a search that traces paths to the backtracker.
     pub(crate) fn binds(&self) -> bool {
         matches!(self, FastProgram::Walk(_))
     }
 
-    /// Each result on `position`, once (see [`Plan::each`]); an error when
-    /// the search passes the limit on states, as the backtracker's would.
-    pub(crate) fn each(
-        &self,
-        position: &Position,
-        scratch: &mut Scratch,
-        limits: &Limits,
-        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Result<(), EngineError> {
-        match self {
-            FastProgram::Choice(p) => {
-                p.each(position, scratch, found);
-                Ok(())
-            }
-            FastProgram::Walk(w) => {
-                scratch.load(position, w.codes());
-                w.each(
-                    position,
-                    &scratch.occupied,
-                    &mut scratch.walk,
-                    limits.max_states,
-                    found,
-                )
-                .map_err(|TooLong| limits.state_limit())
-            }
-        }
-    }
-
-    /// How many results on `position`; errors as [`FastProgram::each`].
-    pub(crate) fn count(
-        &self,
-        position: &Position,
-        scratch: &mut Scratch,
-        limits: &Limits,
-    ) -> Result<u64, EngineError> {
-        match self {
-            FastProgram::Choice(p) => Ok(p.count(position, scratch)),
-            FastProgram::Walk(_) => count_each(|found| self.each(position, scratch, limits, found)),
-        }
-    }
-
-    /// Whether there is a result on `position`; errors as [`FastProgram::each`].
+    /// Whether there is a result on `position`; an error when the search passes the limit on states, as the backtracker's would.
     pub(crate) fn holds(
         &self,
         position: &Position,
@@ -186,13 +152,19 @@ impl FastProgram {
             FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
-                w.holds(position, &scratch.occupied, &mut scratch.walk, limits.max_states)
-                    .map_err(|TooLong| limits.state_limit())
+                w.holds(
+                    position,
+                    &scratch.occupied,
+                    &mut scratch.walk,
+                    limits.max_states,
+                    None,
+                )
+                .map_err(|TooLong| limits.state_limit())
             }
         }
     }
 
-    /// Whether some result on `position` changes `at`; errors as [`FastProgram::each`].
+    /// Whether some result on `position` changes `at`; an error when the search passes the limit on states, as the backtracker's would.
     pub(crate) fn changes_square(
         &self,
         position: &Position,
@@ -202,17 +174,22 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
-            FastProgram::Walk(_) => {
-                let mut hit = false;
-                self.each(position, scratch, limits, &mut |s| {
-                    hit = s.changes.iter().any(|c| c.at == at);
-                    if hit {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })?;
-                Ok(hit)
+            FastProgram::Walk(w) => {
+                if position.code_at(at.x, at.y) == crate::core::OFF {
+                    return Ok(false);
+                }
+                scratch.load(position, w.codes());
+                let i = (at.y * position.width as i32 + at.x) as u32;
+                w.changes_at(
+                    &position.cells,
+                    &scratch.occupied,
+                    &[],
+                    i,
+                    &mut scratch.aux,
+                    limits.max_states,
+                )
+                .map(|(hit, _)| hit)
+                .map_err(|TooLong| limits.state_limit())
             }
         }
     }
@@ -234,6 +211,8 @@ pub(crate) struct Scratch {
     kept_changes: Vec<Change>,
     /// The walker's scratch.
     walk: WalkScratch,
+    /// A second one, for the tests made in the middle of a walk.
+    aux: WalkScratch,
 }
 
 impl Scratch {

@@ -16,6 +16,7 @@
 //! It declines ordered choices, `attacked`, boxes, rewrites not anchored at
 //! a piece of interest and writes that could create or remove a square.
 
+use std::cell::Cell;
 use std::ops::ControlFlow;
 
 use rustc_hash::FxHashSet;
@@ -23,7 +24,7 @@ use rustc_hash::FxHashSet;
 use super::compile::Decline;
 use super::{MAX_SQUARES, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
-use crate::engine::backtrack::monotone_loops;
+use crate::engine::backtrack::{Reach, monotone_loops, reaches};
 use crate::engine::position::Position;
 use crate::engine::{Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, Write};
@@ -42,6 +43,43 @@ pub struct Walker {
     height: i32,
     /// One more than the largest code a bind or an anchor names.
     codes: usize,
+    /// Per bind, per square: the squares from which its piece could change
+    /// that square (the reach analysis), for "can this square change?".
+    suspects: Vec<Vec<Squares>>,
+    /// Per square: the union of [`Walker::suspects`] over the binds.
+    suspect_any: Vec<Squares>,
+    /// Every code a bind names.
+    bound: CodeSet,
+    /// Per instruction: where the program may write from a `Split` on,
+    /// relative to the piece of interest.
+    split_reach: Vec<Reach>,
+    /// Whether the program runs `attacked` (and so needs the other sides).
+    attacks: bool,
+}
+
+/// The `attacked` test of a walk: whether a side other than the owner of
+/// `code` (or than the side walking) can change square `at` of the position
+/// `base` with the changes `overlay` made.
+pub(crate) trait Attacks {
+    /// See [`Attacks`]; `occupied` are `base`'s square sets.
+    fn attacked(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        code: Code,
+    ) -> Result<bool, TooLong>;
+}
+
+/// The square a targeted walk looks for a change of, and what it holds
+/// when the walk starts.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    at: u32,
+    x: i32,
+    y: i32,
+    before: Code,
 }
 
 /// Where a left side's matches are looked for.
@@ -165,9 +203,7 @@ impl Walker {
             }
             anchors.push(per);
         }
-        if program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. })) {
-            return Err(Decline::NotAChoice("`attacked`"));
-        }
+        let attacks = program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. }));
         let mut visit = program.visit.clone();
         for pc in monotone_loops(program, width, height) {
             visit[pc as usize] = false;
@@ -189,14 +225,38 @@ impl Walker {
             .chain(anchored)
             .max()
             .map_or(1, |c| c as usize + 1);
+        let (reach, split_reach) = reaches(program, width, height);
+        let (w, h) = (width as i32, height as i32);
+        let suspects: Vec<Vec<Squares>> = reach
+            .iter()
+            .map(|r| {
+                (0..w * h)
+                    .map(|t| {
+                        let (tx, ty) = (t % w, t / w);
+                        (0..w * h)
+                            .filter(|s| r.contains(tx - s % w, ty - s / w))
+                            .fold(0, |set: Squares, s| set | 1 << s)
+                    })
+                    .collect()
+            })
+            .collect();
+        let suspect_any = (0..(w * h) as usize)
+            .map(|t| suspects.iter().fold(0, |set, per| set | per[t]))
+            .collect();
+        let bound = CodeSet::of(program.binds.iter().flat_map(|b| b.iter().copied()));
         Ok(Walker {
             prog: program.clone(),
             visit,
             anchors,
             binds,
-            width: width as i32,
-            height: height as i32,
+            width: w,
+            height: h,
             codes,
+            suspects,
+            suspect_any,
+            bound,
+            split_reach,
+            attacks,
         })
     }
 
@@ -209,20 +269,29 @@ impl Walker {
     }
 
     /// Calls `found` with each result on `position` (which must fit), each
-    /// once, until it says to stop; `Err(TooLong)` when the search would
-    /// pass `max_states` (the caller hands it to the backtracker, which
-    /// reports it).
+    /// once, until it says to stop; `attacks` answers `attacked` (none: it
+    /// is false). `Err(TooLong)` when the search would pass `max_states`.
     pub(crate) fn each(
         &self,
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         max_states: u64,
+        attacks: Option<&dyn Attacks>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
         let mut sink = Sink::Collect(found);
-        self.start(position, occupied, scratch, max_states, &mut sink)
-            .map(|_| ())
+        let mut run = Run::new(
+            self,
+            &position.cells,
+            position.hash,
+            occupied,
+            scratch,
+            max_states,
+            &[],
+        );
+        run.attacks = attacks;
+        run.finish(&mut sink).map(|_| ())
     }
 
     /// Whether the program has a result on `position` (which must fit).
@@ -232,42 +301,62 @@ impl Walker {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         max_states: u64,
+        attacks: Option<&dyn Attacks>,
     ) -> Result<bool, TooLong> {
-        self.start(position, occupied, scratch, max_states, &mut Sink::Exists)
+        let mut run = Run::new(
+            self,
+            &position.cells,
+            position.hash,
+            occupied,
+            scratch,
+            max_states,
+            &[],
+        );
+        run.attacks = attacks;
+        run.finish(&mut Sink::Exists)
+    }
+
+    /// Whether some result on the position `base` (square sets `occupied`)
+    /// with the changes `overlay` made changes square `at` (inside the walk,
+    /// `attacked` is false). Only the pieces whose reach covers `at` are
+    /// bound, and paths that cannot write it are left. Also gives the
+    /// squares the walk read: on a position that differs from this one
+    /// only elsewhere (and holds no other bound piece where one could reach
+    /// `at`), the answer is the same.
+    pub(crate) fn changes_at(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        scratch: &mut WalkScratch,
+        max_states: u64,
+    ) -> Result<(bool, Squares), TooLong> {
+        let mut run = Run::new(self, base, 0, occupied, scratch, max_states, overlay);
+        let (x, y) = run.xy(at);
+        let before = run.read(x, y);
+        run.find = Some(Target { at, x, y, before });
+        run.reads.set(0);
+        let found = run.finish(&mut Sink::Changes)?;
+        Ok((found, run.reads.get()))
+    }
+
+    /// Whether a change from `old` to `new` at square `s` may change what
+    /// [`Walker::changes_at`] said for `at` without the walk reading `s`:
+    /// it puts or takes a bound piece where one could reach `at`.
+    #[inline]
+    pub(crate) fn may_bind_anew(&self, s: u32, old: Code, new: Code, at: u32) -> bool {
+        self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
+    }
+
+    /// Whether the program runs `attacked`.
+    pub(crate) fn attacks(&self) -> bool {
+        self.attacks
     }
 
     /// How many codes the bitboards must cover.
     pub(crate) fn codes(&self) -> usize {
         self.codes
-    }
-
-    fn start(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        max_states: u64,
-        sink: &mut Sink<'_, '_>,
-    ) -> Result<bool, TooLong> {
-        scratch.overlay.clear();
-        scratch.pois.clear();
-        scratch.seen.clear();
-        scratch.kept.clear();
-        scratch.kept_changes.clear();
-        let mut run = Run {
-            w: self,
-            base: &position.cells,
-            base_hash: position.hash,
-            occupied,
-            s: scratch,
-            delta: 0,
-            trace: Trace::default(),
-            states: max_states,
-            too_long: false,
-            depth: 0,
-        };
-        let found = run.level(0, self.prog.start, sink);
-        if run.too_long { Err(TooLong) } else { Ok(found) }
     }
 }
 
@@ -279,6 +368,8 @@ enum Sink<'f, 'g> {
     Collect(&'f mut (dyn FnMut(&Successor<'_>) -> ControlFlow<()> + 'g)),
     /// Keeps each, with the writes made since the change list was `base` long.
     Stash { base: usize, into: &'f mut Stash },
+    /// Stops at the first that changes the walk's target square.
+    Changes,
 }
 
 /// One search in progress.
@@ -297,13 +388,57 @@ struct Run<'a> {
     too_long: bool,
     /// How deep the recursion is, in splits (to grow the stack in time).
     depth: u32,
+    /// The square a targeted walk asks about ([`Walker::changes_at`]).
+    find: Option<Target>,
+    /// The squares read so far (every square: reads not tracked one by one).
+    reads: Cell<Squares>,
+    /// The answer to `attacked` (none: it is false).
+    attacks: Option<&'a dyn Attacks>,
 }
 
 /// A search that would pass its bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TooLong;
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    fn new(
+        w: &'a Walker,
+        base: &'a [Code],
+        base_hash: u64,
+        occupied: &'a [Squares],
+        s: &'a mut WalkScratch,
+        max_states: u64,
+        overlay: &[(u32, Code)],
+    ) -> Run<'a> {
+        s.overlay.clear();
+        s.overlay.extend_from_slice(overlay);
+        s.pois.clear();
+        s.seen.clear();
+        s.kept.clear();
+        s.kept_changes.clear();
+        Run {
+            w,
+            base,
+            base_hash,
+            occupied,
+            s,
+            delta: 0,
+            trace: Trace::default(),
+            states: max_states,
+            too_long: false,
+            depth: 0,
+            find: None,
+            reads: Cell::new(0),
+            attacks: None,
+        }
+    }
+
+    /// Runs the program from its start; whether the sink stopped it.
+    fn finish(&mut self, sink: &mut Sink<'_, '_>) -> Result<bool, TooLong> {
+        let found = self.level(0, self.w.prog.start, sink);
+        if self.too_long { Err(TooLong) } else { Ok(found) }
+    }
+
     /// Runs the (sub-)program from `start` as a search of its own at nesting `level`.
     fn level(&mut self, level: usize, start: Pc, sink: &mut Sink<'_, '_>) -> bool {
         if self.s.visited.len() <= level {
@@ -345,6 +480,7 @@ impl Run<'_> {
             return OFF;
         }
         let i = (y * self.w.width + x) as u32;
+        self.reads.set(self.reads.get() | 1 << i);
         for &(at, c) in self.s.overlay.iter().rev() {
             if at == i {
                 return c;
@@ -389,6 +525,15 @@ impl Run<'_> {
             match prog.insts[pc as usize] {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
+                    // Looking for a change of one square: leave paths that
+                    // cannot write it from where the piece of interest is.
+                    if let Some(t) = self.find
+                        && level == 0
+                        && let [p] = self.s.pois.as_slice()
+                        && !self.w.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
+                    {
+                        return false;
+                    }
                     match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
                         SplitEntry::Enter => {}
                         SplitEntry::Past(past) => {
@@ -453,7 +598,24 @@ impl Run<'_> {
                 }
                 Inst::Match => return self.record(level, sink),
                 Inst::Ordered { id, next } => return self.ordered(level, id.index(), next, sink),
-                Inst::Attacked { .. } => unreachable!("the walker declines `attacked`"),
+                Inst::Attacked { next } => {
+                    let Some(attacks) = self.attacks else {
+                        return false;
+                    };
+                    let p = *self
+                        .s
+                        .pois
+                        .last()
+                        .expect("the compiler checked a piece of interest is bound");
+                    match attacks.attacked(self.base, self.occupied, &self.s.overlay, p.at, p.code) {
+                        Ok(true) => pc = next,
+                        Ok(false) => return false,
+                        Err(TooLong) => {
+                            self.too_long = true;
+                            return true;
+                        }
+                    }
+                }
             }
         }
     }
@@ -513,6 +675,7 @@ impl Run<'_> {
 
     /// The squares holding one of `set`'s codes now; `codes` lists them.
     fn squares_holding(&self, codes: impl Iterator<Item = Code>, set: &CodeSet) -> Squares {
+        self.reads.set(Squares::MAX);
         let mut squares: Squares = 0;
         for c in codes {
             squares |= self.occupied.get(c as usize).copied().unwrap_or(0);
@@ -529,7 +692,17 @@ impl Run<'_> {
 
     /// Binds each square holding one of bind `id`'s codes in turn.
     fn bind(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let reads = self.reads.get();
         let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
+        if let Some(t) = self.find
+            && level == 0
+            && self.s.pois.is_empty()
+        {
+            // Only the pieces that could reach the target; which squares
+            // hold them is the caller's to watch (`may_bind_anew`).
+            squares &= self.w.suspects[id][t.at as usize];
+            self.reads.set(reads);
+        }
         while squares != 0 {
             let at = squares.trailing_zeros();
             squares &= squares - 1;
@@ -700,6 +873,16 @@ impl Run<'_> {
     fn record(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
         let found = match sink {
             Sink::Exists => return true,
+            Sink::Changes => {
+                if level > 0 {
+                    return true;
+                }
+                let t = self.find.expect("a targeted walk");
+                let reads = self.reads.get();
+                let now = self.read(t.x, t.y);
+                self.reads.set(reads);
+                return now != t.before;
+            }
             Sink::Stash { base, into } => {
                 into.writes.extend_from_slice(&self.s.overlay[*base..]);
                 into.ends.push(StashEnd {

@@ -1,0 +1,265 @@
+//! Legality on the walker: `attacked`, and the moves that leave a side's
+//! protected pieces where no other side's move can change their squares.
+//!
+//! Whether a square can change is a targeted walk of each other side's
+//! moves ([`Walker::changes_at`]): only the pieces whose reach covers the
+//! square are bound, only the paths that can still write it are followed.
+//! For safe moves each protected square is tested once on the position as
+//! it is, noting the squares that test read; a move that changes none of
+//! them (and puts or takes no piece that could reach the square) leaves the
+//! answer as it was, the way a chess engine knows a quiet move far from the
+//! king cannot expose it. Only the other moves are made (as the walker's
+//! change list over the position) and tested again.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+use smallvec::SmallVec;
+
+use super::walk::{Attacks, TooLong, WalkScratch};
+use super::{FastProgram, Scratch, Squares, Walker};
+use crate::core::{Code, Coord};
+use crate::engine::position::Position;
+use crate::engine::{Roles, Successor};
+
+/// The walkers of every side of a game with who owns what: a view that
+/// answers `attacked` and finds safe moves without the backtracker.
+pub(crate) struct Walkers<'a> {
+    /// Per side: its moves' walker, if it has one.
+    pub(crate) sides: &'a [Option<&'a Walker>],
+    /// Who owns what and what each side protects.
+    pub(crate) roles: &'a Roles,
+    /// One more than the largest code a walker's square sets cover.
+    pub(crate) codes: usize,
+    /// The bound on each walk's states.
+    pub(crate) max_states: u64,
+}
+
+/// A protected square, tested once on the position as it is.
+#[derive(Clone, Copy, Debug)]
+struct Guarded {
+    at: u32,
+    /// Whether another side can change it.
+    hit: bool,
+    /// The squares those tests read.
+    reads: Squares,
+}
+
+/// The `attacked` test of one side's walk.
+struct Oracle<'w> {
+    walkers: &'w Walkers<'w>,
+    side: usize,
+    scratch: RefCell<WalkScratch>,
+}
+
+impl Attacks for Oracle<'_> {
+    fn attacked(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        code: Code,
+    ) -> Result<bool, TooLong> {
+        let side = self.walkers.roles.defender(code, self.side);
+        let mut scratch = self.scratch.borrow_mut();
+        self.walkers
+            .others_change(side, base, occupied, overlay, at, &mut scratch)
+            .map(|(hit, _)| hit)
+    }
+}
+
+impl Walkers<'_> {
+    /// Whether a side other than `side` can change `at` on `base` with
+    /// `overlay` made, and the squares the tests read (all of them when it
+    /// can: the first test that finds a change ends the search).
+    fn others_change(
+        &self,
+        side: usize,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        scratch: &mut WalkScratch,
+    ) -> Result<(bool, Squares), TooLong> {
+        let mut reads = 0;
+        for (q, w) in self.sides.iter().enumerate() {
+            if q == side {
+                continue;
+            }
+            let w = w.expect("a complete set of walkers");
+            let (hit, r) = w.changes_at(base, occupied, overlay, at, scratch, self.max_states)?;
+            reads |= r;
+            if hit {
+                return Ok((true, reads));
+            }
+        }
+        Ok((false, reads))
+    }
+
+    /// Whether a change from `old` to `new` at `s` may change what another
+    /// side than `side` can do to `at` without its walk having read `s`.
+    fn may_bind_anew(&self, side: usize, s: u32, old: Code, new: Code, at: u32) -> bool {
+        self.sides
+            .iter()
+            .enumerate()
+            .any(|(q, w)| q != side && w.is_some_and(|w| w.may_bind_anew(s, old, new, at)))
+    }
+
+    /// Whether a side other than `side` can change `at` on `position` (which fits).
+    pub(crate) fn can_change(
+        &self,
+        side: usize,
+        position: &Position,
+        at: Coord,
+        scratch: &mut Scratch,
+    ) -> Result<bool, TooLong> {
+        if position.code_at(at.x, at.y) == crate::core::OFF {
+            return Ok(false);
+        }
+        scratch.load(position, self.codes);
+        let i = (at.y * position.width as i32 + at.x) as u32;
+        self.others_change(side, &position.cells, &scratch.occupied, &[], i, &mut scratch.aux)
+            .map(|(hit, _)| hit)
+    }
+
+    /// Calls `found` with each move of `side` (walked by `mover`) on
+    /// `position` (which fits), until it says to stop; with `safe`, only
+    /// those after which no other side can change a square holding one of
+    /// `side`'s protected pieces.
+    pub(crate) fn each(
+        &self,
+        side: usize,
+        mover: &Walker,
+        position: &Position,
+        safe: bool,
+        scratch: &mut Scratch,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), TooLong> {
+        scratch.load(position, self.codes.max(mover.codes()));
+        let oracle = Oracle {
+            walkers: self,
+            side,
+            scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
+        };
+        let attacks = mover.attacks().then_some(&oracle as &dyn Attacks);
+        let result = if safe {
+            self.safe_each(side, mover, position, scratch, &oracle, attacks, found)
+        } else {
+            mover.each(
+                position,
+                &scratch.occupied,
+                &mut scratch.walk,
+                self.max_states,
+                attacks,
+                found,
+            )
+        };
+        scratch.aux = oracle.scratch.into_inner();
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn safe_each(
+        &self,
+        side: usize,
+        mover: &Walker,
+        position: &Position,
+        scratch: &mut Scratch,
+        oracle: &Oracle<'_>,
+        attacks: Option<&dyn Attacks>,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), TooLong> {
+        let protected = &self.roles.protected[side];
+        let cells = &position.cells;
+        let occupied = &scratch.occupied;
+        let mut guarded: SmallVec<[Guarded; 4]> = SmallVec::new();
+        {
+            let mut aux = oracle.scratch.borrow_mut();
+            for (i, &c) in cells.iter().enumerate() {
+                if protected.contains(c) {
+                    let at = i as u32;
+                    let (hit, reads) = self.others_change(side, cells, occupied, &[], at, &mut aux)?;
+                    guarded.push(Guarded { at, hit, reads });
+                }
+            }
+        }
+        let width = position.width as i32;
+        let mut overlay: SmallVec<[(u32, Code); 8]> = SmallVec::new();
+        let mut failed = None;
+        let walked = mover.each(
+            position,
+            occupied,
+            &mut scratch.walk,
+            self.max_states,
+            attacks,
+            &mut |s| {
+                overlay.clear();
+                overlay.extend(
+                    s.changes
+                        .iter()
+                        .map(|c| ((c.at.y * width + c.at.x) as u32, c.content.code())),
+                );
+                let mut aux = oracle.scratch.borrow_mut();
+                let mut test = |at: u32| self.others_change(side, cells, occupied, &overlay, at, &mut aux);
+                let mut safe = true;
+                for g in &guarded {
+                    if overlay.iter().any(|&(s, _)| s == g.at) {
+                        // Moved or taken; a protected piece written is tested below.
+                        continue;
+                    }
+                    let touched = overlay.iter().any(|&(s, new)| {
+                        g.reads >> s & 1 == 1 || self.may_bind_anew(side, s, cells[s as usize], new, g.at)
+                    });
+                    let hit = if touched {
+                        match test(g.at) {
+                            Ok((hit, _)) => hit,
+                            Err(e) => {
+                                failed = Some(e);
+                                return ControlFlow::Break(());
+                            }
+                        }
+                    } else {
+                        g.hit
+                    };
+                    if hit {
+                        safe = false;
+                        break;
+                    }
+                }
+                if safe {
+                    for &(s, new) in overlay.iter() {
+                        if !protected.contains(new) {
+                            continue;
+                        }
+                        match test(s) {
+                            Ok((false, _)) => {}
+                            Ok((true, _)) => {
+                                safe = false;
+                                break;
+                            }
+                            Err(e) => {
+                                failed = Some(e);
+                                return ControlFlow::Break(());
+                            }
+                        }
+                    }
+                }
+                drop(aux);
+                if safe { found(s) } else { ControlFlow::Continue(()) }
+            },
+        );
+        match failed {
+            Some(e) => Err(e),
+            None => walked,
+        }
+    }
+}
+
+/// The walker of `plan`, if it is walked.
+pub(crate) fn walker_of(plan: &FastProgram) -> Option<&Walker> {
+    match plan {
+        FastProgram::Walk(w) => Some(w),
+        FastProgram::Choice(_) => None,
+    }
+}
