@@ -104,7 +104,12 @@ struct Poi {
 /// visited sets per nesting level and the results kept for deduplication.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkScratch {
+    /// The changes made so far, in order: square and what was written.
     overlay: Vec<(u32, Code)>,
+    /// Per change: what the square held before it (to take it back).
+    olds: Vec<Code>,
+    /// The position with the changes made.
+    cur: Vec<Code>,
     pois: Vec<Poi>,
     visited: Vec<FxHashSet<(u64, u64)>>,
     changes: Vec<Change>,
@@ -127,7 +132,6 @@ struct Stash {
 #[derive(Clone, Copy, Debug)]
 struct StashEnd {
     writes: u32,
-    delta: u64,
     trace: Trace,
     poi: Option<Poi>,
 }
@@ -379,8 +383,6 @@ struct Run<'a> {
     base_hash: u64,
     occupied: &'a [Squares],
     s: &'a mut WalkScratch,
-    /// The hash of the changes made so far (XOR of old and new square keys).
-    delta: u64,
     trace: Trace,
     /// How many more states the search may reach.
     states: u64,
@@ -411,18 +413,19 @@ impl<'a> Run<'a> {
         overlay: &[(u32, Code)],
     ) -> Run<'a> {
         s.overlay.clear();
-        s.overlay.extend_from_slice(overlay);
+        s.olds.clear();
+        s.cur.clear();
+        s.cur.extend_from_slice(base);
         s.pois.clear();
         s.seen.clear();
         s.kept.clear();
         s.kept_changes.clear();
-        Run {
+        let mut run = Run {
             w,
             base,
             base_hash,
             occupied,
             s,
-            delta: 0,
             trace: Trace::default(),
             states: max_states,
             too_long: false,
@@ -430,7 +433,11 @@ impl<'a> Run<'a> {
             find: None,
             reads: Cell::new(0),
             attacks: None,
+        };
+        for &(at, code) in overlay {
+            run.write(at, code);
         }
+        run
     }
 
     /// Runs the program from its start; whether the sink stopped it.
@@ -481,12 +488,30 @@ impl<'a> Run<'a> {
         }
         let i = (y * self.w.width + x) as u32;
         self.reads.set(self.reads.get() | 1 << i);
-        for &(at, c) in self.s.overlay.iter().rev() {
-            if at == i {
-                return c;
+        self.s.cur[i as usize]
+    }
+
+    /// Takes back the changes made after the first `len`.
+    #[inline]
+    fn undo_to(&mut self, len: usize) {
+        while self.s.overlay.len() > len {
+            let (at, _) = self.s.overlay.pop().expect("a change to take back");
+            self.s.cur[at as usize] = self.s.olds.pop().expect("what it held");
+        }
+    }
+
+    /// The hash of the changes made so far (XOR of old and new square
+    /// keys over the squares that differ from the position).
+    fn delta(&self) -> u64 {
+        let mut delta = 0;
+        for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
+            let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
+            if old != new && !self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
+                let (x, y) = self.xy(at);
+                delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
             }
         }
-        self.base[i as usize]
+        delta
     }
 
     #[inline]
@@ -497,11 +522,11 @@ impl<'a> Run<'a> {
     /// Writes `code` at square `at`.
     #[inline]
     fn write(&mut self, at: u32, code: Code) {
-        let (x, y) = self.xy(at);
-        let old = self.read(x, y);
+        let old = self.s.cur[at as usize];
         if old != code {
-            self.delta ^= hash::square(x, y, old) ^ hash::square(x, y, code);
             self.s.overlay.push((at, code));
+            self.s.olds.push(old);
+            self.s.cur[at as usize] = code;
         }
     }
 
@@ -518,7 +543,8 @@ impl<'a> Run<'a> {
                 for (d, p) in self.s.pois.iter().enumerate() {
                     pois ^= hash::poi(d, p.x, p.y, p.code);
                 }
-                if !self.s.visited[level].insert((self.delta ^ hash::pc(pc), pois)) {
+                let key = (self.delta() ^ hash::pc(pc), pois);
+                if !self.s.visited[level].insert(key) {
                     return false;
                 }
             }
@@ -584,13 +610,13 @@ impl<'a> Run<'a> {
                 }
                 Inst::Guard { holds, sub, next } => {
                     let body = prog.subs[sub.index()];
-                    let (overlay, delta, trace) = (self.s.overlay.len(), self.delta, self.trace);
+                    let (overlay, trace) = (self.s.overlay.len(), self.trace);
                     let pois = self.s.pois.clone();
                     let found = self.level(level + 1, body, &mut Sink::Exists);
-                    self.s.overlay.truncate(overlay);
+                    self.undo_to(overlay);
                     self.s.pois.clear();
                     self.s.pois.extend_from_slice(&pois);
-                    (self.delta, self.trace) = (delta, trace);
+                    self.trace = trace;
                     if found != holds {
                         return false;
                     }
@@ -628,7 +654,7 @@ impl<'a> Run<'a> {
         stash.writes.clear();
         stash.ends.clear();
         let base = self.s.overlay.len();
-        let (delta, trace) = (self.delta, self.trace);
+        let trace = self.trace;
         let top = self.s.pois.last().copied();
         for sub in prog.ordered[id].iter() {
             let start = prog.subs[sub.index()];
@@ -653,19 +679,19 @@ impl<'a> Run<'a> {
             if stop {
                 break;
             }
-            self.s.overlay.truncate(base);
-            self.s
-                .overlay
-                .extend_from_slice(&stash.writes[from..end.writes as usize]);
+            self.undo_to(base);
+            for &(at, code) in &stash.writes[from..end.writes as usize] {
+                self.write(at, code);
+            }
             from = end.writes as usize;
-            (self.delta, self.trace) = (end.delta, end.trace);
+            self.trace = end.trace;
             if let (Some(p), Some(t)) = (end.poi, self.s.pois.last_mut()) {
                 *t = p;
             }
             stop = self.go(level, next, sink);
         }
-        self.s.overlay.truncate(base);
-        (self.delta, self.trace) = (delta, trace);
+        self.undo_to(base);
+        self.trace = trace;
         if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
             *t = p;
         }
@@ -827,7 +853,7 @@ impl<'a> Run<'a> {
                 if !w.visit[next as usize] && self.spent() {
                     return true;
                 }
-                let (overlay, delta, trace) = (self.s.overlay.len(), self.delta, self.trace);
+                let (overlay, trace) = (self.s.overlay.len(), self.trace);
                 let top = self.s.pois.last().copied();
                 for sw in choice.iter() {
                     let (x, y) = (tx + sw.dx, ty + sw.dy);
@@ -855,8 +881,8 @@ impl<'a> Run<'a> {
                     }
                 }
                 let stop = self.go(level, next, sink);
-                self.s.overlay.truncate(overlay);
-                (self.delta, self.trace) = (delta, trace);
+                self.undo_to(overlay);
+                self.trace = trace;
                 if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
                     *t = p;
                 }
@@ -878,16 +904,12 @@ impl<'a> Run<'a> {
                     return true;
                 }
                 let t = self.find.expect("a targeted walk");
-                let reads = self.reads.get();
-                let now = self.read(t.x, t.y);
-                self.reads.set(reads);
-                return now != t.before;
+                return self.s.cur[t.at as usize] != t.before;
             }
             Sink::Stash { base, into } => {
                 into.writes.extend_from_slice(&self.s.overlay[*base..]);
                 into.ends.push(StashEnd {
                     writes: into.writes.len() as u32,
-                    delta: self.delta,
                     trace: self.trace,
                     poi: self.s.pois.last().copied(),
                 });
@@ -902,17 +924,21 @@ impl<'a> Run<'a> {
         let mut changes = std::mem::take(&mut self.s.changes);
         changes.clear();
         let w = self.w.width;
-        for (i, &(at, c)) in self.s.overlay.iter().enumerate() {
-            if self.s.overlay[i + 1..].iter().any(|&(a, _)| a == at) || self.base[at as usize] == c {
+        let mut delta = 0;
+        for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
+            let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
+            if old == new || self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
                 continue;
             }
+            let (x, y) = (at as i32 % w, at as i32 / w);
+            delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
             changes.push(Change {
-                at: Coord::new(at as i32 % w, at as i32 / w),
-                content: Content::from_code(c),
+                at: Coord::new(x, y),
+                content: Content::from_code(new),
             });
         }
         changes.sort_unstable_by_key(|c| (-c.at.y, c.at.x));
-        let key = self.delta ^ self.trace.key();
+        let key = delta ^ self.trace.key();
         let fresh = if self.s.seen.insert(key) {
             true
         } else {
@@ -938,7 +964,7 @@ impl<'a> Run<'a> {
                 poi_to: self.trace.to.map(coord),
                 became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
                 path: &[],
-                hash: self.base_hash ^ self.delta,
+                hash: self.base_hash ^ delta,
             };
             stop = found(&s).is_break();
         }
