@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-pub(crate) use reach::{Reach, monotone_loops, reaches};
+pub(crate) use reach::{Reach, few_path_joins, monotone_loops, reaches};
 pub(crate) use search::Scratch;
 pub use search::Successors;
 pub(crate) use search::{NoAttacks, search_with};

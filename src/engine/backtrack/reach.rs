@@ -258,6 +258,83 @@ pub(crate) fn monotone_loops(prog: &Program, width: u32, height: u32) -> Vec<Pc>
         .collect()
 }
 
+/// The instructions a search may go to next from `inst` (within its own
+/// sub-program: a guard's or an ordered choice's body starts one of its own).
+fn successors(inst: &Inst) -> impl Iterator<Item = Pc> {
+    let (a, b) = match *inst {
+        Inst::Split { first, second } => (Some(first), Some(second)),
+        Inst::Jump { to } => (Some(to), None),
+        Inst::Rewrite { next, .. }
+        | Inst::Bind { next, .. }
+        | Inst::Unbind { next }
+        | Inst::Guard { next, .. }
+        | Inst::Ordered { next, .. }
+        | Inst::Test { next, .. }
+        | Inst::Attacked { next } => (Some(next), None),
+        Inst::Match => (None, None),
+    };
+    a.into_iter().chain(b)
+}
+
+/// The most paths to a join that may skip its visited set.
+const FEW_PATHS: u32 = 16;
+
+/// The join points (visited instructions on no loop) that at most
+/// [`FEW_PATHS`] paths of the program reach from where a search starts (its
+/// start and every sub-program's): two states meeting there can only have
+/// come by two of those few paths, so without the visited set a search
+/// does at most that many times the work, and the results, deduplicated
+/// anyway, are the same. A loop anywhere before such a join makes the
+/// paths unbounded: it keeps its set.
+pub(crate) fn few_path_joins(prog: &Program) -> Vec<Pc> {
+    let n = prog.insts.len();
+    let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
+    for (pc, inst) in prog.insts.iter().enumerate() {
+        for s in successors(inst) {
+            preds[s as usize].push(pc as Pc);
+        }
+    }
+    let mut entry = vec![false; n];
+    entry[prog.start as usize] = true;
+    for &s in &prog.subs {
+        entry[s as usize] = true;
+    }
+    // Paths into each instruction (saturating: `u32::MAX` is unbounded),
+    // counted over the predecessors depth first, without recursion.
+    let mut count: Vec<Option<u32>> = vec![None; n];
+    let mut open = vec![false; n];
+    for pc in 0..n {
+        if !prog.visit[pc] || count[pc].is_some() {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(pc, 0)];
+        open[pc] = true;
+        while let Some(&mut (at, ref mut next)) = stack.last_mut() {
+            if let Some(&p) = preds[at].get(*next) {
+                *next += 1;
+                let p = p as usize;
+                if count[p].is_none() && !open[p] {
+                    open[p] = true;
+                    stack.push((p, 0));
+                }
+                continue;
+            }
+            let mut k = entry[at] as u32;
+            for &p in &preds[at] {
+                // A predecessor still open closes a loop through `at`.
+                k = k.saturating_add(count[p as usize].unwrap_or(u32::MAX));
+            }
+            count[at] = Some(k);
+            open[at] = false;
+            stack.pop();
+        }
+    }
+    (0..n)
+        .filter(|&pc| prog.visit[pc] && count[pc].is_some_and(|k| k <= FEW_PATHS))
+        .map(|pc| pc as Pc)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::engine::backtrack::Prepared;
@@ -278,6 +355,33 @@ mod tests {
             .enumerate()
             .filter(|(pc, i)| matches!(i, Inst::Split { .. }) && p.visit[*pc])
             .count()
+    }
+
+    /// The visited instructions of `expr`'s program, and those of them
+    /// [`super::few_path_joins`] frees of their set.
+    fn joins(expr: &str) -> (usize, usize) {
+        let rules = Rules::prelude();
+        let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
+            panic!("not a move")
+        };
+        let p = compile(&m, rules.pieces()).unwrap();
+        let visited = p.visit.iter().filter(|&&v| v).count();
+        (visited, super::few_path_joins(&p).len())
+    }
+
+    #[test]
+    fn a_join_after_a_few_alternatives_needs_no_visited_set() {
+        let (visited, freed) =
+            joins("%♙: ((% + u. -> . + u%) | (% + ur♟ -> . + ur%)) ((% + u# -> ♕ + u#) / nil)");
+        assert!(visited >= 1);
+        assert_eq!(freed, visited);
+    }
+
+    #[test]
+    fn a_join_after_a_loop_keeps_it() {
+        let (visited, freed) =
+            joins("%♖: (% + u. -> . + u%)* ((% + r. -> . + r%) | (% + l. -> . + l%)) (% + u. -> . + u%)");
+        assert!(visited > freed, "{visited} visited, {freed} freed");
     }
 
     #[test]

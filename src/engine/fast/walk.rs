@@ -24,7 +24,7 @@ use rustc_hash::FxHashSet;
 use super::compile::Decline;
 use super::{MAX_SQUARES, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
-use crate::engine::backtrack::{Reach, monotone_loops, reaches};
+use crate::engine::backtrack::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::position::Position;
 use crate::engine::{Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, Write};
@@ -209,7 +209,10 @@ impl Walker {
         }
         let attacks = program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. }));
         let mut visit = program.visit.clone();
-        for pc in monotone_loops(program, width, height) {
+        for pc in monotone_loops(program, width, height)
+            .into_iter()
+            .chain(few_path_joins(program))
+        {
             visit[pc as usize] = false;
         }
         let binds: Vec<CodeSet> = program
@@ -658,6 +661,15 @@ impl<'a> Run<'a> {
         let top = self.s.pois.last().copied();
         for sub in prog.ordered[id].iter() {
             let start = prog.subs[sub.index()];
+            if matches!(prog.insts[start as usize], Inst::Match) {
+                // `nil`, and no alternative before it had a result: the
+                // state as it is is the one result.
+                self.s.stashes.push(stash);
+                return self.go(level, next, sink);
+            }
+            if !self.holds_around_poi(&prog.entry[start as usize]) {
+                continue;
+            }
             self.level(
                 level + 1,
                 start,
