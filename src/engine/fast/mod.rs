@@ -17,14 +17,14 @@
 //! more than [`MAX_SQUARES`] squares are left to the backtracker.
 
 mod compile;
+mod keys;
 mod legal;
 pub mod walk;
 
 use std::ops::ControlFlow;
 
-use rustc_hash::FxHashSet;
-
 pub use compile::{Decline, MAX_SQUARES};
+use keys::KeySet;
 pub(crate) use legal::{Walkers, walker_of};
 pub use walk::Walker;
 use walk::{TooLong, WalkScratch};
@@ -205,7 +205,7 @@ pub(crate) struct Scratch {
     loaded: Option<(u64, Vec<Code>)>,
     changes: Vec<Change>,
     /// The resulting hashes of the results given so far (deduplicating searches).
-    seen: FxHashSet<u64>,
+    seen: KeySet,
     /// Those results: hash and range of [`Scratch::kept_changes`].
     kept: Vec<(u64, u32, u32)>,
     kept_changes: Vec<Change>,

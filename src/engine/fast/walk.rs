@@ -22,6 +22,7 @@ use std::ops::ControlFlow;
 use rustc_hash::FxHashSet;
 
 use super::compile::Decline;
+use super::keys::KeySet;
 use super::{MAX_SQUARES, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::backtrack::{Reach, few_path_joins, monotone_loops, reaches};
@@ -113,7 +114,7 @@ pub(crate) struct WalkScratch {
     pois: Vec<Poi>,
     visited: Vec<FxHashSet<(u64, u64)>>,
     changes: Vec<Change>,
-    seen: FxHashSet<u64>,
+    seen: KeySet,
     kept: Vec<Kept>,
     kept_changes: Vec<Change>,
     /// Spare stashes for ordered choices.
