@@ -234,8 +234,14 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        if let Route::Choice(p) = self.route(side, position, safe, cache) {
-            return Ok(p.count(position, &mut cache.fast));
+        match self.route(side, position, safe, cache) {
+            Route::Choice(p) => return Ok(p.count(position, &mut cache.fast)),
+            Route::Walk(w, false) => {
+                return self
+                    .with_walkers(limits, |all| all.count(side, w, position, &mut cache.fast))
+                    .map_err(|_| limits.state_limit());
+            }
+            _ => {}
         }
         count_each(|found| self.each_move(side, position, safe, cache, limits, found))
     }

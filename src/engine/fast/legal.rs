@@ -159,6 +159,34 @@ impl Walkers<'_> {
         result
     }
 
+    /// How many moves of `side` (walked by `mover`) there are on `position`
+    /// (which fits), without building them, when its protected pieces need
+    /// no test (else: count [`Walkers::each`]'s).
+    pub(crate) fn count(
+        &self,
+        side: usize,
+        mover: &Walker,
+        position: &Position,
+        scratch: &mut Scratch,
+    ) -> Result<u64, TooLong> {
+        scratch.load(position, self.codes.max(mover.codes()));
+        let oracle = Oracle {
+            walkers: self,
+            side,
+            scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
+        };
+        let attacks = mover.attacks().then_some(&oracle as &dyn Attacks);
+        let result = mover.count(
+            position,
+            &scratch.occupied,
+            &mut scratch.walk,
+            self.max_states,
+            attacks,
+        );
+        scratch.aux = oracle.scratch.into_inner();
+        result
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn safe_each(
         &self,

@@ -114,9 +114,11 @@ pub(crate) struct WalkScratch {
     pois: Vec<Poi>,
     visited: Vec<FxHashSet<(u64, u64)>>,
     changes: Vec<Change>,
+    /// A result's changes as (square, content), in square order.
+    diff: Vec<(u32, Code)>,
     seen: KeySet,
     kept: Vec<Kept>,
-    kept_changes: Vec<Change>,
+    kept_changes: Vec<(u32, Code)>,
     /// Spare stashes for ordered choices.
     stashes: Vec<Stash>,
 }
@@ -302,6 +304,30 @@ impl Walker {
         run.finish(&mut sink).map(|_| ())
     }
 
+    /// How many results [`Walker::each`] would give, without building them.
+    pub(crate) fn count(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        max_states: u64,
+        attacks: Option<&dyn Attacks>,
+    ) -> Result<u64, TooLong> {
+        let mut n = 0;
+        let mut run = Run::new(
+            self,
+            &position.cells,
+            position.hash,
+            occupied,
+            scratch,
+            max_states,
+            &[],
+        );
+        run.attacks = attacks;
+        run.finish(&mut Sink::Count(&mut n))?;
+        Ok(n)
+    }
+
     /// Whether the program has a result on `position` (which must fit).
     pub(crate) fn holds(
         &self,
@@ -378,6 +404,8 @@ enum Sink<'f, 'g> {
     Stash { base: usize, into: &'f mut Stash },
     /// Stops at the first that changes the walk's target square.
     Changes,
+    /// Counts each, once.
+    Count(&'f mut u64),
 }
 
 /// One search in progress.
@@ -910,7 +938,7 @@ impl<'a> Run<'a> {
     /// A result: at nesting 0 given to the caller (once), deeper it ends the
     /// sub-search; `true` when the search is to stop.
     fn record(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
-        let found = match sink {
+        match sink {
             Sink::Exists => return true,
             Sink::Changes => {
                 if level > 0 {
@@ -928,60 +956,71 @@ impl<'a> Run<'a> {
                 });
                 return false;
             }
-            Sink::Collect(found) => found,
-        };
+            Sink::Collect(_) | Sink::Count(_) => {}
+        }
         if level > 0 {
             return true;
         }
         // The last write to each square, where it differs from the position.
-        let mut changes = std::mem::take(&mut self.s.changes);
-        changes.clear();
+        let mut diff = std::mem::take(&mut self.s.diff);
+        diff.clear();
         let w = self.w.width;
         let mut delta = 0;
-        for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
+        for &(at, _) in &self.s.overlay {
             let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
-            if old == new || self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
+            if old == new || diff.iter().any(|&(a, _)| a == at) {
                 continue;
             }
             let (x, y) = (at as i32 % w, at as i32 / w);
             delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
-            changes.push(Change {
-                at: Coord::new(x, y),
-                content: Content::from_code(new),
-            });
+            diff.push((at, new));
         }
-        changes.sort_unstable_by_key(|c| (-c.at.y, c.at.x));
+        diff.sort_unstable_by_key(|&(at, _)| at);
         let key = delta ^ self.trace.key();
-        let fresh = if self.s.seen.insert(key) {
-            true
-        } else {
+        let fresh = self.s.seen.insert(key) || {
             let (kept, trace) = (&self.s.kept_changes, self.trace);
             !self.s.kept.iter().any(|k| {
-                k.key == key && k.trace == trace && kept[k.start as usize..k.end as usize] == changes[..]
+                k.key == key && k.trace == trace && kept[k.start as usize..k.end as usize] == diff[..]
             })
         };
         let mut stop = false;
         if fresh {
             let start = self.s.kept_changes.len() as u32;
-            self.s.kept_changes.extend_from_slice(&changes);
+            self.s.kept_changes.extend_from_slice(&diff);
             self.s.kept.push(Kept {
                 key,
                 start,
                 end: self.s.kept_changes.len() as u32,
                 trace: self.trace,
             });
-            let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
-            let s = Successor {
-                changes: &changes,
-                poi_from: self.trace.from.map(coord),
-                poi_to: self.trace.to.map(coord),
-                became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
-                path: &[],
-                hash: self.base_hash ^ delta,
-            };
-            stop = found(&s).is_break();
+            match sink {
+                Sink::Count(n) => **n += 1,
+                Sink::Collect(found) => {
+                    let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
+                    let mut changes = std::mem::take(&mut self.s.changes);
+                    changes.clear();
+                    // Reading order: top row first.
+                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
+                        changes.extend(row.iter().map(|&(at, c)| Change {
+                            at: coord(at),
+                            content: Content::from_code(c),
+                        }));
+                    }
+                    let s = Successor {
+                        changes: &changes,
+                        poi_from: self.trace.from.map(coord),
+                        poi_to: self.trace.to.map(coord),
+                        became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
+                        path: &[],
+                        hash: self.base_hash ^ delta,
+                    };
+                    stop = found(&s).is_break();
+                    self.s.changes = changes;
+                }
+                _ => unreachable!("the other sinks returned above"),
+            }
         }
-        self.s.changes = changes;
+        self.s.diff = diff;
         stop
     }
 }
