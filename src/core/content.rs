@@ -115,7 +115,6 @@ impl CodeSet {
     }
 
     /// Whether the set is exactly `{code}`.
-    #[cfg(test)]
     pub(crate) fn is_only(&self, code: Code) -> bool {
         *self == CodeSet::of([code])
     }

@@ -1,20 +1,22 @@
 //! The walker: programs with pieces of interest (`%p:`), run by native
-//! recursion on the position as it is plus a short list of the changes made
-//! so far, with nothing to undo but truncating that list.
+//! recursion on the position plus the changes made so far.
 //!
-//! The backtracker edits a copy of the board, logs every write to undo it,
-//! and works out each result's changes by comparing the board with the
-//! log; the walker reads a square from its change list (most recent first)
-//! or else from the position, and a result's changes are that list with
-//! each square's last write, where it differs from the position. Every
-//! rewrite it runs is anchored at the piece of interest (one place to try,
-//! no square to search for), loops that cannot repeat a state need no
-//! visited set (the backtracker's analysis), and results are deduplicated
-//! exactly as the backtracker does: the same changes, start, end and change
-//! of piece are one move.
+//! The changes are kept on a board of the walk's own (a read is one lookup)
+//! and in a log that takes them back; a result's changes are the squares
+//! the log touched that now differ from the position, and its hash is
+//! worked out from them only where a result or a visited set needs it.
+//! Rewrites are anchored at the piece of interest (one place to try) or at
+//! the squares holding what their anchor accepts; loops that cannot repeat
+//! a state, and joins few paths reach, need no visited set; a loop that
+//! moves the piece one step at a time over one content (a slide) runs as a
+//! scan along its ray. Results are deduplicated exactly as the backtracker
+//! does: the same changes, start, end and change of piece are one move.
 //!
-//! It declines ordered choices, `attacked`, boxes, rewrites not anchored at
-//! a piece of interest and writes that could create or remove a square.
+//! A walk can also look for a change of one square (`changes_at`): only the
+//! pieces whose reach covers it are bound, only paths that can still write
+//! it are followed, and the squares it read are noted (see [`super::legal`],
+//! which builds `attacked` and safe moves on it). It declines boxes and
+//! writes that could create or remove a square.
 
 use std::cell::Cell;
 use std::ops::ControlFlow;
@@ -56,6 +58,80 @@ pub struct Walker {
     split_reach: Vec<Reach>,
     /// Whether the program runs `attacked` (and so needs the other sides).
     attacks: bool,
+    /// Per instruction: the slide a loop head runs, if it is one.
+    slides: Vec<Option<Slide>>,
+}
+
+/// A loop that moves the piece of interest one fixed step at a time over
+/// squares holding one content, leaving that content behind
+/// (`(% + m. -> . + m%)*`): run as a scan along the ray, the piece set
+/// down at each square it reaches, without the steps in between.
+#[derive(Clone, Copy, Debug)]
+struct Slide {
+    dx: i32,
+    dy: i32,
+    /// What the squares passed over hold, and what the piece leaves behind.
+    over: Code,
+    /// The marks the piece carries once it has moved.
+    marks: crate::core::Marks,
+}
+
+impl Slide {
+    /// The slide loop head `head` runs: its first branch a rewrite of one
+    /// alternative and one choice that checks the piece of interest and the
+    /// square one step away for `over`, writes `over` where the piece was
+    /// and the piece one step on, and comes back to `head`.
+    fn of(prog: &Program, head: Pc, visit: &[bool]) -> Option<Slide> {
+        let Inst::Split { first, .. } = prog.insts[head as usize] else {
+            return None;
+        };
+        let Inst::Rewrite { id, next } = prog.insts[first as usize] else {
+            return None;
+        };
+        if next != head || visit[head as usize] {
+            return None;
+        }
+        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+            return None;
+        };
+        let [choice] = &alt.choices[..] else {
+            return None;
+        };
+        if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
+            return None;
+        }
+        let [a, b] = &alt.checks[..] else {
+            return None;
+        };
+        let (poi, step) = if a.poi { (a, b) } else { (b, a) };
+        if !poi.poi || step.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (step.dx, step.dy) {
+            return None;
+        }
+        let over = (0..=Code::MAX).find(|&c| step.accepts.contains(c))?;
+        if !step.accepts.is_only(over) || poi.accepts.contains(over) {
+            return None;
+        }
+        let [w1, w2] = &choice[..] else {
+            return None;
+        };
+        let (behind, ahead) = match (w1.write, w2.write) {
+            (Write::Code(_), Write::Poi(_)) => (w1, w2),
+            (Write::Poi(_), Write::Code(_)) => (w2, w1),
+            _ => return None,
+        };
+        let Write::Poi(marks) = ahead.write else {
+            return None;
+        };
+        let ok = behind.write == Write::Code(over)
+            && (behind.dx, behind.dy) == (poi.dx, poi.dy)
+            && (ahead.dx, ahead.dy) == (step.dx, step.dy);
+        ok.then_some(Slide {
+            dx: step.dx - poi.dx,
+            dy: step.dy - poi.dy,
+            over,
+            marks,
+        })
+    }
 }
 
 /// The `attacked` test of a walk: whether a side other than the owner of
@@ -254,6 +330,9 @@ impl Walker {
             .map(|t| suspects.iter().fold(0, |set, per| set | per[t]))
             .collect();
         let bound = CodeSet::of(program.binds.iter().flat_map(|b| b.iter().copied()));
+        let slides = (0..program.insts.len() as Pc)
+            .map(|pc| Slide::of(program, pc, &visit))
+            .collect();
         Ok(Walker {
             prog: program.clone(),
             visit,
@@ -267,6 +346,7 @@ impl Walker {
             bound,
             split_reach,
             attacks,
+            slides,
         })
     }
 
@@ -583,6 +663,11 @@ impl<'a> Run<'a> {
             match prog.insts[pc as usize] {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
+                    if let Some(slide) = self.w.slides[pc as usize]
+                        && !self.s.pois.is_empty()
+                    {
+                        return self.slide(level, pc, slide, second, sink);
+                    }
                     // Looking for a change of one square: leave paths that
                     // cannot write it from where the piece of interest is.
                     if let Some(t) = self.find
@@ -643,11 +728,15 @@ impl<'a> Run<'a> {
                 Inst::Guard { holds, sub, next } => {
                     let body = prog.subs[sub.index()];
                     let (overlay, trace) = (self.s.overlay.len(), self.trace);
-                    let pois = self.s.pois.clone();
+                    // Every step of the sub-search puts the pieces of
+                    // interest back as it found them; the top is kept in case.
+                    let (depth, top) = (self.s.pois.len(), self.s.pois.last().copied());
                     let found = self.level(level + 1, body, &mut Sink::Exists);
                     self.undo_to(overlay);
-                    self.s.pois.clear();
-                    self.s.pois.extend_from_slice(&pois);
+                    self.s.pois.truncate(depth);
+                    if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+                        *t = p;
+                    }
                     self.trace = trace;
                     if found != holds {
                         return false;
@@ -676,6 +765,72 @@ impl<'a> Run<'a> {
                 }
             }
         }
+    }
+
+    /// Runs slide loop `head`: the piece of interest set down at each square
+    /// it can reach along the ray, farthest first (the order of the loop's
+    /// recursion), continuing at `exit` from each.
+    fn slide(&mut self, level: usize, head: Pc, slide: Slide, exit: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let top = *self.s.pois.last().expect("a piece of interest");
+        let at = |k: i32| (top.x + k * slide.dx, top.y + k * slide.dy);
+        // The loop's rewrite finds the piece on its square (or none at all).
+        let mut n = 0;
+        if self.read(top.x, top.y) != top.code {
+            return self.go(level, exit, sink);
+        }
+        while {
+            let (x, y) = at(n + 1);
+            self.read(x, y) == slide.over
+        } {
+            n += 1;
+        }
+        // A targeted walk gives up where the target is out of the loop's reach.
+        if let Some(t) = self.find
+            && level == 0
+            && self.s.pois.len() == 1
+        {
+            let reach = &self.w.split_reach[head as usize];
+            if let Some(k) = (0..=n).find(|&k| {
+                let (x, y) = at(k);
+                !reach.contains(t.x - x, t.y - y)
+            }) {
+                if k == 0 {
+                    return false;
+                }
+                n = k - 1;
+            }
+        }
+        // One state per step, as the loop counts them.
+        for _ in 0..n {
+            if self.spent() {
+                return true;
+            }
+        }
+        let (len, trace) = (self.s.overlay.len(), self.trace);
+        let moved = code::with_marks(top.code, slide.marks);
+        for k in (0..=n).rev() {
+            if k > 0 {
+                let (x, y) = at(k);
+                let to = (y * self.w.width + x) as u32;
+                self.write(top.at, slide.over);
+                self.write(to, moved);
+                let p = self.s.pois.last_mut().expect("a piece of interest");
+                *p = Poi {
+                    at: to,
+                    x,
+                    y,
+                    code: moved,
+                };
+            }
+            let stop = self.go(level, exit, sink);
+            self.undo_to(len);
+            self.trace = trace;
+            *self.s.pois.last_mut().expect("a piece of interest") = top;
+            if stop {
+                return true;
+            }
+        }
+        false
     }
 
     /// Runs the alternatives of ordered choice `id` until one has results,
@@ -1022,5 +1177,39 @@ impl<'a> Run<'a> {
         }
         self.s.diff = diff;
         stop
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Walker;
+    use crate::ir::{Rules, Value};
+    use crate::program::compile;
+    use crate::source::Source;
+
+    /// How many loop heads of `expr`'s program the walker runs as slides.
+    fn slides(expr: &str) -> usize {
+        let rules = Rules::prelude();
+        let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
+            panic!("not a move")
+        };
+        let w = Walker::new(&compile(&m, rules.pieces()).unwrap(), 8, 8).unwrap();
+        w.slides.iter().flatten().count()
+    }
+
+    #[test]
+    fn a_slide_over_empty_squares_is_a_ray() {
+        assert_eq!(slides("%♖: (% + u. -> . + u%)* (% + u(. | ♟) -> . + u%)"), 1);
+        assert_eq!(slides("%♖: (% + u. -> . + u%)* | (% + r. -> . + r%)*"), 2);
+    }
+
+    #[test]
+    fn other_loops_are_stepped() {
+        // Over two contents: what it leaves behind is not what was there.
+        assert_eq!(slides("%♖: (% + u(. | ♙) -> . + u%)*"), 0);
+        // Leaves something else behind.
+        assert_eq!(slides("%♖: (% + u. -> ♙ + u%)*"), 0);
+        // Can come back: not a fixed step.
+        assert_eq!(slides("%♖: ((% + u. -> . + u%) | (% + d. -> . + d%))*"), 0);
     }
 }
