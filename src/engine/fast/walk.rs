@@ -14,7 +14,7 @@
 //!
 //! A walk can also look for a change of one square (`changes_at`): only the
 //! pieces whose reach covers it are bound, only paths that can still write
-//! it are followed, and the squares it read are noted (see [`super::legal`],
+//! it are followed, and the squares it read are noted (the legality module
 //! which builds `attacked` and safe moves on it). It declines boxes and
 //! writes that could create or remove a square.
 
