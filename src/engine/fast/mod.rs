@@ -219,10 +219,32 @@ impl Scratch {
     /// Makes the square sets those of `position` (kept if it is loaded already).
     fn load(&mut self, position: &Position, codes: usize) {
         if self.occupied.len() >= codes
-            && let Some((hash, cells)) = &self.loaded
-            && *hash == position.hash
-            && *cells == position.cells
+            && let Some((hash, cells)) = &mut self.loaded
+            && cells.len() == position.cells.len()
         {
+            if *hash == position.hash && *cells == position.cells {
+                return;
+            }
+            // The position searched before is usually a move away: update
+            // the sets where the cells differ, eight at a time.
+            *hash = position.hash;
+            for (k, (old, new)) in cells.chunks_mut(8).zip(position.cells.chunks(8)).enumerate() {
+                if old == new {
+                    continue;
+                }
+                for (j, (o, &n)) in old.iter_mut().zip(new).enumerate() {
+                    if *o != n {
+                        let bit: Squares = 1 << (k * 8 + j);
+                        if let Some(set) = self.occupied.get_mut(*o as usize) {
+                            *set &= !bit;
+                        }
+                        if let Some(set) = self.occupied.get_mut(n as usize) {
+                            *set |= bit;
+                        }
+                        *o = n;
+                    }
+                }
+            }
             return;
         }
         let size = codes.max(self.occupied.len());
