@@ -79,6 +79,18 @@ impl Fixture {
 
     /// White moving by `white`, black by `black`, kings protected.
     fn engine_with(&self, white: &str, black: &str, width: u32, height: u32) -> Box<dyn Engine> {
+        self.engine_on(white, black, width, height, engine::EngineChoice::default())
+    }
+
+    /// The same, on the engines `choice` allows.
+    fn engine_on(
+        &self,
+        white: &str,
+        black: &str,
+        width: u32,
+        height: u32,
+        choice: engine::EngineChoice,
+    ) -> Box<dyn Engine> {
         let sides = vec![
             Side {
                 moves: self.program(white),
@@ -91,7 +103,7 @@ impl Fixture {
                 owned: "♟♞♝♜♛♚".chars().map(|c| self.piece(c)).collect(),
             },
         ];
-        engine::prepare(sides, Vec::new(), width, height, engine::EngineChoice::default())
+        engine::prepare(sides, Vec::new(), width, height, choice)
     }
 
     /// The diagrams of `expr`'s results on `board`, in the order found.
@@ -580,6 +592,28 @@ fn attacked_asks_the_players_other_than_the_owner_whoever_searches() {
 }
 
 // ---- can_change ----------------------------------------------------------
+
+#[test]
+fn a_move_of_two_pieces_in_turn_changes_what_either_changes() {
+    let f = Fixture::new();
+    // Black steps its rook down, then its king down: the king cannot reach
+    // the rook's square, nor the rook the king's.
+    let black = "(%♜: (% + d. -> . + d%)) (%♚: (% + d. -> . + d%))";
+    let board = f.board("♜...♚\n.....\n.....\n.....\n....♔\n");
+    let program = f.program(black);
+    let changed = changed_squares(&program, &board);
+    assert_eq!(changed.len(), 4, "{changed:?}");
+    for choice in [engine::EngineChoice::Backtrack, engine::EngineChoice::Fast] {
+        let e = f.engine_on("white_moves", black, 5, 5, choice);
+        for at in ["a5", "a4", "e5", "e4", "b4", "d4", "a3"] {
+            assert_eq!(
+                can_change(&*e, WHITE, &board, at),
+                changed.contains(&sq(at)),
+                "{choice}: {at}"
+            );
+        }
+    }
+}
 
 #[test]
 fn a_black_rook_changes_the_squares_along_its_open_lines() {

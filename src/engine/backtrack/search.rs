@@ -224,6 +224,7 @@ fn run(
     cache.trace = Trace::default();
     cache.path.clear();
     cache.states = 0;
+    let before = find.map_or(0, |t| cache.board.get(t.x, t.y));
     let mut s = Search {
         prog: program.prog,
         visit: program.visit,
@@ -234,6 +235,7 @@ fn run(
         oracle,
         find,
         only,
+        before,
     };
     s.run_level(0, program.prog.start, Mode::Collect)
 }
@@ -253,6 +255,10 @@ struct Search<'a> {
     find: Option<Coord>,
     /// The only squares the outermost `%p:`s may bind, by bind id.
     only: Option<&'a [(BindId, Coord)]>,
+    /// What `find` held when the search started: once a path has changed
+    /// it, the path may end in a result without writing it again, so the
+    /// reach analysis no longer prunes that path.
+    before: Code,
 }
 
 impl Search<'_> {
@@ -398,6 +404,7 @@ impl Search<'_> {
                     if let Some(t) = self.find
                         && level == 0
                         && let [p] = self.cache.pois.as_slice()
+                        && self.untouched()
                         && let Some(r) = self.split_reach.get(pc as usize)
                         && !r.contains(t.x - p.x, t.y - p.y)
                     {
@@ -733,12 +740,21 @@ impl Search<'_> {
         false
     }
 
+    /// Whether the square looked for holds what it held when the search
+    /// started (only then can the reach analysis prune a path).
+    #[inline]
+    fn untouched(&self) -> bool {
+        self.find
+            .is_some_and(|t| self.cache.board.get(t.x, t.y) == self.before)
+    }
+
     /// Binds the next square of a `%p:` and continues inside it.
     fn next_bind(&mut self, level: usize, mut f: BindFrame) {
         let codes = &self.prog.binds[f.id.index()];
         if let Some(only) = self.only
             && level == 0
             && self.cache.pois.is_empty()
+            && self.untouched()
         {
             // The cursor's `source` walks the list of allowed squares.
             let board = &self.cache.board;
@@ -756,7 +772,7 @@ impl Search<'_> {
             return;
         }
         let reach = match self.find {
-            Some(target) if level == 0 && self.cache.pois.is_empty() => {
+            Some(target) if level == 0 && self.cache.pois.is_empty() && self.untouched() => {
                 self.reach.get(f.id.index()).map(|r| (r, target))
             }
             _ => None,

@@ -673,6 +673,7 @@ impl<'a> Run<'a> {
                     if let Some(t) = self.find
                         && level == 0
                         && let [p] = self.s.pois.as_slice()
+                        && self.s.cur[t.at as usize] == t.before
                         && !self.w.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
                     {
                         return false;
@@ -788,6 +789,7 @@ impl<'a> Run<'a> {
         if let Some(t) = self.find
             && level == 0
             && self.s.pois.len() == 1
+            && self.s.cur[t.at as usize] == t.before
         {
             let reach = &self.w.split_reach[head as usize];
             if let Some(k) = (0..=n).find(|&k| {
@@ -919,6 +921,7 @@ impl<'a> Run<'a> {
         if let Some(t) = self.find
             && level == 0
             && self.s.pois.is_empty()
+            && self.s.cur[t.at as usize] == t.before
         {
             // Only the pieces that could reach the target; which squares
             // hold them is the caller's to watch (`may_bind_anew`).
