@@ -425,6 +425,29 @@ fn an_automatic_quiet_count_ends_the_tree() {
     assert_eq!(ending(&claimed, &shuffled), Some(Ending::Draw));
 }
 
+/// A perft table keys counts by the quiet count where an automatic `quiet`
+/// outcome reads it, and is not used where an automatic `repetition`
+/// outcome reads the history: the counts are those without a table.
+#[test]
+fn a_perft_table_keeps_counts_that_depend_on_counters() {
+    let text = std::fs::read_to_string("tests/data/games/quiet_ends.alg").unwrap();
+    for rules in [
+        text.clone(),
+        text.replace("outcome quiet 2 automatic", "outcome quiet 5 automatic"),
+        text.replace("outcome quiet 2 automatic", "outcome repetition 2 automatic"),
+    ] {
+        let (spec, _) = chessalg::decl::Spec::load(&Source::new("table.alg", rules)).unwrap();
+        let g = Game::new(&spec).unwrap();
+        let table = chessalg::game::PerftTable::with_megabytes(1).unwrap();
+        for d in 1..=9 {
+            let plain = chessalg::game::perft(&g, &g.initial(), d, &mut Cache::new()).unwrap();
+            let tabled =
+                chessalg::game::perft_with(&g, &g.initial(), d, &mut Cache::new(), Some(&table)).unwrap();
+            assert_eq!(tabled, plain, "depth {d}");
+        }
+    }
+}
+
 /// `fen turn`: the turn letters a file declares; a FEN whose third field is
 /// a number has no rights or target fields, as a game declaring neither
 /// writes it.

@@ -1,5 +1,6 @@
-//! Parallel perft (`perft --threads N`) gives the published counts, the same
-//! as on one thread, on either engine.
+//! Parallel perft (`perft --threads N`) and perft with a table of counted
+//! subtrees (`perft --hash MB`) give the published counts, the same as on
+//! one thread without a table.
 
 mod common;
 
@@ -24,7 +25,7 @@ fn perft_on_several_threads_gives_the_published_counts() {
         let one = game::perft(&g, &start, depth, &mut Cache::new()).unwrap();
         assert_eq!(one, published, "{rules} depth {depth} on one thread");
         for threads in [2, 3] {
-            let n = game::perft_parallel(&g, &start, depth, threads).unwrap();
+            let n = game::perft_parallel(&g, &start, depth, threads, None).unwrap();
             assert_eq!(n, published, "{rules} depth {depth} on {threads} threads");
         }
     }
@@ -35,7 +36,7 @@ fn divide_on_several_threads_matches_one_thread() {
     let g = common::chess();
     let start = g.initial();
     let one = game::divide(&g, &start, 3, &mut Cache::new()).unwrap();
-    let two = game::divide_parallel(&g, &start, 3, 2).unwrap();
+    let two = game::divide_parallel(&g, &start, 3, 2, None).unwrap();
     assert_eq!(one, two);
     assert_eq!(two.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
 }
@@ -49,4 +50,41 @@ fn the_threads_flag_keeps_the_count() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("--threads"), "{err}");
+}
+
+#[test]
+fn a_table_of_counted_subtrees_keeps_the_published_counts() {
+    for (rules, depth, published) in CASES {
+        let g = common::game(rules);
+        let start = g.initial();
+        // A small table: slots are overwritten often.
+        let table = game::PerftTable::with_megabytes(1).unwrap();
+        let n = game::perft_with(&g, &start, depth, &mut Cache::new(), Some(&table)).unwrap();
+        assert_eq!(n, published, "{rules} depth {depth} with a table");
+        // Filled already: the same count again, now mostly from the table.
+        let again = game::perft_with(&g, &start, depth, &mut Cache::new(), Some(&table)).unwrap();
+        assert_eq!(again, published, "{rules} depth {depth} from the table");
+        let table = game::PerftTable::with_megabytes(4).unwrap();
+        let n = game::perft_parallel(&g, &start, depth, 2, Some(&table)).unwrap();
+        assert_eq!(n, published, "{rules} depth {depth} with a table on 2 threads");
+    }
+}
+
+#[test]
+fn the_hash_flag_keeps_the_count() {
+    let out = common::run(&["perft", "rules/chess.alg", "-d", "4", "--hash", "8"], b"");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "197281");
+    let out = common::run(
+        &["perft", "rules/chess.alg", "-d", "3", "--hash", "8", "--divide"],
+        b"",
+    );
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"));
+    for bad in ["0", "lots", "100000"] {
+        let out = common::run(&["perft", "rules/chess.alg", "-d", "3", "--hash", bad], b"");
+        assert!(!out.status.success(), "--hash {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--hash"), "{err}");
+    }
 }

@@ -25,6 +25,7 @@ mod position;
 use std::ops::ControlFlow;
 
 pub use backtrack::{Backtracker, Successors};
+pub(crate) use hash::mix as mix_key;
 pub use meta::{EngineChoice, EngineReport, Meta, UnknownEngine};
 pub use position::{DiagramError, Position};
 

@@ -36,7 +36,7 @@ pub use notation::MoveInputError;
 pub use notation::pgn;
 pub use notation::pgn::PgnTags;
 pub use notation::square_name;
-pub use perft::{divide, divide_parallel, perft, perft_parallel};
+pub use perft::{PerftTable, divide, divide_parallel, divide_with, perft, perft_parallel, perft_with};
 pub use policy::{Legality, SearchOptions, TurnOrder};
 pub use prospects::Prospects;
 pub use state::{State, Undo};
@@ -94,6 +94,10 @@ pub enum PlayError {
     #[error("cannot start the threads: {0}")]
     #[diagnostic(code(chessalg::game::threads), help("try fewer threads, or `--threads 1`"))]
     Threads(String),
+    /// The memory for a perft table could not be had.
+    #[error("cannot allocate a perft table of {0} MiB")]
+    #[diagnostic(code(chessalg::game::table), help("ask for a smaller table (`--hash 256`)"))]
+    Table(usize),
 }
 
 /// A legal move: what it changes and the squares its piece of interest

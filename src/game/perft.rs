@@ -7,24 +7,133 @@
 //! chess's tables leave out (`repetition`, `quiet`, `material`) do not cut the
 //! tree, so chess keeps its published counts.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
+use crate::decl::Condition;
 use crate::engine::Cache;
 
 use super::{Game, PlayError, State};
+
+/// Counts of subtrees already counted, by position, player to move and
+/// depth, shared by the threads of a parallel perft (`perft --hash MB`).
+///
+/// Each entry keeps the 64-bit key (XORed with its count, so that a torn
+/// write between threads reads as a miss) and the count; a newer count
+/// replaces an older one in its slot. Counts stay exact but for a 64-bit
+/// key collision between two different positions, the chance Stockfish's
+/// perft table takes too.
+#[derive(Debug)]
+pub struct PerftTable {
+    entries: Vec<[AtomicU64; 2]>,
+}
+
+impl PerftTable {
+    /// A table of at most `megabytes` MiB (a power of two of entries, at
+    /// least one), or an error when the memory cannot be had.
+    pub fn with_megabytes(megabytes: usize) -> Result<PerftTable, PlayError> {
+        let want = (megabytes.saturating_mul(1 << 20) / 16).max(1);
+        let size = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(size)
+            .map_err(|_| PlayError::Table(megabytes))?;
+        entries.extend((0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(PerftTable { entries })
+    }
+
+    /// The key of a subtree: the state's key mixed with the depth.
+    fn key(state_key: u64, depth: u32) -> u64 {
+        crate::engine::mix_key(state_key ^ (depth as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93))
+    }
+
+    fn probe(&self, key: u64) -> Option<u64> {
+        let e = &self.entries[key as usize & (self.entries.len() - 1)];
+        let (a, count) = (e[0].load(Ordering::Relaxed), e[1].load(Ordering::Relaxed));
+        (a ^ count == key && count != 0).then_some(count)
+    }
+
+    fn store(&self, key: u64, count: u64) {
+        let e = &self.entries[key as usize & (self.entries.len() - 1)];
+        e[0].store(key ^ count, Ordering::Relaxed);
+        e[1].store(count, Ordering::Relaxed);
+    }
+}
+
+impl Game {
+    /// The key a perft table files `state` under, or `None` when counts
+    /// below it depend on more than the position and the player to move
+    /// (an automatic `repetition` outcome reads the history). An automatic
+    /// `quiet` outcome adds the quiet count to the key.
+    fn perft_key(&self, state: &State) -> Option<u64> {
+        let mut key = state.key();
+        for o in self.outcomes.iter().filter(|o| o.automatic) {
+            match o.condition {
+                Condition::Repetition(_) => return None,
+                Condition::Quiet(_) => {
+                    key ^= (state.quiet_plies() as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407)
+                }
+                _ => {}
+            }
+        }
+        Some(key)
+    }
+
+    /// Whether a perft table can serve this game (see [`Game::perft_key`]).
+    pub fn perft_table_applies(&self) -> bool {
+        !self
+            .outcomes
+            .iter()
+            .any(|o| o.automatic && matches!(o.condition, Condition::Repetition(_)))
+    }
+}
 
 /// The number of move sequences of exactly `depth` legal moves from `state`,
 /// none of them going on from a position where a `when` outcome ended the
 /// game (see the module docs).
 pub fn perft(game: &Game, state: &State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
+    perft_with(game, state, depth, cache, None)
+}
+
+/// [`perft`], looking subtrees up in `table` (and filing them there) when
+/// one is given and the game allows it ([`Game::perft_table_applies`]).
+pub fn perft_with(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    cache: &mut Cache,
+    table: Option<&PerftTable>,
+) -> Result<u64, PlayError> {
     let mut state = state.clone();
-    count(game, &mut state, depth, cache)
+    let table = table.filter(|_| game.perft_table_applies());
+    count(game, &mut state, depth, cache, table)
 }
 
 /// Perft on `state`, walked down and back up in place.
-fn count(game: &Game, state: &mut State, depth: u32, cache: &mut Cache) -> Result<u64, PlayError> {
+fn count(
+    game: &Game,
+    state: &mut State,
+    depth: u32,
+    cache: &mut Cache,
+    table: Option<&PerftTable>,
+) -> Result<u64, PlayError> {
     if depth == 0 {
         return Ok(1);
+    }
+    // Subtrees of two plies or more are worth a look-up.
+    let key = match table {
+        Some(t) if depth >= 2 => game.perft_key(state).map(|k| (t, PerftTable::key(k, depth))),
+        _ => None,
+    };
+    if let Some((t, k)) = key
+        && let Some(n) = t.probe(k)
+    {
+        return Ok(n);
     }
     if game.ends_tree(state, cache)? {
         return Ok(0);
@@ -36,9 +145,12 @@ fn count(game: &Game, state: &mut State, depth: u32, cache: &mut Cache) -> Resul
     let mut total = 0;
     for a in &actions {
         let undo = game.make(state, a);
-        let n = count(game, state, depth - 1, cache);
+        let n = count(game, state, depth - 1, cache, table);
         game.unmake(state, undo);
         total += n?;
+    }
+    if let Some((t, k)) = key {
+        t.store(k, total);
     }
     Ok(total)
 }
@@ -50,6 +162,18 @@ pub fn divide(
     depth: u32,
     cache: &mut Cache,
 ) -> Result<Vec<(String, u64)>, PlayError> {
+    divide_with(game, state, depth, cache, None)
+}
+
+/// [`divide`] with a perft table (see [`perft_with`]).
+pub fn divide_with(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    cache: &mut Cache,
+    table: Option<&PerftTable>,
+) -> Result<Vec<(String, u64)>, PlayError> {
+    let table = table.filter(|_| game.perft_table_applies());
     if game.ends_tree(state, cache)? {
         return Ok(Vec::new());
     }
@@ -62,7 +186,7 @@ pub fn divide(
         let n = if depth <= 1 {
             Ok(1)
         } else {
-            count(game, &mut next, depth - 1, cache)
+            count(game, &mut next, depth - 1, cache, table)
         };
         game.unmake(&mut next, undo);
         out.push((name, n?));
@@ -75,10 +199,16 @@ pub fn divide(
 /// at least eight subtrees per thread (each still deep enough to count its
 /// last ply in bulk), which the threads take in turn; the same count as
 /// [`perft`].
-pub fn perft_parallel(game: &Game, state: &State, depth: u32, threads: usize) -> Result<u64, PlayError> {
+pub fn perft_parallel(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+) -> Result<u64, PlayError> {
     let mut cache = Cache::new();
     if threads <= 1 || depth <= 2 {
-        return perft(game, state, depth, &mut cache);
+        return perft_with(game, state, depth, &mut cache, table);
     }
     let want = threads * 8;
     let mut frontier = vec![state.clone()];
@@ -99,7 +229,7 @@ pub fn perft_parallel(game: &Game, state: &State, depth: u32, threads: usize) ->
     pool(threads)?.install(|| {
         frontier
             .par_iter()
-            .map_init(Cache::new, |cache, s| perft(game, s, left, cache))
+            .map_init(Cache::new, |cache, s| perft_with(game, s, left, cache, table))
             .try_reduce(|| 0, |a, b| Ok(a + b))
     })
 }
@@ -110,10 +240,11 @@ pub fn divide_parallel(
     state: &State,
     depth: u32,
     threads: usize,
+    table: Option<&PerftTable>,
 ) -> Result<Vec<(String, u64)>, PlayError> {
     let mut cache = Cache::new();
     if threads <= 1 {
-        return divide(game, state, depth, &mut cache);
+        return divide_with(game, state, depth, &mut cache, table);
     }
     if game.ends_tree(state, &mut cache)? {
         return Ok(Vec::new());
@@ -129,7 +260,7 @@ pub fn divide_parallel(
                 let n = if depth <= 1 {
                     1
                 } else {
-                    perft(game, &next, depth - 1, cache)?
+                    perft_with(game, &next, depth - 1, cache, table)?
                 };
                 Ok::<_, PlayError>((name, n))
             })

@@ -22,6 +22,10 @@ pub struct PerftArgs {
     /// Count on this many threads (0: one per core); the counts are the same.
     #[arg(long, short = 't', default_value_t = 1)]
     threads: usize,
+    /// Keep counted subtrees in a table of at most this many MiB (1 to
+    /// 65536) and count each position met again once (the counts are the same).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: Option<u64>,
 }
 
 /// Runs `chessalg perft`.
@@ -31,9 +35,20 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
+    let table = args
+        .hash
+        .map(|mb| game::PerftTable::with_megabytes(mb as usize))
+        .transpose()
+        .map_err(play_error)?;
+    if table.is_some() && !game.perft_table_applies() {
+        eprintln!(
+            "note: --hash is not used: this game's automatic repetition outcome makes counts depend on the moves before"
+        );
+    }
+    let table = table.as_ref();
     let started = Instant::now();
     let total = if args.divide {
-        let rows = game::divide_parallel(&game, &state, args.depth, threads).map_err(play_error)?;
+        let rows = game::divide_parallel(&game, &state, args.depth, threads, table).map_err(play_error)?;
         for (name, n) in &rows {
             println!("{name}: {n}");
         }
@@ -42,7 +57,7 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         println!("Nodes searched: {total}");
         total
     } else {
-        let total = game::perft_parallel(&game, &state, args.depth, threads).map_err(play_error)?;
+        let total = game::perft_parallel(&game, &state, args.depth, threads, table).map_err(play_error)?;
         println!("{total}");
         total
     };
