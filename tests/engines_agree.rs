@@ -116,3 +116,28 @@ fn the_fast_engines_take_placements_patterns_and_royal_safety() {
     let (chess, _) = games("rules/chess.alg").unwrap();
     assert_eq!(chess.engine_report().fast_share(), (2, 2));
 }
+
+/// Checkers' numbered notation writes every landing square of a jump: the
+/// walker traces the path as the backtracker does, multi-jumps that branch
+/// or come back to their start included.
+#[test]
+fn the_walker_traces_jump_paths_as_the_backtracker_does() {
+    let (fast, reference) = games("rules/checkers.alg").unwrap();
+    let (mut c1, mut c2) = (Cache::new(), Cache::new());
+    for fen in [
+        "B:W6,7,14,15:B2",
+        "B:W6,7,14,15,22,23:BK2",
+        "W:W27:B23,15,16,7,8,K24",
+    ] {
+        let state = fast.from_fen(fen).unwrap();
+        let a = moves(&fast, &state, &mut c1);
+        let b = moves(&reference, &state, &mut c2);
+        assert_eq!(a, b, "{fen}");
+        assert!(
+            a.iter().all(|(name, _)| name.matches('x').count() >= 2),
+            "{fen}: {a:?}"
+        );
+    }
+    // Legal moves are listed on the walker, paths and all.
+    assert_eq!(fast.engine_report().fast_share(), (2, 2));
+}

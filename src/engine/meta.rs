@@ -141,12 +141,12 @@ impl Meta {
 
     /// The engine for a search of `side`'s moves on `position`, `safe` or
     /// not: a fast one if the side's moves have a plan that fits and the
-    /// search (safe, `attacked`, tracing paths) is one it can do.
-    fn route(&self, side: usize, position: &Position, safe: bool, cache: &Cache) -> Route<'_> {
+    /// search (safe, `attacked`) is one it can do.
+    fn route(&self, side: usize, position: &Position, safe: bool) -> Route<'_> {
         let Ok(plan) = &self.side_plans[side] else {
             return Route::Backtrack;
         };
-        if !plan.fits(position) || (plan.binds() && cache.backtrack.tracing()) {
+        if !plan.fits(position) {
             return Route::Backtrack;
         }
         let guard = safe && !self.unprotected[side];
@@ -209,7 +209,7 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        match self.route(side, position, safe, cache) {
+        match self.route(side, position, safe) {
             Route::Choice(p) => {
                 p.each(position, &mut cache.fast, found);
                 Ok(())
@@ -234,7 +234,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        match self.route(side, position, safe, cache) {
+        match self.route(side, position, safe) {
             Route::Choice(p) => return Ok(p.count(position, &mut cache.fast)),
             Route::Walk(w, false) => {
                 return self

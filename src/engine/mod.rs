@@ -219,6 +219,7 @@ impl Cache {
     /// notation that writes every landing square needs.
     pub fn trace_paths(&mut self, on: bool) {
         self.backtrack.trace_paths(on);
+        self.fast.trace_paths(on);
     }
 }
 

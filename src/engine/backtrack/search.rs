@@ -71,11 +71,6 @@ impl Scratch {
         self.tracing = on;
     }
 
-    /// Whether searches trace paths ([`Scratch::trace_paths`]).
-    pub(crate) fn tracing(&self) -> bool {
-        self.tracing
-    }
-
     /// Takes out the second cache this one keeps, for searches made while
     /// this one's results are in use; give it back with [`Scratch::put_aux`].
     pub(crate) fn take_aux(&mut self) -> Box<Scratch> {

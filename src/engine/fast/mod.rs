@@ -136,11 +136,6 @@ impl FastProgram {
         matches!(self, FastProgram::Walk(w) if w.attacks())
     }
 
-    /// Whether it must leave a search that traces paths to the backtracker.
-    pub(crate) fn binds(&self) -> bool {
-        matches!(self, FastProgram::Walk(_))
-    }
-
     /// Whether there is a result on `position`; an error when the search passes the limit on states, as the backtracker's would.
     pub(crate) fn holds(
         &self,
@@ -216,6 +211,12 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    /// Makes walks trace (or not) the squares the outermost piece of
+    /// interest moves to.
+    pub(crate) fn trace_paths(&mut self, on: bool) {
+        self.walk.trace_paths(on);
+    }
+
     /// Makes the square sets those of `position` (kept if it is loaded already).
     fn load(&mut self, position: &Position, codes: usize) {
         if self.occupied.len() >= codes

@@ -197,6 +197,20 @@ pub(crate) struct WalkScratch {
     kept_changes: Vec<(u32, Code)>,
     /// Spare stashes for ordered choices.
     stashes: Vec<Stash>,
+    /// Whether walks trace the squares the outermost piece of interest moves to.
+    tracing: bool,
+    /// Those squares so far.
+    path: Vec<u32>,
+    /// A result's path as coordinates.
+    path_coords: Vec<Coord>,
+}
+
+impl WalkScratch {
+    /// Makes walks trace (or not) the squares the outermost piece of
+    /// interest moves to ([`Successor::path`]).
+    pub(crate) fn trace_paths(&mut self, on: bool) {
+        self.tracing = on;
+    }
 }
 
 /// The results of an ordered choice's sub-program: the writes each made
@@ -204,6 +218,8 @@ pub(crate) struct WalkScratch {
 #[derive(Clone, Debug, Default)]
 struct Stash {
     writes: Vec<(u32, Code)>,
+    /// The squares each result's traced path went on to, one after another.
+    paths: Vec<u32>,
     ends: Vec<StashEnd>,
 }
 
@@ -211,6 +227,7 @@ struct Stash {
 #[derive(Clone, Copy, Debug)]
 struct StashEnd {
     writes: u32,
+    paths: u32,
     trace: Trace,
     poi: Option<Poi>,
 }
@@ -224,15 +241,23 @@ struct Kept {
     trace: Trace,
 }
 
-/// Where the outermost piece of interest started and ended, and what it became.
+/// Where the outermost piece of interest started and ended, and what it
+/// became; and how long its traced path is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Trace {
     from: Option<u32>,
     to: Option<u32>,
     became: Option<Code>,
+    path: u32,
 }
 
 impl Trace {
+    /// Whether two results are the same move (their paths aside: the first
+    /// path found stands, as in the backtracker).
+    fn same_move(&self, other: &Trace) -> bool {
+        (self.from, self.to, self.became) == (other.from, other.to, other.became)
+    }
+
     fn key(&self) -> u64 {
         let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
         at(self.from, 0x1F83_D9AB_FB41_BD6B)
@@ -480,8 +505,13 @@ enum Sink<'f, 'g> {
     Exists,
     /// Gives each to the caller, once.
     Collect(&'f mut (dyn FnMut(&Successor<'_>) -> ControlFlow<()> + 'g)),
-    /// Keeps each, with the writes made since the change list was `base` long.
-    Stash { base: usize, into: &'f mut Stash },
+    /// Keeps each, with the writes made since the change list was `base`
+    /// long (and the traced squares since the path was `path_base` long).
+    Stash {
+        base: usize,
+        path_base: usize,
+        into: &'f mut Stash,
+    },
     /// Stops at the first that changes the walk's target square.
     Changes,
     /// Counts each, once.
@@ -529,6 +559,7 @@ impl<'a> Run<'a> {
         s.cur.clear();
         s.cur.extend_from_slice(base);
         s.pois.clear();
+        s.path.clear();
         s.seen.clear();
         s.kept.clear();
         s.kept_changes.clear();
@@ -601,6 +632,22 @@ impl<'a> Run<'a> {
         let i = (y * self.w.width + x) as u32;
         self.reads.set(self.reads.get() | 1 << i);
         self.s.cur[i as usize]
+    }
+
+    /// Puts the trace back as it was (the traced path back to its length).
+    #[inline]
+    fn set_trace(&mut self, trace: Trace) {
+        self.trace = trace;
+        self.s.path.truncate(trace.path as usize);
+    }
+
+    /// Notes that the outermost piece of interest moved to `at`, when tracing.
+    #[inline]
+    fn moved_to(&mut self, at: u32) {
+        if self.s.tracing && self.s.pois.len() == 1 {
+            self.s.path.push(at);
+            self.trace.path = self.s.path.len() as u32;
+        }
     }
 
     /// Takes back the changes made after the first `len`.
@@ -713,7 +760,7 @@ impl<'a> Run<'a> {
                         self.trace.to = Some(p.at);
                     }
                     let stop = self.go(level, next, sink);
-                    self.trace = trace;
+                    self.set_trace(trace);
                     if let Some(p) = saved {
                         self.s.pois.push(p);
                     }
@@ -738,7 +785,7 @@ impl<'a> Run<'a> {
                     if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
                         *t = p;
                     }
-                    self.trace = trace;
+                    self.set_trace(trace);
                     if found != holds {
                         return false;
                     }
@@ -816,6 +863,10 @@ impl<'a> Run<'a> {
                 let to = (y * self.w.width + x) as u32;
                 self.write(top.at, slide.over);
                 self.write(to, moved);
+                for j in 1..=k {
+                    let (x, y) = at(j);
+                    self.moved_to((y * self.w.width + x) as u32);
+                }
                 let p = self.s.pois.last_mut().expect("a piece of interest");
                 *p = Poi {
                     at: to,
@@ -826,7 +877,7 @@ impl<'a> Run<'a> {
             }
             let stop = self.go(level, exit, sink);
             self.undo_to(len);
-            self.trace = trace;
+            self.set_trace(trace);
             *self.s.pois.last_mut().expect("a piece of interest") = top;
             if stop {
                 return true;
@@ -841,9 +892,11 @@ impl<'a> Run<'a> {
         let prog = &self.w.prog;
         let mut stash = self.s.stashes.pop().unwrap_or_default();
         stash.writes.clear();
+        stash.paths.clear();
         stash.ends.clear();
         let base = self.s.overlay.len();
         let trace = self.trace;
+        let path_base = self.s.path.len();
         let top = self.s.pois.last().copied();
         for sub in prog.ordered[id].iter() {
             let start = prog.subs[sub.index()];
@@ -861,6 +914,7 @@ impl<'a> Run<'a> {
                 start,
                 &mut Sink::Stash {
                     base,
+                    path_base,
                     into: &mut stash,
                 },
             );
@@ -872,7 +926,7 @@ impl<'a> Run<'a> {
             }
         }
         let mut stop = self.too_long;
-        let mut from = 0;
+        let (mut from, mut paths_from) = (0, 0);
         for end in &stash.ends {
             if stop {
                 break;
@@ -882,6 +936,11 @@ impl<'a> Run<'a> {
                 self.write(at, code);
             }
             from = end.writes as usize;
+            self.s.path.truncate(path_base);
+            self.s
+                .path
+                .extend_from_slice(&stash.paths[paths_from..end.paths as usize]);
+            paths_from = end.paths as usize;
             self.trace = end.trace;
             if let (Some(p), Some(t)) = (end.poi, self.s.pois.last_mut()) {
                 *t = p;
@@ -889,7 +948,7 @@ impl<'a> Run<'a> {
             stop = self.go(level, next, sink);
         }
         self.undo_to(base);
-        self.trace = trace;
+        self.set_trace(trace);
         if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
             *t = p;
         }
@@ -940,7 +999,7 @@ impl<'a> Run<'a> {
             self.s.pois.push(Poi { at, x, y, code });
             let stop = self.go(level, next, sink);
             self.s.pois.pop();
-            self.trace = trace;
+            self.set_trace(trace);
             if stop {
                 return true;
             }
@@ -1062,8 +1121,13 @@ impl<'a> Run<'a> {
                         Write::Poi(marks) => {
                             let p = self.s.pois.last_mut().expect("anchored at a piece of interest");
                             p.code = code::with_marks(p.code, marks);
+                            let moved = p.at != at;
                             (p.at, p.x, p.y) = (at, x, y);
-                            p.code
+                            let code = p.code;
+                            if moved {
+                                self.moved_to(at);
+                            }
+                            code
                         }
                     };
                     self.write(at, code);
@@ -1081,7 +1145,7 @@ impl<'a> Run<'a> {
                 }
                 let stop = self.go(level, next, sink);
                 self.undo_to(overlay);
-                self.trace = trace;
+                self.set_trace(trace);
                 if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
                     *t = p;
                 }
@@ -1105,10 +1169,16 @@ impl<'a> Run<'a> {
                 let t = self.find.expect("a targeted walk");
                 return self.s.cur[t.at as usize] != t.before;
             }
-            Sink::Stash { base, into } => {
+            Sink::Stash {
+                base,
+                path_base,
+                into,
+            } => {
                 into.writes.extend_from_slice(&self.s.overlay[*base..]);
+                into.paths.extend_from_slice(&self.s.path[*path_base..]);
                 into.ends.push(StashEnd {
                     writes: into.writes.len() as u32,
+                    paths: into.paths.len() as u32,
                     trace: self.trace,
                     poi: self.s.pois.last().copied(),
                 });
@@ -1138,7 +1208,9 @@ impl<'a> Run<'a> {
         let fresh = self.s.seen.insert(key) || {
             let (kept, trace) = (&self.s.kept_changes, self.trace);
             !self.s.kept.iter().any(|k| {
-                k.key == key && k.trace == trace && kept[k.start as usize..k.end as usize] == diff[..]
+                k.key == key
+                    && k.trace.same_move(&trace)
+                    && kept[k.start as usize..k.end as usize] == diff[..]
             })
         };
         let mut stop = false;
@@ -1164,16 +1236,20 @@ impl<'a> Run<'a> {
                             content: Content::from_code(c),
                         }));
                     }
+                    let mut path = std::mem::take(&mut self.s.path_coords);
+                    path.clear();
+                    path.extend(self.s.path.iter().map(|&at| coord(at)));
                     let s = Successor {
                         changes: &changes,
                         poi_from: self.trace.from.map(coord),
                         poi_to: self.trace.to.map(coord),
                         became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
-                        path: &[],
+                        path: &path,
                         hash: self.base_hash ^ delta,
                     };
                     stop = found(&s).is_break();
                     self.s.changes = changes;
+                    self.s.path_coords = path;
                 }
                 _ => unreachable!("the other sinks returned above"),
             }
