@@ -136,27 +136,14 @@ impl Walkers<'_> {
         scratch: &mut Scratch,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
-        scratch.load(position, self.codes.max(mover.codes()));
-        let oracle = Oracle {
-            walkers: self,
-            side,
-            scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
-        };
-        let attacks = mover.attacks().then_some(&oracle as &dyn Attacks);
-        let result = if safe {
-            self.safe_each(side, mover, position, scratch, &oracle, attacks, found)
-        } else {
-            mover.each(
-                position,
-                &scratch.occupied,
-                &mut scratch.walk,
-                self.max_states,
-                attacks,
-                found,
-            )
-        };
-        scratch.aux = oracle.scratch.into_inner();
-        result
+        self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
+            if safe {
+                self.safe_each(side, mover, position, scratch, oracle, attacks, found)
+            } else {
+                let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
+                mover.each(position, occupied, walk, self.max_states, attacks, found)
+            }
+        })
     }
 
     /// How many moves of `side` (walked by `mover`) there are on `position`
@@ -169,6 +156,23 @@ impl Walkers<'_> {
         position: &Position,
         scratch: &mut Scratch,
     ) -> Result<u64, TooLong> {
+        self.with_oracle(side, mover, position, scratch, |scratch, _, attacks| {
+            let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
+            mover.count(position, occupied, walk, self.max_states, attacks)
+        })
+    }
+
+    /// Loads `position` and runs `f` with the `attacked` test of `side`'s
+    /// walk (`Some` only if `mover` runs `attacked`), which borrows the
+    /// scratch's second walk scratch meanwhile.
+    fn with_oracle<T>(
+        &self,
+        side: usize,
+        mover: &Walker,
+        position: &Position,
+        scratch: &mut Scratch,
+        f: impl FnOnce(&mut Scratch, &Oracle<'_>, Option<&dyn Attacks>) -> T,
+    ) -> T {
         scratch.load(position, self.codes.max(mover.codes()));
         let oracle = Oracle {
             walkers: self,
@@ -176,13 +180,7 @@ impl Walkers<'_> {
             scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
         };
         let attacks = mover.attacks().then_some(&oracle as &dyn Attacks);
-        let result = mover.count(
-            position,
-            &scratch.occupied,
-            &mut scratch.walk,
-            self.max_states,
-            attacks,
-        );
+        let result = f(scratch, &oracle, attacks);
         scratch.aux = oracle.scratch.into_inner();
         result
     }

@@ -395,18 +395,9 @@ impl Walker {
         attacks: Option<&dyn Attacks>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
-        let mut sink = Sink::Collect(found);
-        let mut run = Run::new(
-            self,
-            &position.cells,
-            position.hash,
-            occupied,
-            scratch,
-            max_states,
-            &[],
-        );
-        run.attacks = attacks;
-        run.finish(&mut sink).map(|_| ())
+        let sink = &mut Sink::Collect(found);
+        self.walk(position, occupied, scratch, max_states, attacks, sink)
+            .map(|_| ())
     }
 
     /// How many results [`Walker::each`] would give, without building them.
@@ -419,17 +410,8 @@ impl Walker {
         attacks: Option<&dyn Attacks>,
     ) -> Result<u64, TooLong> {
         let mut n = 0;
-        let mut run = Run::new(
-            self,
-            &position.cells,
-            position.hash,
-            occupied,
-            scratch,
-            max_states,
-            &[],
-        );
-        run.attacks = attacks;
-        run.finish(&mut Sink::Count(&mut n))?;
+        let sink = &mut Sink::Count(&mut n);
+        self.walk(position, occupied, scratch, max_states, attacks, sink)?;
         Ok(n)
     }
 
@@ -442,17 +424,30 @@ impl Walker {
         max_states: u64,
         attacks: Option<&dyn Attacks>,
     ) -> Result<bool, TooLong> {
-        let mut run = Run::new(
-            self,
-            &position.cells,
-            position.hash,
+        self.walk(
+            position,
             occupied,
             scratch,
             max_states,
-            &[],
-        );
+            attacks,
+            &mut Sink::Exists,
+        )
+    }
+
+    /// Walks the program on `position` into `sink`; whether the sink stopped it.
+    fn walk(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        max_states: u64,
+        attacks: Option<&dyn Attacks>,
+        sink: &mut Sink<'_, '_>,
+    ) -> Result<bool, TooLong> {
+        let (cells, hash) = (&position.cells, position.hash);
+        let mut run = Run::new(self, cells, hash, occupied, scratch, max_states, &[]);
         run.attacks = attacks;
-        run.finish(&mut Sink::Exists)
+        run.finish(sink)
     }
 
     /// Whether some result on the position `base` (square sets `occupied`)
