@@ -84,7 +84,8 @@ impl Game {
         Some(key)
     }
 
-    /// Whether a perft table can serve this game (see [`Game::perft_key`]).
+    /// Whether a perft table can serve this game: not when an automatic
+    /// `repetition` outcome makes counts depend on the moves before.
     pub fn perft_table_applies(&self) -> bool {
         !self
             .outcomes
