@@ -60,37 +60,32 @@ pub struct Walker {
     attacks: bool,
     /// Per instruction: the slide a loop head runs, if it is one.
     slides: Vec<Option<Slide>>,
+    /// Per rewrite: the step it is, if it is one.
+    steps: Vec<Option<Step>>,
 }
 
-/// A loop that moves the piece of interest one fixed step at a time over
-/// squares holding one content, leaving that content behind
-/// (`(% + m. -> . + m%)*`): run as a scan along the ray, the piece set
-/// down at each square it reaches, without the steps in between.
-#[derive(Clone, Copy, Debug)]
-struct Slide {
+/// A rewrite that moves the piece of interest one fixed step onto a square
+/// holding one of some contents and leaves one content behind
+/// (`% + m target -> . + m%`): run without the general matcher.
+#[derive(Clone, Debug)]
+struct Step {
     dx: i32,
     dy: i32,
-    /// What the squares passed over hold, and what the piece leaves behind.
-    over: Code,
+    /// What the square one step on may hold.
+    onto: CodeSet,
+    /// What the piece's own square may hold besides the piece.
+    from: CodeSet,
+    /// What the piece leaves behind.
+    behind: Code,
     /// The marks the piece carries once it has moved.
     marks: crate::core::Marks,
 }
 
-impl Slide {
-    /// The slide loop head `head` runs: its first branch a rewrite of one
-    /// alternative and one choice that checks the piece of interest and the
-    /// square one step away for `over`, writes `over` where the piece was
-    /// and the piece one step on, and comes back to `head`.
-    fn of(prog: &Program, head: Pc, visit: &[bool]) -> Option<Slide> {
-        let Inst::Split { first, .. } = prog.insts[head as usize] else {
-            return None;
-        };
-        let Inst::Rewrite { id, next } = prog.insts[first as usize] else {
-            return None;
-        };
-        if next != head || visit[head as usize] {
-            return None;
-        }
+impl Step {
+    /// The step rewrite `id` is: one alternative and one choice that checks
+    /// the piece of interest and one square `d` away (never off the board),
+    /// writes a content where the piece was and the piece at `d`.
+    fn of(prog: &Program, id: RewriteId) -> Option<Step> {
         let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
             return None;
         };
@@ -103,12 +98,11 @@ impl Slide {
         let [a, b] = &alt.checks[..] else {
             return None;
         };
-        let (poi, step) = if a.poi { (a, b) } else { (b, a) };
-        if !poi.poi || step.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (step.dx, step.dy) {
+        let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
+        if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
             return None;
         }
-        let over = (0..=Code::MAX).find(|&c| step.accepts.contains(c))?;
-        if !step.accepts.is_only(over) || poi.accepts.contains(over) {
+        if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
             return None;
         }
         let [w1, w2] = &choice[..] else {
@@ -119,18 +113,48 @@ impl Slide {
             (Write::Poi(_), Write::Code(_)) => (w2, w1),
             _ => return None,
         };
-        let Write::Poi(marks) = ahead.write else {
+        let (Write::Code(left), Write::Poi(marks)) = (behind.write, ahead.write) else {
             return None;
         };
-        let ok = behind.write == Write::Code(over)
-            && (behind.dx, behind.dy) == (poi.dx, poi.dy)
-            && (ahead.dx, ahead.dy) == (step.dx, step.dy);
-        ok.then_some(Slide {
-            dx: step.dx - poi.dx,
-            dy: step.dy - poi.dy,
-            over,
+        let ok = (behind.dx, behind.dy) == (poi.dx, poi.dy) && (ahead.dx, ahead.dy) == (onto.dx, onto.dy);
+        ok.then_some(Step {
+            dx: onto.dx - poi.dx,
+            dy: onto.dy - poi.dy,
+            onto: onto.accepts.clone(),
+            from: poi.accepts.clone(),
+            behind: left,
             marks,
         })
+    }
+}
+
+/// A loop that moves the piece of interest one fixed step at a time over
+/// squares holding one content, leaving that content behind
+/// (`(% + m. -> . + m%)*`): run as a scan along the ray, the piece set
+/// down at each square it reaches, without the steps in between.
+#[derive(Clone, Debug)]
+struct Slide {
+    /// The loop's step: onto `over`, leaving `over`.
+    step: Step,
+    over: Code,
+}
+
+impl Slide {
+    /// The slide loop head `head` runs: its first branch a [`Step`] over
+    /// one content that leaves that content behind, back to `head`.
+    fn of(prog: &Program, head: Pc, visit: &[bool]) -> Option<Slide> {
+        let Inst::Split { first, .. } = prog.insts[head as usize] else {
+            return None;
+        };
+        let Inst::Rewrite { id, next } = prog.insts[first as usize] else {
+            return None;
+        };
+        if next != head || visit[head as usize] {
+            return None;
+        }
+        let step = Step::of(prog, id)?;
+        let over = step.behind;
+        (step.onto.is_only(over) && !step.from.contains(over)).then_some(Slide { step, over })
     }
 }
 
@@ -358,6 +382,9 @@ impl Walker {
         let slides = (0..program.insts.len() as Pc)
             .map(|pc| Slide::of(program, pc, &visit))
             .collect();
+        let steps = (0..program.rewrites.len() as u32)
+            .map(|id| Step::of(program, RewriteId(id)))
+            .collect();
         Ok(Walker {
             prog: program.clone(),
             visit,
@@ -372,6 +399,7 @@ impl Walker {
             split_reach,
             attacks,
             slides,
+            steps,
         })
     }
 
@@ -705,7 +733,8 @@ impl<'a> Run<'a> {
             match prog.insts[pc as usize] {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
-                    if let Some(slide) = self.w.slides[pc as usize]
+                    let w = self.w;
+                    if let Some(slide) = &w.slides[pc as usize]
                         && !self.s.pois.is_empty()
                     {
                         return self.slide(level, pc, slide, second, sink);
@@ -761,7 +790,13 @@ impl<'a> Run<'a> {
                     }
                     return stop;
                 }
-                Inst::Rewrite { id, next } => return self.rewrite(level, id, next, sink),
+                Inst::Rewrite { id, next } => {
+                    let w = self.w;
+                    return match &w.steps[id.index()] {
+                        Some(step) => self.step(level, step, next, sink),
+                        None => self.rewrite(level, id, next, sink),
+                    };
+                }
                 Inst::Test { holds, id, next } => {
                     if self.matches_somewhere(id) != holds {
                         return false;
@@ -810,15 +845,54 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Makes step `step` (the rewrite's one match, at the piece of interest,
+    /// and its one choice) if it applies, and continues at `next`.
+    fn step(&mut self, level: usize, step: &Step, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let Some(&top) = self.s.pois.last() else {
+            return false;
+        };
+        let here = self.read(top.x, top.y);
+        if here != top.code && !step.from.contains(here) {
+            return false;
+        }
+        let (x, y) = (top.x + step.dx, top.y + step.dy);
+        if !step.onto.contains(self.read(x, y)) {
+            return false;
+        }
+        // Counted as the general rewrite counts.
+        if !self.w.visit[next as usize] && self.spent() {
+            return true;
+        }
+        let (len, trace) = (self.s.overlay.len(), self.trace);
+        let to = (y * self.w.width + x) as u32;
+        let moved = code::with_marks(top.code, step.marks);
+        self.write(top.at, step.behind);
+        self.write(to, moved);
+        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
+            at: to,
+            x,
+            y,
+            code: moved,
+        };
+        self.moved_to(to);
+        let stop = self.go(level, next, sink);
+        self.undo_to(len);
+        self.set_trace(trace);
+        *self.s.pois.last_mut().expect("a piece of interest") = top;
+        stop
+    }
+
     /// Runs slide loop `head`: the piece of interest set down at each square
     /// it can reach along the ray, farthest first (the order of the loop's
     /// recursion), continuing at `exit` from each.
-    fn slide(&mut self, level: usize, head: Pc, slide: Slide, exit: Pc, sink: &mut Sink<'_, '_>) -> bool {
+    fn slide(&mut self, level: usize, head: Pc, slide: &Slide, exit: Pc, sink: &mut Sink<'_, '_>) -> bool {
         let top = *self.s.pois.last().expect("a piece of interest");
-        let at = |k: i32| (top.x + k * slide.dx, top.y + k * slide.dy);
+        let step = &slide.step;
+        let at = |k: i32| (top.x + k * step.dx, top.y + k * step.dy);
         // The loop's rewrite finds the piece on its square (or none at all).
         let mut n = 0;
-        if self.read(top.x, top.y) != top.code {
+        let here = self.read(top.x, top.y);
+        if here != top.code && !step.from.contains(here) {
             return self.go(level, exit, sink);
         }
         while {
@@ -851,7 +925,7 @@ impl<'a> Run<'a> {
             }
         }
         let (len, trace) = (self.s.overlay.len(), self.trace);
-        let moved = code::with_marks(top.code, slide.marks);
+        let moved = code::with_marks(top.code, step.marks);
         for k in (0..=n).rev() {
             if k > 0 {
                 let (x, y) = at(k);
@@ -1261,14 +1335,34 @@ mod tests {
     use crate::program::compile;
     use crate::source::Source;
 
-    /// How many loop heads of `expr`'s program the walker runs as slides.
-    fn slides(expr: &str) -> usize {
+    /// The walker of `expr`'s program on an 8 by 8 board.
+    fn walker(expr: &str) -> Walker {
         let rules = Rules::prelude();
         let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
             panic!("not a move")
         };
-        let w = Walker::new(&compile(&m, rules.pieces()).unwrap(), 8, 8).unwrap();
-        w.slides.iter().flatten().count()
+        Walker::new(&compile(&m, rules.pieces()).unwrap(), 8, 8).unwrap()
+    }
+
+    /// How many loop heads of `expr`'s program the walker runs as slides.
+    fn slides(expr: &str) -> usize {
+        walker(expr).slides.iter().flatten().count()
+    }
+
+    /// How many rewrites of `expr`'s program the walker runs as steps.
+    fn steps(expr: &str) -> usize {
+        walker(expr).steps.iter().flatten().count()
+    }
+
+    #[test]
+    fn a_move_of_the_piece_onto_one_square_is_a_step() {
+        assert_eq!(
+            steps("%♘: (% + uur(. | ♟) -> . + uur%) | (% + uul(. | ♟) -> . + uul%)"),
+            2
+        );
+        // The piece stays, or two squares change besides it: the general matcher.
+        assert_eq!(steps("%♕: % + u. -> % + u♙"), 0);
+        assert_eq!(steps("%♙: % + r♟ + ur. -> . + r. + ur%"), 0);
     }
 
     #[test]
