@@ -625,7 +625,7 @@ impl<'a> Run<'a> {
 
     /// Whether the squares around the piece of interest hold what `checks`
     /// say (what every path from some instruction checks first).
-    #[inline]
+    #[inline(always)]
     fn holds_around_poi(&self, checks: &[EntryCheck]) -> bool {
         let Some(p) = self.s.pois.last() else {
             return true;
@@ -636,7 +636,7 @@ impl<'a> Run<'a> {
     }
 
     /// Counts one state; `true` (and the search stops) past the bound.
-    #[inline]
+    #[inline(always)]
     fn spent(&mut self) -> bool {
         if self.states == 0 {
             self.too_long = true;
@@ -647,7 +647,7 @@ impl<'a> Run<'a> {
     }
 
     /// What square `(x, y)` holds now.
-    #[inline]
+    #[inline(always)]
     fn read(&self, x: i32, y: i32) -> Code {
         if x < 0 || y < 0 || x >= self.w.width || y >= self.w.height {
             return OFF;
@@ -658,14 +658,14 @@ impl<'a> Run<'a> {
     }
 
     /// Puts the trace back as it was (the traced path back to its length).
-    #[inline]
+    #[inline(always)]
     fn set_trace(&mut self, trace: Trace) {
         self.trace = trace;
         self.s.path.truncate(trace.path as usize);
     }
 
     /// Notes that the outermost piece of interest moved to `at`, when tracing.
-    #[inline]
+    #[inline(always)]
     fn moved_to(&mut self, at: u32) {
         if self.s.tracing && self.s.pois.len() == 1 {
             self.s.path.push(at);
@@ -674,7 +674,7 @@ impl<'a> Run<'a> {
     }
 
     /// Takes back the changes made after the first `len`.
-    #[inline]
+    #[inline(always)]
     fn undo_to(&mut self, len: usize) {
         while self.s.overlay.len() > len {
             let (at, _) = self.s.overlay.pop().expect("a change to take back");
@@ -696,13 +696,13 @@ impl<'a> Run<'a> {
         delta
     }
 
-    #[inline]
+    #[inline(always)]
     fn xy(&self, at: u32) -> (i32, i32) {
         (at as i32 % self.w.width, at as i32 / self.w.width)
     }
 
     /// Writes `code` at square `at`.
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, at: u32, code: Code) {
         let old = self.s.cur[at as usize];
         if old != code {
