@@ -413,6 +413,15 @@ impl Search<'_> {
                         }
                         SplitEntry::Dead => return Ok(false),
                     }
+                    // Asking only whether there is a result: the second
+                    // branch first (a loop's exit before another pass), so
+                    // that a result a few steps away is found before an
+                    // endless branch spends the states.
+                    let (first, second) = if mode == Mode::Exists {
+                        (second, first)
+                    } else {
+                        (first, second)
+                    };
                     if self.can_enter(second) {
                         self.push(level, Frame::Step(second));
                     }

@@ -757,6 +757,13 @@ impl<'a> Run<'a> {
                         }
                         SplitEntry::Dead => return false,
                     }
+                    // Asking only whether there is a result: the second
+                    // branch first, as the backtracker does.
+                    let (first, second) = if matches!(sink, Sink::Exists) {
+                        (second, first)
+                    } else {
+                        (first, second)
+                    };
                     if self.holds_around_poi(&prog.entry[first as usize]) {
                         self.depth += 1;
                         let stop = if self.depth.is_multiple_of(64) {
