@@ -245,6 +245,9 @@ pub struct Program {
     /// Per instruction: whether arriving there consults the visited set
     /// (loop heads, joins, and after steps that can merge states).
     pub(crate) visit: Vec<bool>,
+    /// Per instruction: whether it is a loop head (a `Split` that an
+    /// instruction after it comes back to).
+    pub(crate) loop_heads: Vec<bool>,
     pub(crate) rewrites: Vec<CompiledRewrite>,
     pub(crate) binds: Vec<Box<[Code]>>,
     /// Start of each sub-program (guard bodies and ordered alternatives).

@@ -401,6 +401,32 @@ impl<'m> Compiler<'m> {
                 !matches!(resolved[pc], Inst::Jump { .. }) && !cheap[pc] && (indegree[pc] > 1 || merges[pc])
             })
             .collect();
+        // A loop head: a split that an instruction after it comes back to.
+        let mut loop_heads = vec![false; n];
+        for (q, inst) in resolved.iter().enumerate() {
+            let back = |t: Pc| (t as usize) <= q && matches!(resolved[t as usize], Inst::Split { .. });
+            match *inst {
+                Inst::Split { first, second } => {
+                    for t in [first, second] {
+                        if back(t) {
+                            loop_heads[t as usize] = true;
+                        }
+                    }
+                }
+                Inst::Rewrite { next, .. }
+                | Inst::Bind { next, .. }
+                | Inst::Unbind { next }
+                | Inst::Guard { next, .. }
+                | Inst::Ordered { next, .. }
+                | Inst::Test { next, .. }
+                | Inst::Attacked { next } => {
+                    if back(next) {
+                        loop_heads[next as usize] = true;
+                    }
+                }
+                Inst::Jump { .. } | Inst::Match => {}
+            }
+        }
         resolved.shrink_to_fit();
 
         let mut max_code = codes;
@@ -420,6 +446,7 @@ impl<'m> Compiler<'m> {
             skip,
             insts: resolved,
             visit,
+            loop_heads,
             rewrites: self.rewrites,
             binds: self.binds,
             subs,

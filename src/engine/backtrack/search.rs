@@ -413,11 +413,10 @@ impl Search<'_> {
                         }
                         SplitEntry::Dead => return Ok(false),
                     }
-                    // Asking only whether there is a result: the second
-                    // branch first (a loop's exit before another pass), so
-                    // that a result a few steps away is found before an
-                    // endless branch spends the states.
-                    let (first, second) = if mode == Mode::Exists {
+                    // Asking only whether there is a result: a loop's exit
+                    // before another pass, so that a result a few steps
+                    // away is found before an endless loop spends the states.
+                    let (first, second) = if mode == Mode::Exists && prog.loop_heads[pc as usize] {
                         (second, first)
                     } else {
                         (first, second)

@@ -757,9 +757,9 @@ impl<'a> Run<'a> {
                         }
                         SplitEntry::Dead => return false,
                     }
-                    // Asking only whether there is a result: the second
-                    // branch first, as the backtracker does.
-                    let (first, second) = if matches!(sink, Sink::Exists) {
+                    // Asking only whether there is a result: a loop's exit
+                    // first, as the backtracker does.
+                    let (first, second) = if prog.loop_heads[pc as usize] && matches!(sink, Sink::Exists) {
                         (second, first)
                     } else {
                         (first, second)
