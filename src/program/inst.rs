@@ -116,6 +116,27 @@ pub(crate) enum Inst {
     Match,
 }
 
+impl Inst {
+    /// The instructions a search may go to next from this one (within its
+    /// own sub-program: a guard's or an ordered choice's body starts one of
+    /// its own).
+    pub(crate) fn successors(&self) -> impl Iterator<Item = Pc> {
+        let (a, b) = match *self {
+            Inst::Split { first, second } => (Some(first), Some(second)),
+            Inst::Jump { to } => (Some(to), None),
+            Inst::Rewrite { next, .. }
+            | Inst::Bind { next, .. }
+            | Inst::Unbind { next }
+            | Inst::Guard { next, .. }
+            | Inst::Ordered { next, .. }
+            | Inst::Test { next, .. }
+            | Inst::Attacked { next } => (Some(next), None),
+            Inst::Match => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+}
+
 /// One square of a left side: where it is and what it may hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Check {

@@ -404,27 +404,13 @@ impl<'m> Compiler<'m> {
         // A loop head: a split that an instruction after it comes back to.
         let mut loop_heads = vec![false; n];
         for (q, inst) in resolved.iter().enumerate() {
-            let back = |t: Pc| (t as usize) <= q && matches!(resolved[t as usize], Inst::Split { .. });
-            match *inst {
-                Inst::Split { first, second } => {
-                    for t in [first, second] {
-                        if back(t) {
-                            loop_heads[t as usize] = true;
-                        }
-                    }
+            if matches!(inst, Inst::Jump { .. }) {
+                continue;
+            }
+            for t in inst.successors() {
+                if t as usize <= q && matches!(resolved[t as usize], Inst::Split { .. }) {
+                    loop_heads[t as usize] = true;
                 }
-                Inst::Rewrite { next, .. }
-                | Inst::Bind { next, .. }
-                | Inst::Unbind { next }
-                | Inst::Guard { next, .. }
-                | Inst::Ordered { next, .. }
-                | Inst::Test { next, .. }
-                | Inst::Attacked { next } => {
-                    if back(next) {
-                        loop_heads[next as usize] = true;
-                    }
-                }
-                Inst::Jump { .. } | Inst::Match => {}
             }
         }
         resolved.shrink_to_fit();

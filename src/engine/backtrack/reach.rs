@@ -258,24 +258,6 @@ pub(crate) fn monotone_loops(prog: &Program, width: u32, height: u32) -> Vec<Pc>
         .collect()
 }
 
-/// The instructions a search may go to next from `inst` (within its own
-/// sub-program: a guard's or an ordered choice's body starts one of its own).
-fn successors(inst: &Inst) -> impl Iterator<Item = Pc> {
-    let (a, b) = match *inst {
-        Inst::Split { first, second } => (Some(first), Some(second)),
-        Inst::Jump { to } => (Some(to), None),
-        Inst::Rewrite { next, .. }
-        | Inst::Bind { next, .. }
-        | Inst::Unbind { next }
-        | Inst::Guard { next, .. }
-        | Inst::Ordered { next, .. }
-        | Inst::Test { next, .. }
-        | Inst::Attacked { next } => (Some(next), None),
-        Inst::Match => (None, None),
-    };
-    a.into_iter().chain(b)
-}
-
 /// The most paths to a join that may skip its visited set.
 const FEW_PATHS: u32 = 16;
 
@@ -290,7 +272,7 @@ pub(crate) fn few_path_joins(prog: &Program) -> Vec<Pc> {
     let n = prog.insts.len();
     let mut preds: Vec<Vec<Pc>> = vec![Vec::new(); n];
     for (pc, inst) in prog.insts.iter().enumerate() {
-        for s in successors(inst) {
+        for s in inst.successors() {
             preds[s as usize].push(pc as Pc);
         }
     }
