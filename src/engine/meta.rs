@@ -117,13 +117,13 @@ impl Meta {
         let pattern_plans: Vec<_> = patterns.iter().map(plan).collect();
         let unprotected = sides.iter().map(|s| s.protected.is_empty()).collect();
         let roles = Roles::of(&sides);
-        let walkers = || {
-            side_plans
-                .iter()
-                .chain(&pattern_plans)
-                .filter_map(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of))
-        };
-        let walk_codes = walkers().map(Walker::codes).max().unwrap_or(0);
+        let walk_codes = side_plans
+            .iter()
+            .chain(&pattern_plans)
+            .filter_map(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of))
+            .map(Walker::codes)
+            .max()
+            .unwrap_or(0);
         let all_walk = side_plans
             .iter()
             .all(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of).is_some());
@@ -157,24 +157,18 @@ impl Meta {
         }
     }
 
-    /// The walkers of every side, to run legality on.
-    fn walkers(&self, limits: &Limits) -> (SmallVec<[Option<&Walker>; 4]>, u64) {
-        let sides = self
+    /// Runs `f` on the walkers of every side (to run legality on).
+    fn with_walkers<T>(&self, limits: &Limits, f: impl FnOnce(&Walkers<'_>) -> T) -> T {
+        let sides: SmallVec<[Option<&Walker>; 4]> = self
             .side_plans
             .iter()
             .map(|p| p.as_ref().ok().and_then(walker_of))
             .collect();
-        (sides, limits.max_states)
-    }
-
-    /// Runs `f` on the walkers of every side.
-    fn with_walkers<T>(&self, limits: &Limits, f: impl FnOnce(&Walkers<'_>) -> T) -> T {
-        let (sides, max_states) = self.walkers(limits);
         f(&Walkers {
             sides: &sides,
             roles: &self.roles,
             codes: self.walk_codes,
-            max_states,
+            max_states: limits.max_states,
         })
     }
 }

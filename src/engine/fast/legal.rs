@@ -226,59 +226,66 @@ impl Walkers<'_> {
                         .iter()
                         .map(|c| ((c.at.y * width + c.at.x) as u32, c.content.code())),
                 );
-                let mut aux = oracle.scratch.borrow_mut();
-                let mut test = |at: u32| self.others_change(side, cells, occupied, &overlay, at, &mut aux);
-                let mut safe = true;
-                for g in &guarded {
-                    if overlay.iter().any(|&(s, _)| s == g.at) {
-                        // Moved or taken; a protected piece written is tested below.
-                        continue;
-                    }
-                    let touched = overlay.iter().any(|&(s, new)| {
-                        g.reads >> s & 1 == 1 || self.may_bind_anew(side, s, cells[s as usize], new, g.at)
-                    });
-                    let hit = if touched {
-                        match test(g.at) {
-                            Ok((hit, _)) => hit,
-                            Err(e) => {
-                                failed = Some(e);
-                                return ControlFlow::Break(());
-                            }
-                        }
-                    } else {
-                        g.hit
-                    };
-                    if hit {
-                        safe = false;
-                        break;
+                let safe = self.leaves_safe(
+                    side,
+                    &guarded,
+                    cells,
+                    occupied,
+                    &overlay,
+                    &mut oracle.scratch.borrow_mut(),
+                );
+                match safe {
+                    Ok(true) => found(s),
+                    Ok(false) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        failed = Some(e);
+                        ControlFlow::Break(())
                     }
                 }
-                if safe {
-                    for &(s, new) in overlay.iter() {
-                        if !protected.contains(new) {
-                            continue;
-                        }
-                        match test(s) {
-                            Ok((false, _)) => {}
-                            Ok((true, _)) => {
-                                safe = false;
-                                break;
-                            }
-                            Err(e) => {
-                                failed = Some(e);
-                                return ControlFlow::Break(());
-                            }
-                        }
-                    }
-                }
-                drop(aux);
-                if safe { found(s) } else { ControlFlow::Continue(()) }
             },
         );
         match failed {
             Some(e) => Err(e),
             None => walked,
         }
+    }
+
+    /// Whether the move making `overlay` on `cells` leaves every protected
+    /// square of `side` (`guarded`, tested on `cells` before) and every
+    /// protected piece it writes where no other side can change it.
+    fn leaves_safe(
+        &self,
+        side: usize,
+        guarded: &[Guarded],
+        cells: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        aux: &mut WalkScratch,
+    ) -> Result<bool, TooLong> {
+        let mut test = |at: u32| {
+            self.others_change(side, cells, occupied, overlay, at, aux)
+                .map(|(hit, _)| hit)
+        };
+        for g in guarded {
+            if overlay.iter().any(|&(s, _)| s == g.at) {
+                // Moved or taken; a protected piece written is tested below.
+                continue;
+            }
+            // The first test's answer stands unless the move touched what it read.
+            let touched = overlay.iter().any(|&(s, new)| {
+                g.reads >> s & 1 == 1 || self.may_bind_anew(side, s, cells[s as usize], new, g.at)
+            });
+            if if touched { test(g.at)? } else { g.hit } {
+                return Ok(false);
+            }
+        }
+        let protected = &self.roles.protected[side];
+        for &(s, new) in overlay {
+            if protected.contains(new) && test(s)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
