@@ -7,15 +7,16 @@
 //! worked out from them only where a result or a visited set needs it.
 //! Rewrites are anchored at the piece of interest (one place to try) or at
 //! the squares holding what their anchor accepts; loops that cannot repeat
-//! a state, and joins few paths reach, need no visited set; a loop that
-//! moves the piece one step at a time over one content (a slide) runs as a
-//! scan along its ray. Results are deduplicated exactly as the backtracker
+//! a state, and joins few paths reach, need no visited set; a rewrite that
+//! moves the piece one step onto one square runs as a step (one read, two
+//! writes), and a loop of such steps over one content (a slide) as a scan
+//! along its ray. Walks can trace the squares the piece lands on. Results are deduplicated exactly as the backtracker
 //! does: the same changes, start, end and change of piece are one move.
 //!
 //! A walk can also look for a change of one square (`changes_at`): only the
 //! pieces whose reach covers it are bound, only paths that can still write
-//! it are followed, and the squares it read are noted (the legality module
-//! which builds `attacked` and safe moves on it). It declines boxes and
+//! it are followed, and the squares it read are noted; the legality module
+//! builds `attacked` and safe moves on it. It declines boxes and
 //! writes that could create or remove a square.
 
 use std::cell::Cell;
