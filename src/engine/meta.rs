@@ -229,15 +229,15 @@ impl Engine for Meta {
         limits: &Limits,
     ) -> Result<u64, EngineError> {
         match self.route(side, position, safe) {
-            Route::Choice(p) => return Ok(p.count(position, &mut cache.fast)),
-            Route::Walk(w, false) => {
-                return self
-                    .with_walkers(limits, |all| all.count(side, w, position, &mut cache.fast))
-                    .map_err(|_| limits.state_limit());
-            }
-            _ => {}
+            Route::Choice(p) => Ok(p.count(position, &mut cache.fast)),
+            Route::Walk(w, guard) => self
+                .with_walkers(limits, |all| all.count(side, w, position, guard, &mut cache.fast))
+                .map_err(|_| limits.state_limit()),
+            Route::Backtrack => count_each(|found| {
+                self.backtracker
+                    .each_move(side, position, safe, &mut cache.backtrack, limits, found)
+            }),
         }
-        count_each(|found| self.each_move(side, position, safe, cache, limits, found))
     }
 
     fn pattern_holds(

@@ -146,20 +146,64 @@ impl Walkers<'_> {
         })
     }
 
-    /// How many moves of `side` (walked by `mover`) there are on `position`
-    /// (which fits), without building them, when its protected pieces need
-    /// no test (else: count [`Walkers::each`]'s).
+    /// How many moves [`Walkers::each`] would give, without building them.
     pub(crate) fn count(
         &self,
         side: usize,
         mover: &Walker,
         position: &Position,
+        safe: bool,
         scratch: &mut Scratch,
     ) -> Result<u64, TooLong> {
-        self.with_oracle(side, mover, position, scratch, |scratch, _, attacks| {
+        self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
+            let cells = &position.cells;
             let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
-            mover.count(position, occupied, walk, self.max_states, attacks)
+            if !safe {
+                return mover.count(position, occupied, walk, self.max_states, attacks, None);
+            }
+            let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
+            let mut failed = None;
+            let mut keep = |diff: &[(u32, Code)]| {
+                let aux = &mut oracle.scratch.borrow_mut();
+                match self.leaves_safe(side, &guarded, cells, occupied, diff, aux) {
+                    Ok(safe) => safe,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            };
+            let n = mover.count(
+                position,
+                occupied,
+                walk,
+                self.max_states,
+                attacks,
+                Some(&mut keep),
+            )?;
+            failed.map_or(Ok(n), Err)
         })
+    }
+
+    /// Each square of `cells` holding a protected piece of `side`, tested
+    /// once: whether another side can change it, and what that test read.
+    fn guards(
+        &self,
+        side: usize,
+        cells: &[Code],
+        occupied: &[Squares],
+        aux: &mut WalkScratch,
+    ) -> Result<SmallVec<[Guarded; 4]>, TooLong> {
+        let protected = &self.roles.protected[side];
+        let mut guarded = SmallVec::new();
+        for (i, &c) in cells.iter().enumerate() {
+            if protected.contains(c) {
+                let at = i as u32;
+                let (hit, reads) = self.others_change(side, cells, occupied, &[], at, aux)?;
+                guarded.push(Guarded { at, hit, reads });
+            }
+        }
+        Ok(guarded)
     }
 
     /// Loads `position` and runs `f` with the `attacked` test of `side`'s
@@ -196,20 +240,9 @@ impl Walkers<'_> {
         attacks: Option<&dyn Attacks>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
-        let protected = &self.roles.protected[side];
         let cells = &position.cells;
         let occupied = &scratch.occupied;
-        let mut guarded: SmallVec<[Guarded; 4]> = SmallVec::new();
-        {
-            let mut aux = oracle.scratch.borrow_mut();
-            for (i, &c) in cells.iter().enumerate() {
-                if protected.contains(c) {
-                    let at = i as u32;
-                    let (hit, reads) = self.others_change(side, cells, occupied, &[], at, &mut aux)?;
-                    guarded.push(Guarded { at, hit, reads });
-                }
-            }
-        }
+        let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
         let width = position.width as i32;
         let mut overlay: SmallVec<[(u32, Code); 8]> = SmallVec::new();
         let mut failed = None;

@@ -429,7 +429,10 @@ impl Walker {
             .map(|_| ())
     }
 
-    /// How many results [`Walker::each`] would give, without building them.
+    /// How many results [`Walker::each`] would give that `keep` (if any)
+    /// keeps, given each one's changes as (square, content) in square
+    /// order, without building them.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn count(
         &self,
         position: &Position,
@@ -437,9 +440,10 @@ impl Walker {
         scratch: &mut WalkScratch,
         max_states: u64,
         attacks: Option<&dyn Attacks>,
+        keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         let mut n = 0;
-        let sink = &mut Sink::Count(&mut n);
+        let sink = &mut Sink::Count(&mut n, keep);
         self.walk(position, occupied, scratch, max_states, attacks, sink)?;
         Ok(n)
     }
@@ -523,6 +527,10 @@ impl Walker {
     }
 }
 
+/// Whether to keep a result, given its changes as (square, content) in
+/// square order.
+pub(crate) type Keep<'g> = dyn FnMut(&[(u32, Code)]) -> bool + 'g;
+
 /// What a search does with a result.
 enum Sink<'f, 'g> {
     /// Stops at the first.
@@ -538,8 +546,9 @@ enum Sink<'f, 'g> {
     },
     /// Stops at the first that changes the walk's target square.
     Changes,
-    /// Counts each, once.
-    Count(&'f mut u64),
+    /// Counts each, once, that `keep` (if any) keeps, given its changes as
+    /// (square, content) in square order.
+    Count(&'f mut u64, Option<&'f mut Keep<'g>>),
 }
 
 /// One search in progress.
@@ -1261,7 +1270,7 @@ impl<'a> Run<'a> {
                 });
                 return false;
             }
-            Sink::Collect(_) | Sink::Count(_) => {}
+            Sink::Collect(_) | Sink::Count(..) => {}
         }
         if level > 0 {
             return true;
@@ -1301,7 +1310,11 @@ impl<'a> Run<'a> {
                 trace: self.trace,
             });
             match sink {
-                Sink::Count(n) => **n += 1,
+                Sink::Count(n, keep) => {
+                    if keep.as_mut().is_none_or(|keep| keep(&diff)) {
+                        **n += 1;
+                    }
+                }
                 Sink::Collect(found) => {
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
