@@ -21,6 +21,7 @@ pub mod fast;
 mod hash;
 mod meta;
 mod position;
+mod reach;
 
 use std::ops::ControlFlow;
 

@@ -1,7 +1,8 @@
 //! The backtracking engine: the first implementation of [`Engine`].
 //!
 //! [`search`] runs one program against a board edited in place (see its
-//! module docs); [`reach`] works out, when the sides are prepared, where each
+//! module docs); the engine's reach analysis (`engine::reach`, shared with
+//! the walker) works out, when the sides are prepared, where each
 //! `%p:` can write on a board of the game's size, so that "can any move of
 //! the other sides change this square?" binds only the pieces that could
 //! (`Suspects`). [`Backtracker`] puts them together: the moves of a side,
@@ -10,7 +11,6 @@
 mod board;
 mod frame;
 mod prune;
-mod reach;
 mod results;
 mod search;
 
@@ -18,7 +18,6 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-pub(crate) use reach::{Reach, few_path_joins, monotone_loops, reaches};
 pub(crate) use search::Scratch;
 pub use search::Successors;
 pub(crate) use search::{NoAttacks, search_with};
@@ -27,6 +26,7 @@ use crate::core::{Code, CodeSet, Coord, EMPTY};
 use crate::program::Program;
 
 use super::position::Position;
+use super::reach::{Reach, monotone_loops, reaches};
 use super::{EngineError, Limits, Roles, Side, Successor};
 use prune::{Suspects, suspects};
 use search::{BoardView, Oracle, search_changes_loaded};
@@ -71,11 +71,11 @@ impl<'a> Compiled<'a> {
 impl Prepared {
     /// Prepares `program` for boards at most `width` by `height`.
     pub(crate) fn new(program: Program, width: u32, height: u32) -> Prepared {
-        let (reach, split_reach) = reach::reaches(&program, width, height);
+        let (reach, split_reach) = reaches(&program, width, height);
         let mut visit = program.visit.clone();
         // Loops that move the piece of interest one fixed step per pass (a
         // slide) cannot repeat a state: they need no visited set.
-        for pc in reach::monotone_loops(&program, width, height) {
+        for pc in monotone_loops(&program, width, height) {
             visit[pc as usize] = false;
         }
         Prepared {

@@ -16,11 +16,11 @@ use rustc_hash::FxHashSet;
 use super::Compiled;
 use super::board::{Board, TooLarge};
 use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFrame, Trace};
-use super::reach::Reach;
 pub use super::results::Successors;
 use super::results::{Entry, Results};
 use crate::core::{self as code, Change, Code, Coord};
 use crate::engine::position::Position;
+use crate::engine::reach::Reach;
 use crate::engine::{EngineError, Limits, hash};
 use crate::program::{
     Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write,

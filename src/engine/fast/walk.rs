@@ -28,8 +28,8 @@ use super::compile::Decline;
 use super::keys::KeySet;
 use super::{MAX_SQUARES, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
-use crate::engine::backtrack::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::position::Position;
+use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::{Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, Write};
 

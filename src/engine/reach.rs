@@ -3,6 +3,10 @@
 //! given size. The engine uses it to ask "can anything change square s?"
 //! without running the bodies of pieces too far away, the way a chess engine
 //! tests check by looking outward from the king.
+//!
+//! Also the loop analyses both engines prepare programs with: the loops
+//! that cannot repeat a state and the joins few paths reach, which need no
+//! visited set. The backtracker and the walker import them from here.
 
 use rustc_hash::FxHashSet;
 
