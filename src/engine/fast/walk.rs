@@ -567,7 +567,8 @@ struct Run<'a> {
     depth: u32,
     /// The square a targeted walk asks about ([`Walker::changes_at`]).
     find: Option<Target>,
-    /// The squares read so far (every square: reads not tracked one by one).
+    /// In a targeted walk, the squares read so far (every square: reads not
+    /// tracked one by one); other walks do not track them.
     reads: Cell<Squares>,
     /// The answer to `attacked` (none: it is false).
     attacks: Option<&'a dyn Attacks>,
@@ -663,7 +664,9 @@ impl<'a> Run<'a> {
             return OFF;
         }
         let i = (y * self.w.width + x) as u32;
-        self.reads.set(self.reads.get() | 1 << i);
+        if self.find.is_some() {
+            self.reads.set(self.reads.get() | 1 << i);
+        }
         self.s.cur[i as usize]
     }
 
