@@ -698,12 +698,21 @@ impl<'a> Run<'a> {
     /// The hash of the changes made so far (XOR of old and new square
     /// keys over the squares that differ from the position).
     fn delta(&self) -> u64 {
+        self.each_change(|_, _| {})
+    }
+
+    /// Calls `each` with every square the changes made now leave different
+    /// from the position, once, and what it holds; gives the hash of the
+    /// changes (XOR of old and new square keys over those squares).
+    #[inline(always)]
+    fn each_change(&self, mut each: impl FnMut(u32, Code)) -> u64 {
         let mut delta = 0;
         for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
             let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
             if old != new && !self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
                 let (x, y) = self.xy(at);
                 delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
+                each(at, new);
             }
         }
         delta
@@ -1282,16 +1291,7 @@ impl<'a> Run<'a> {
         let mut diff = std::mem::take(&mut self.s.diff);
         diff.clear();
         let w = self.w.width;
-        let mut delta = 0;
-        for &(at, _) in &self.s.overlay {
-            let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
-            if old == new || diff.iter().any(|&(a, _)| a == at) {
-                continue;
-            }
-            let (x, y) = (at as i32 % w, at as i32 / w);
-            delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
-            diff.push((at, new));
-        }
+        let delta = self.each_change(|at, new| diff.push((at, new)));
         diff.sort_unstable_by_key(|&(at, _)| at);
         let key = delta ^ self.trace.key();
         let fresh = self.s.seen.insert(key) || {
