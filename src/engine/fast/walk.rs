@@ -874,6 +874,22 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Moves the piece of interest `from` (the top one) to `(x, y)` as
+    /// `moved`, leaving `behind` where it stood; gives its new square.
+    #[inline(always)]
+    fn set_down(&mut self, from: Poi, behind: Code, x: i32, y: i32, moved: Code) -> u32 {
+        let to = (y * self.w.width + x) as u32;
+        self.write(from.at, behind);
+        self.write(to, moved);
+        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
+            at: to,
+            x,
+            y,
+            code: moved,
+        };
+        to
+    }
+
     /// Makes step `step` (the rewrite's one match, at the piece of interest,
     /// and its one choice) if it applies, and continues at `next`.
     fn step(&mut self, level: usize, step: &Step, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
@@ -893,16 +909,7 @@ impl<'a> Run<'a> {
             return true;
         }
         let (len, trace) = (self.s.overlay.len(), self.trace);
-        let to = (y * self.w.width + x) as u32;
-        let moved = code::with_marks(top.code, step.marks);
-        self.write(top.at, step.behind);
-        self.write(to, moved);
-        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
-            at: to,
-            x,
-            y,
-            code: moved,
-        };
+        let to = self.set_down(top, step.behind, x, y, code::with_marks(top.code, step.marks));
         self.moved_to(to);
         let stop = self.go(level, next, sink);
         self.undo_to(len);
@@ -958,20 +965,11 @@ impl<'a> Run<'a> {
         for k in (0..=n).rev() {
             if k > 0 {
                 let (x, y) = at(k);
-                let to = (y * self.w.width + x) as u32;
-                self.write(top.at, slide.over);
-                self.write(to, moved);
+                self.set_down(top, slide.over, x, y, moved);
                 for j in 1..=k {
                     let (x, y) = at(j);
                     self.moved_to((y * self.w.width + x) as u32);
                 }
-                let p = self.s.pois.last_mut().expect("a piece of interest");
-                *p = Poi {
-                    at: to,
-                    x,
-                    y,
-                    code: moved,
-                };
             }
             let stop = self.go(level, exit, sink);
             self.undo_to(len);
