@@ -66,22 +66,19 @@ impl PerftTable {
 }
 
 impl Game {
-    /// The key a perft table files `state` under, or `None` when counts
-    /// below it depend on more than the position and the player to move
-    /// (an automatic `repetition` outcome reads the history). An automatic
-    /// `quiet` outcome adds the quiet count to the key.
-    fn perft_key(&self, state: &State) -> Option<u64> {
+    /// The key a perft table files `state` under (in a game it serves, see
+    /// [`Game::perft_table_applies`]): the position and the player to move,
+    /// and the quiet count where an automatic `quiet` outcome reads it.
+    fn perft_key(&self, state: &State) -> u64 {
         let mut key = state.key();
-        for o in self.outcomes.iter().filter(|o| o.automatic) {
-            match o.condition {
-                Condition::Repetition(_) => return None,
-                Condition::Quiet(_) => {
-                    key ^= (state.quiet_plies() as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407)
-                }
-                _ => {}
-            }
+        if self
+            .outcomes
+            .iter()
+            .any(|o| o.automatic && matches!(o.condition, Condition::Quiet(_)))
+        {
+            key ^= (state.quiet_plies() as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
         }
-        Some(key)
+        key
     }
 
     /// Whether a perft table can serve this game: not when an automatic
@@ -128,7 +125,7 @@ fn count(
     }
     // Subtrees of two plies or more are worth a look-up.
     let key = match table {
-        Some(t) if depth >= 2 => game.perft_key(state).map(|k| (t, PerftTable::key(k, depth))),
+        Some(t) if depth >= 2 => Some((t, PerftTable::key(game.perft_key(state), depth))),
         _ => None,
     };
     if let Some((t, k)) = key
