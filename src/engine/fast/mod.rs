@@ -136,7 +136,8 @@ impl FastProgram {
         matches!(self, FastProgram::Walk(w) if w.attacks())
     }
 
-    /// Whether there is a result on `position`; an error when the search passes the limit on states, as the backtracker's would.
+    /// Whether there is a result on `position`; an error when the search
+    /// passes the limit on states, as the backtracker's would.
     pub(crate) fn holds(
         &self,
         position: &Position,
@@ -159,7 +160,8 @@ impl FastProgram {
         }
     }
 
-    /// Whether some result on `position` changes `at`; an error when the search passes the limit on states, as the backtracker's would.
+    /// Whether some result on `position` changes `at`; errors as
+    /// [`FastProgram::holds`].
     pub(crate) fn changes_square(
         &self,
         position: &Position,
