@@ -15,11 +15,23 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 /// The key of the square `(x, y)` holding `code` (never called for non-squares).
 #[inline]
 pub(crate) fn square(x: i32, y: i32, code: Code) -> u64 {
+    square_with(place(x, y), code)
+}
+
+/// The part of [`square`]'s input that names the square `(x, y)`: worked
+/// out once per square by those that key many contents there.
+#[inline]
+pub(crate) fn place(x: i32, y: i32) -> u64 {
     // Coordinates in the low 40 bits (20 each, so distinct for coordinates
     // within ±524,288), the code above: one bijective mix of a distinct input
-    // per (square, code), where two mixes were used before.
-    let at = (x as u32 as u64 & 0xF_FFFF) | ((y as u32 as u64 & 0xF_FFFF) << 20);
-    mix(at | ((code as u64) << 40))
+    // per (square, code).
+    (x as u32 as u64 & 0xF_FFFF) | ((y as u32 as u64 & 0xF_FFFF) << 20)
+}
+
+/// [`square`] of the square whose [`place`] is `place`.
+#[inline(always)]
+pub(crate) fn square_with(place: u64, code: Code) -> u64 {
+    mix(place | ((code as u64) << 40))
 }
 
 /// The key of tally slot `slot` holding `count` (0 has no key: an empty

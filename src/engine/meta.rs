@@ -152,6 +152,7 @@ impl Meta {
         let guard = safe && !self.unprotected[side];
         match plan {
             FastProgram::Choice(p) if !guard => Route::Choice(p),
+            FastProgram::Walk(w) if !guard && let Some(p) = w.choice() => Route::Choice(p),
             FastProgram::Walk(w) if self.all_walk || !(guard || w.attacks()) => Route::Walk(w, guard),
             _ => Route::Backtrack,
         }

@@ -1106,3 +1106,81 @@ fn a_traced_search_gives_every_square_the_piece_moved_to() {
     let found = engine::search(&program, &f.board(board), &mut cache, &Limits::default()).unwrap();
     assert!(found.iter().all(|o| o.path.is_empty()));
 }
+
+#[test]
+fn a_piece_moved_by_one_rewrite_is_run_as_square_sets_and_traced_as_walked() {
+    let f = Fixture::new();
+    // Steps and a capture that promotes, for two kinds of piece.
+    let white = "%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕) | (% + uul. -> . + uul%)";
+    let board = "♟.♟.\n.♙..\n♘..♟\n.♙♙.\n";
+    let position = f.board(board);
+    let all: Vec<Vec<_>> = [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack]
+        .into_iter()
+        .map(|choice| {
+            let engine = f.engine_on(white, "black_moves", 4, 4, choice);
+            let mut cache = Cache::new();
+            cache.trace_paths(true);
+            let mut found = Vec::new();
+            engine
+                .each_move(0, &position, false, &mut cache, &Limits::default(), &mut |o| {
+                    let path: Vec<String> = o.path.iter().map(|&c| name(c)).collect();
+                    found.push((seen(o), o.became, path));
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            let n = engine
+                .count_moves(0, &position, false, &mut cache, &Limits::default())
+                .unwrap();
+            assert_eq!(n, found.len() as u64);
+            found.sort_by_key(|f| format!("{f:?}"));
+            found
+        })
+        .collect();
+    // The same moves, traced the same (the pawn's capture promotes where
+    // it lands: the piece of interest stays behind).
+    assert_eq!(all[0], all[1]);
+    let mut moved: Vec<_> = all[0]
+        .iter()
+        .map(|(s, ..)| (name(s.1.unwrap()), name(s.2.unwrap())))
+        .collect();
+    moved.sort();
+    let names = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter().map(|&(a, b)| (a.to_string(), b.to_string())).collect()
+    };
+    assert_eq!(
+        moved,
+        names(&[
+            ("a2", "a3"),
+            ("b1", "a3"),
+            ("b1", "b2"),
+            ("b3", "b3"),
+            ("b3", "b4"),
+            ("c1", "c1"),
+            ("c1", "c2"),
+        ])
+    );
+}
+
+#[test]
+fn a_count_that_meets_one_result_twice_counts_it_once() {
+    let f = Fixture::new();
+    // The same step written twice, and two ways round to one square: each
+    // result is one move.
+    for white in [
+        "%♖: (% + u. -> . + u%) | (% + u. -> . + u%)",
+        "%♖: ((% + u. -> . + u%) (% + r. -> . + r%)) | ((% + r. -> . + r%) (% + u. -> . + u%))",
+    ] {
+        let board = "....\n....\n.♖..\n♖...\n";
+        let position = f.board(board);
+        let engine = f.engine_on(white, "black_moves", 4, 4, engine::EngineChoice::Fast);
+        let mut cache = Cache::new();
+        for _ in 0..2 {
+            let n = engine
+                .count_moves(0, &position, false, &mut cache, &Limits::default())
+                .unwrap();
+            let listed = move_positions(&*engine, 0, &position, false);
+            assert_eq!(n, listed.len() as u64, "{white}");
+            assert_eq!(n, if white.contains("r.") { 1 } else { 2 }, "{white}");
+        }
+    }
+}

@@ -27,7 +27,8 @@ mod pattern;
 pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
 pub(crate) use inst::{
-    Alternative, BindId, EntryCheck, Inst, ListId, Pc, RewriteId, SplitEntry, SquareWrite, SubId, Write,
+    Alternative, BindId, Check, EntryCheck, Inst, ListId, Pc, RewriteId, SplitEntry, SquareWrite, SubId,
+    Write,
 };
 pub use pattern::MAX_ALTERNATIVES;
 

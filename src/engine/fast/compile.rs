@@ -4,9 +4,11 @@
 
 use thiserror::Error;
 
-use super::{Check, Plan, Rule, Squares, Write};
-use crate::core::{Code, CodeSet, OFF};
-use crate::program::{Alternative, Inst, Pc, Program, Write as ProgramWrite};
+use super::{Check, Plan, Rule, Squares, Trace, Write};
+use crate::core::{self as code, Code, CodeSet, OFF};
+use crate::program::{
+    Alternative, Check as ProgramCheck, Inst, Pc, Program, RewriteId, SquareWrite, Write as ProgramWrite,
+};
 
 /// The most squares a board may have for the bit-parallel engine (one bit each).
 pub const MAX_SQUARES: u32 = Squares::BITS;
@@ -40,10 +42,77 @@ pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, D
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
+    let (rewrites, nil) = choice_of_rewrites(program, program.start, 0)?;
+    let geometry = Geometry { width, height };
+    let mut rules = Vec::new();
+    for id in rewrites {
+        for alt in program.rewrites[id.index()].alternatives.iter() {
+            rules.push(rule(alt, &geometry)?);
+        }
+    }
+    Ok(finish(rules, nil, &geometry))
+}
+
+/// Compiles a program that binds a piece and makes one rewrite from it
+/// (`%p: (a | b | ...)`, each rewrite matching at the piece) for boards of
+/// exactly `width` by `height` squares: one rule per code the piece may
+/// have and alternative, the piece's square checked for that code, each
+/// result traced from that square to where the piece ends. Declined unless
+/// no two results can make the same changes (so that they need no
+/// deduplication, which would have to tell moves apart by their traces).
+pub(super) fn traced_plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+    if width == 0 || height == 0 || width * height > MAX_SQUARES {
+        return Err(Decline::BoardTooLarge);
+    }
+    let Inst::Bind { id: bind, next } = program.insts[follow(program, program.start)? as usize] else {
+        return Err(Decline::NotAChoice("no piece of interest"));
+    };
+    let (rewrites, nil) = choice_of_rewrites(program, next, 1)?;
+    if nil {
+        return Err(Decline::NotAChoice("a piece of interest that may not move"));
+    }
+    let geometry = Geometry { width, height };
+    let mut rules = Vec::new();
+    for &code in program.binds[bind.index()].iter() {
+        for id in &rewrites {
+            for alt in program.rewrites[id.index()].alternatives.iter() {
+                if let Some(rule) = traced_rule(alt, code, &geometry)? {
+                    rules.push(rule);
+                }
+            }
+        }
+    }
+    let plan = finish(rules, false, &geometry);
+    if !plan.distinct {
+        return Err(Decline::NotAChoice(
+            "two moves of the piece may make the same changes",
+        ));
+    }
+    Ok(plan)
+}
+
+/// The rewrites of the choice that starts at `start` (each followed by
+/// `unbinds` unbinds and the match), in the backtracker's order, and
+/// whether the choice may also change nothing (`nil`).
+fn choice_of_rewrites(
+    program: &Program,
+    start: Pc,
+    unbinds: usize,
+) -> Result<(Vec<RewriteId>, bool), Decline> {
     let mut rewrites = Vec::new();
     let mut nil = false;
     let mut seen = vec![false; program.insts.len()];
-    let mut todo = vec![program.start];
+    let mut todo = vec![start];
+    // The instruction after `unbinds` unbinds from `pc`, if that is the match.
+    let ends = |mut pc: Pc| -> Result<bool, Decline> {
+        for _ in 0..unbinds {
+            match program.insts[follow(program, pc)? as usize] {
+                Inst::Unbind { next } => pc = next,
+                _ => return Ok(false),
+            }
+        }
+        Ok(program.insts[follow(program, pc)? as usize] == Inst::Match)
+    };
     // Depth first, the first branch of a split before the second: the order
     // the backtracker explores the choices in.
     while let Some(pc) = todo.pop() {
@@ -56,14 +125,15 @@ pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, D
                 todo.push(second);
                 todo.push(first);
             }
-            Inst::Match => nil = true,
+            Inst::Match if unbinds == 0 => nil = true,
+            Inst::Unbind { .. } if ends(pc)? => nil = true,
             Inst::Rewrite { id, next } => {
-                if program.insts[follow(program, next)? as usize] != Inst::Match {
+                if !ends(next)? {
                     return Err(Decline::NotAChoice("rewrites in sequence"));
                 }
                 rewrites.push(id);
             }
-            Inst::Bind { .. } | Inst::Unbind { .. } => {
+            Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Match => {
                 return Err(Decline::NotAChoice("a piece of interest"));
             }
             Inst::Guard { .. } | Inst::Test { .. } => return Err(Decline::NotAChoice("a guard")),
@@ -72,28 +142,98 @@ pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, D
             Inst::Jump { .. } => unreachable!("follow() skips jumps"),
         }
     }
-    let geometry = Geometry { width, height };
-    let mut rules = Vec::new();
-    for id in rewrites {
-        for alt in program.rewrites[id.index()].alternatives.iter() {
-            rules.push(rule(alt, &geometry)?);
-        }
-    }
+    Ok((rewrites, nil))
+}
+
+/// The plan of `rules` (and `nil`) on a board of `geometry`.
+fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
     let codes = rules
         .iter()
         .flat_map(|r| r.checks.iter().flat_map(|c| c.codes.iter().copied()))
         .max()
         .map_or(1, |c| c as usize + 1);
     let distinct = distinct(&rules);
-    Ok(Plan {
-        width,
-        height,
+    Plan {
+        width: geometry.width,
+        height: geometry.height,
         all: geometry.all(),
         rules,
         nil,
         distinct,
         codes,
-    })
+    }
+}
+
+/// Alternative `alt` of a rewrite made right after binding a piece of
+/// interest holding `code`, as a rule whose results are traced (none when
+/// it cannot match at that piece).
+fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Option<Rule>, Decline> {
+    let pois: Vec<usize> = (0..alt.checks.len()).filter(|&i| alt.checks[i].poi).collect();
+    let [poi] = pois[..] else {
+        return Err(Decline::NotAChoice("a rewrite not at the piece of interest"));
+    };
+    let check = &alt.checks[poi];
+    if !(check.accepts.contains(code) || check.poi_marks.is_empty() || code::has_marks(code, check.poi_marks))
+    {
+        return Ok(None);
+    }
+    // The piece's square holds `code`; the piece moves with its writes.
+    let mut checks = alt.checks.to_vec();
+    checks[poi] = ProgramCheck {
+        accepts: CodeSet::of([code]),
+        poi: false,
+        poi_marks: Default::default(),
+        ..checks[poi].clone()
+    };
+    let (from, mut traces) = ((check.dx, check.dy), Vec::new());
+    let choices = alt
+        .choices
+        .iter()
+        .map(|choice| {
+            let (mut to, mut moved) = (from, code);
+            let mut last = std::collections::HashMap::new();
+            let writes: Box<[SquareWrite]> = choice
+                .iter()
+                .map(|w| {
+                    let written = match w.write {
+                        ProgramWrite::Poi(marks) => {
+                            (to, moved) = ((w.dx, w.dy), code::with_marks(code, marks));
+                            moved
+                        }
+                        ProgramWrite::Code(c) => c,
+                    };
+                    last.insert((w.dx, w.dy), written);
+                    SquareWrite {
+                        write: ProgramWrite::Code(written),
+                        ..*w
+                    }
+                })
+                .collect();
+            // Another piece left where the piece ends: it is that piece now.
+            let here = last.get(&to).copied().unwrap_or(code);
+            let became = (here != moved && code::as_piece(here).is_some()).then_some(here);
+            traces.push((to, became));
+            writes
+        })
+        .collect();
+    let alt = Alternative {
+        checks: checks.into(),
+        choices,
+        ..alt.clone()
+    };
+    let mut rule = rule(&alt, geometry)?;
+    let (rx, ry) = rule.reference;
+    let w = geometry.width as i32;
+    let shift = |(x, y): (i32, i32)| (x - rx) + (y - ry) * w;
+    rule.traces = traces
+        .into_iter()
+        .map(|(to, became)| Trace {
+            from: shift(from),
+            to: shift(to),
+            became,
+        })
+        .collect();
+    Ok(Some(rule))
 }
 
 /// The instruction `pc` leads to past any jumps.
@@ -222,7 +362,12 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
         });
         choices.push(writes);
     }
-    Ok(Rule { checks, choices })
+    Ok(Rule {
+        checks,
+        choices,
+        reference: (rx, ry),
+        traces: Vec::new(),
+    })
 }
 
 /// Whether no two matches of `rules` (two rules, or one rule at two places

@@ -31,8 +31,9 @@ use walk::{TooLong, WalkScratch};
 
 use super::position::Position;
 use super::{EngineError, Limits, Successor, hash};
-use crate::core::{Change, Code, CodeSet, Content, Coord};
+use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
+use smallvec::SmallVec;
 
 /// A set of squares, one bit each.
 pub(crate) type Squares = u128;
@@ -62,6 +63,20 @@ struct Rule {
     checks: Vec<Check>,
     /// Per choice: the squares it changes, in reading order.
     choices: Vec<Vec<Write>>,
+    /// Where the program's offsets put the square the checks are measured from.
+    reference: (i32, i32),
+    /// Per choice, for a rule of a traced plan ([`compile::traced_plan`]):
+    /// the move it makes (else empty).
+    traces: Vec<Trace>,
+}
+
+/// The move a result of a traced rule makes: from and to as bit distances
+/// from the place it matches at, and what the piece became.
+#[derive(Clone, Copy, Debug)]
+struct Trace {
+    from: i32,
+    to: i32,
+    became: Option<Code>,
 }
 
 /// One square a left side checks.
@@ -146,6 +161,7 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
+            FastProgram::Walk(w) if let Some(p) = w.choice() => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
                 w.holds(
@@ -171,6 +187,7 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
+            FastProgram::Walk(w) if let Some(p) = w.choice() => Ok(p.changes_square(position, at, scratch)),
             FastProgram::Walk(w) => {
                 if position.code_at(at.x, at.y) == crate::core::OFF {
                     return Ok(false);
@@ -225,19 +242,22 @@ impl Scratch {
             && let Some((hash, cells)) = &mut self.loaded
             && cells.len() == position.cells.len()
         {
-            if *hash == position.hash && *cells == position.cells {
+            // Compared in full (not by hash alone), without an early exit so
+            // that it runs many cells at a time.
+            let differ = |a: &[Code], b: &[Code]| a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0;
+            if *hash == position.hash && !differ(cells, &position.cells) {
                 return;
             }
             // The position searched before is usually a move away: update
-            // the sets where the cells differ, eight at a time.
+            // the sets where the cells differ, sixteen at a time.
             *hash = position.hash;
-            for (k, (old, new)) in cells.chunks_mut(8).zip(position.cells.chunks(8)).enumerate() {
-                if old == new {
+            for (k, (old, new)) in cells.chunks_mut(16).zip(position.cells.chunks(16)).enumerate() {
+                if !differ(old, new) {
                     continue;
                 }
                 for (j, (o, &n)) in old.iter_mut().zip(new).enumerate() {
                     if *o != n {
-                        let bit: Squares = 1 << (k * 8 + j);
+                        let bit: Squares = 1 << (k * 16 + j);
                         if let Some(set) = self.occupied.get_mut(*o as usize) {
                             *set &= !bit;
                         }
@@ -280,10 +300,12 @@ impl Plan {
     fn places(&self, rule: &Rule, occupied: &[Squares]) -> Squares {
         let mut at = self.all;
         for c in &rule.checks {
-            let mut held: Squares = 0;
-            for &code in &c.codes {
-                held |= occupied.get(code as usize).copied().unwrap_or(0);
-            }
+            let held: Squares = match c.codes[..] {
+                [code] => occupied.get(code as usize).copied().unwrap_or(0),
+                _ => c.codes.iter().fold(0, |held, &code| {
+                    held | occupied.get(code as usize).copied().unwrap_or(0)
+                }),
+            };
             let shifted = if c.shift >= 0 {
                 held >> c.shift
             } else {
@@ -334,6 +356,9 @@ impl Plan {
         scratch: &mut Scratch,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
+        if self.rules.first().is_some_and(|r| !r.traces.is_empty()) {
+            return self.each_traced(position, scratch, found);
+        }
         scratch.load(position, self.codes);
         scratch.seen.clear();
         scratch.kept.clear();
@@ -393,6 +418,71 @@ impl Plan {
                 path: &[],
                 hash: position.hash,
             });
+        }
+        scratch.changes = changes;
+    }
+
+    /// [`Plan::each`] for a traced plan (whose results are distinct): in the
+    /// walker's order, by the square the piece starts from, then by rule.
+    fn each_traced(
+        &self,
+        position: &Position,
+        scratch: &mut Scratch,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) {
+        scratch.load(position, self.codes);
+        let w = self.width as i32;
+        let places: SmallVec<[Squares; 16]> = self
+            .rules
+            .iter()
+            .map(|r| self.places(r, &scratch.occupied))
+            .collect();
+        let mut any = places.iter().fold(0, |a, &p| a | p);
+        let mut changes = std::mem::take(&mut scratch.changes);
+        let coord = |i: i32| Coord::new(i % w, i / w);
+        'squares: while any != 0 {
+            let t = any.trailing_zeros() as i32;
+            any &= any - 1;
+            for (rule, &p) in self.rules.iter().zip(&places) {
+                if p >> t & 1 == 0 {
+                    continue;
+                }
+                for (writes, trace) in rule.choices.iter().zip(&rule.traces) {
+                    changes.clear();
+                    let mut h = position.hash;
+                    for wr in writes {
+                        let i = t + wr.shift;
+                        let old = position.cells[i as usize];
+                        if old == wr.code {
+                            continue;
+                        }
+                        let (x, y) = (i % w, i / w);
+                        h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
+                        changes.push(Change {
+                            at: Coord::new(x, y),
+                            content: Content::from_code(wr.code),
+                        });
+                    }
+                    // The path a walk traces: the square the piece moved to.
+                    let to = [coord(t + trace.to)];
+                    let path = if scratch.walk.tracing() && trace.to != trace.from {
+                        &to[..]
+                    } else {
+                        &[]
+                    };
+                    let s = Successor {
+                        changes: &changes,
+                        poi_from: Some(coord(t + trace.from)),
+                        poi_to: Some(to[0]),
+                        became: trace.became.and_then(code::as_piece).map(|(p, _)| p),
+                        path,
+                        hash: h,
+                    };
+                    if found(&s).is_break() {
+                        break 'squares;
+                    }
+                }
+            }
         }
         scratch.changes = changes;
     }

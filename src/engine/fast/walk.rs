@@ -63,6 +63,40 @@ pub struct Walker {
     slides: Vec<Option<Slide>>,
     /// Per rewrite: the step it is, if it is one.
     steps: Vec<Option<Step>>,
+    /// Per instruction: whether only jumps and unbinds lead from it to the
+    /// match (a state there is one result, which the results' own
+    /// deduplication tells apart: no visited set needed at nesting 0).
+    terminal: Vec<bool>,
+    /// Per square: its part of the square keys ([`hash::place`]).
+    places: Vec<u64>,
+    /// The program as square sets, when it only moves the bound piece by
+    /// one rewrite ([`super::compile::traced_plan`]): searches without the
+    /// legality test run on it.
+    choice: Option<super::Plan>,
+    /// Whether a count found two paths to one result: counts then keep
+    /// every result's changes to tell them apart (see [`Walker::count`]).
+    exact_counts: ExactCounts,
+}
+
+/// Whether a walker's counts must keep each result's changes; shared by
+/// the threads that count with it, copied with the walker.
+#[derive(Debug, Default)]
+struct ExactCounts(std::sync::atomic::AtomicBool);
+
+impl ExactCounts {
+    fn get(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for ExactCounts {
+    fn clone(&self) -> ExactCounts {
+        ExactCounts(self.get().into())
+    }
 }
 
 /// A rewrite that moves the piece of interest one fixed step onto a square
@@ -208,8 +242,9 @@ struct Poi {
 pub(crate) struct WalkScratch {
     /// The changes made so far, in order: square and what was written.
     overlay: Vec<(u32, Code)>,
-    /// Per change: what the square held before it (to take it back).
-    olds: Vec<Code>,
+    /// Per change: what the square held before it and the hash of the
+    /// changes before it (to take it back).
+    olds: Vec<(Code, u64)>,
     /// The position with the changes made.
     cur: Vec<Code>,
     pois: Vec<Poi>,
@@ -235,6 +270,11 @@ impl WalkScratch {
     /// interest moves to ([`Successor::path`]).
     pub(crate) fn trace_paths(&mut self, on: bool) {
         self.tracing = on;
+    }
+
+    /// Whether walks trace paths.
+    pub(crate) fn tracing(&self) -> bool {
+        self.tracing
     }
 }
 
@@ -386,6 +426,10 @@ impl Walker {
         let steps = (0..program.rewrites.len() as u32)
             .map(|id| Step::of(program, RewriteId(id)))
             .collect();
+        let terminal = (0..program.insts.len() as Pc)
+            .map(|pc| leads_to_match(program, pc))
+            .collect();
+        let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
         Ok(Walker {
             prog: program.clone(),
             visit,
@@ -401,6 +445,10 @@ impl Walker {
             attacks,
             slides,
             steps,
+            terminal,
+            places,
+            choice: super::compile::traced_plan(program, width, height).ok(),
+            exact_counts: ExactCounts::default(),
         })
     }
 
@@ -442,6 +490,24 @@ impl Walker {
         attacks: Option<&dyn Attacks>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
+        let mut keep = keep;
+        let (cells, hash) = (&position.cells, position.hash);
+        if !self.exact_counts.get() {
+            // Results told apart by their keys alone; where two paths give
+            // one key (the same result, or two whose keys collide), the
+            // count is made again keeping the changes, and so are the
+            // walker's counts from then on.
+            let mut n = 0;
+            let mut run = Run::new(self, cells, hash, occupied, scratch, max_states, &[]);
+            run.attacks = attacks;
+            run.exact = false;
+            let keep = keep.as_deref_mut();
+            run.finish(&mut Sink::Count(&mut n, keep))?;
+            if !run.duplicate {
+                return Ok(n);
+            }
+            self.exact_counts.set();
+        }
         let mut n = 0;
         let sink = &mut Sink::Count(&mut n, keep);
         self.walk(position, occupied, scratch, max_states, attacks, sink)?;
@@ -516,6 +582,12 @@ impl Walker {
         self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
     }
 
+    /// The program as square sets, when it only moves the bound piece by
+    /// one rewrite.
+    pub(crate) fn choice(&self) -> Option<&super::Plan> {
+        self.choice.as_ref()
+    }
+
     /// Whether the program runs `attacked`.
     pub(crate) fn attacks(&self) -> bool {
         self.attacks
@@ -525,6 +597,19 @@ impl Walker {
     pub(crate) fn codes(&self) -> usize {
         self.codes
     }
+}
+
+/// Whether only jumps and unbinds lead from `pc` to the match.
+fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
+    for _ in 0..prog.insts.len() {
+        match prog.insts[pc as usize] {
+            Inst::Jump { to } => pc = to,
+            Inst::Unbind { next } => pc = next,
+            Inst::Match => return true,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether to keep a result, given its changes as (square, content) in
@@ -572,6 +657,15 @@ struct Run<'a> {
     reads: Cell<Squares>,
     /// The answer to `attacked` (none: it is false).
     attacks: Option<&'a dyn Attacks>,
+    /// The hash of the changes made so far: the XOR of the old and the new
+    /// square keys of each write, so over the squares that differ from
+    /// the position.
+    delta: u64,
+    /// Whether a count keeps each result's changes to tell results with
+    /// equal keys apart (else it stops at the first key seen twice).
+    exact: bool,
+    /// Whether an optimistic count stopped at a key seen twice.
+    duplicate: bool,
 }
 
 /// A search that would pass its bound on states.
@@ -610,6 +704,9 @@ impl<'a> Run<'a> {
             find: None,
             reads: Cell::new(0),
             attacks: None,
+            delta: 0,
+            exact: true,
+            duplicate: false,
         };
         for &(at, code) in overlay {
             run.write(at, code);
@@ -691,31 +788,22 @@ impl<'a> Run<'a> {
     fn undo_to(&mut self, len: usize) {
         while self.s.overlay.len() > len {
             let (at, _) = self.s.overlay.pop().expect("a change to take back");
-            self.s.cur[at as usize] = self.s.olds.pop().expect("what it held");
+            let (old, delta) = self.s.olds.pop().expect("what it held");
+            self.s.cur[at as usize] = old;
+            self.delta = delta;
         }
-    }
-
-    /// The hash of the changes made so far (XOR of old and new square
-    /// keys over the squares that differ from the position).
-    fn delta(&self) -> u64 {
-        self.each_change(|_, _| {})
     }
 
     /// Calls `each` with every square the changes made now leave different
-    /// from the position, once, and what it holds; gives the hash of the
-    /// changes (XOR of old and new square keys over those squares).
+    /// from the position, once, and what it holds.
     #[inline(always)]
-    fn each_change(&self, mut each: impl FnMut(u32, Code)) -> u64 {
-        let mut delta = 0;
+    fn each_change(&self, mut each: impl FnMut(u32, Code)) {
         for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
             let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
             if old != new && !self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
-                let (x, y) = self.xy(at);
-                delta ^= hash::square(x, y, old) ^ hash::square(x, y, new);
                 each(at, new);
             }
         }
-        delta
     }
 
     #[inline(always)]
@@ -729,8 +817,10 @@ impl<'a> Run<'a> {
         let old = self.s.cur[at as usize];
         if old != code {
             self.s.overlay.push((at, code));
-            self.s.olds.push(old);
+            self.s.olds.push((old, self.delta));
             self.s.cur[at as usize] = code;
+            let place = self.w.places[at as usize];
+            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
         }
     }
 
@@ -743,13 +833,17 @@ impl<'a> Run<'a> {
                 if self.spent() {
                     return true;
                 }
-                let mut pois = self.trace.key();
-                for (d, p) in self.s.pois.iter().enumerate() {
-                    pois ^= hash::poi(d, p.x, p.y, p.code);
-                }
-                let key = (self.delta() ^ hash::pc(pc), pois);
-                if !self.s.visited[level].insert(key) {
-                    return false;
+                // At nesting 0, a state with only the match ahead is one
+                // result, which the results' own deduplication tells apart.
+                if level > 0 || !self.w.terminal[pc as usize] {
+                    let mut pois = self.trace.key();
+                    for (d, p) in self.s.pois.iter().enumerate() {
+                        pois ^= hash::poi(d, p.x, p.y, p.code);
+                    }
+                    let key = (self.delta ^ hash::pc(pc), pois);
+                    if !self.s.visited[level].insert(key) {
+                        return false;
+                    }
                 }
             }
             match prog.insts[pc as usize] {
@@ -1285,13 +1379,38 @@ impl<'a> Run<'a> {
         if level > 0 {
             return true;
         }
+        let delta = self.delta;
+        let key = delta ^ self.trace.key();
+        if !self.exact
+            && let Sink::Count(n, keep) = sink
+        {
+            // Optimistic: a key seen before stops the count, which is then
+            // made again keeping the changes.
+            if !self.s.seen.insert(key) {
+                self.duplicate = true;
+                return true;
+            }
+            let kept = match keep {
+                None => true,
+                Some(keep) => {
+                    let mut diff = std::mem::take(&mut self.s.diff);
+                    diff.clear();
+                    self.each_change(|at, new| diff.push((at, new)));
+                    diff.sort_unstable_by_key(|&(at, _)| at);
+                    let kept = keep(&diff);
+                    self.s.diff = diff;
+                    kept
+                }
+            };
+            **n += kept as u64;
+            return false;
+        }
         // The last write to each square, where it differs from the position.
         let mut diff = std::mem::take(&mut self.s.diff);
         diff.clear();
         let w = self.w.width;
-        let delta = self.each_change(|at, new| diff.push((at, new)));
+        self.each_change(|at, new| diff.push((at, new)));
         diff.sort_unstable_by_key(|&(at, _)| at);
-        let key = delta ^ self.trace.key();
         let fresh = self.s.seen.insert(key) || {
             let (kept, trace) = (&self.s.kept_changes, self.trace);
             !self.s.kept.iter().any(|k| {
@@ -1401,5 +1520,30 @@ mod tests {
         assert_eq!(slides("%♖: (% + u. -> ♙ + u%)*"), 0);
         // Can come back: not a fixed step.
         assert_eq!(slides("%♖: ((% + u. -> . + u%) | (% + d. -> . + d%))*"), 0);
+    }
+
+    #[test]
+    fn a_piece_moved_by_one_rewrite_is_also_a_choice_of_rewrites() {
+        assert!(
+            walker("%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕)")
+                .choice()
+                .is_some()
+        );
+        // Two rewrites in turn, a loop, a rewrite away from the piece.
+        assert!(
+            walker("%♙: (% + u. -> . + u%) (% + u. -> . + u%)")
+                .choice()
+                .is_none()
+        );
+        assert!(walker("%♖: (% + u. -> . + u%)+").choice().is_none());
+        assert!(walker("%♙: ♟ -> .").choice().is_none());
+        // Two alternatives that may make the same move.
+        assert!(
+            walker("%♖: (% + u. -> . + u%) | (% + u(. | ♟) -> . + u%)")
+                .choice()
+                .is_none()
+        );
+        // The piece may stay where it is without a change.
+        assert!(walker("%♖: (% + u. -> . + u%) | nil").choice().is_none());
     }
 }
