@@ -1184,3 +1184,43 @@ fn a_count_that_meets_one_result_twice_counts_it_once() {
         }
     }
 }
+
+#[test]
+fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
+    let f = Fixture::new();
+    let programs = [
+        // Ordered choices of choices of rewrites, in turn.
+        "%♖: ((% + u. -> . + u%) | (% + r(. | ♜) -> . + r%)) / (% + d. -> . + d%) ((% + l. -> . + l%) / nil)",
+        // A placement that must flank, then flips where it does (Othello's shape).
+        "(. -> ♙) (%♙: ?{(% + r♜ + r²♖ -> % + r♖ + r²♖) | (% + u♜ + u²(♖ | ♔) -> % + u♖ + u²♖)} \
+         ((% + r♜ + r²♖ -> % + r♖ + r²♖) / nil) ((% + u♜ + u²(♖ | ♔) -> % + u♖ + u²♖) / nil) (% -> ♖))",
+        // Guards after the piece moved: the square it left is empty now.
+        "%♖: (% + d. -> . + d%) ?{(% + u♜ -> % + u♜) | (% + u. -> % + u.)}",
+        "%♖: (% + d. -> . + d%) !{(% + l♜ -> % + l♜) | (% + r(♜ | #) -> % + r♜)}",
+        // A guard before anything changed.
+        "%♖: ?{(% + l♜ -> % + l♜) | (% + ur. -> % + ur.)} (% + u. -> . + u%)",
+    ];
+    let mut boards = Boards(0x9E37_79B9_7F4A_7C15);
+    for white in programs {
+        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Fast);
+        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Backtrack);
+        let mut moved = 0;
+        for _ in 0..300 {
+            let position = f.board(&boards.board(5, 5));
+            let found = |engine: &dyn Engine| {
+                let mut out = Vec::new();
+                each_move(engine, WHITE, &position, false, |o| out.push(seen(o)));
+                out.sort_by_key(|s| format!("{s:?}"));
+                out
+            };
+            let (a, b) = (found(&*fast), found(&*reference));
+            assert_eq!(a, b, "{white} on\n{}", f.diagram(&position));
+            let n = fast
+                .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
+                .unwrap();
+            assert_eq!(n, a.len() as u64, "{white} on\n{}", f.diagram(&position));
+            moved += a.len();
+        }
+        assert!(moved >= 10, "{white}: {moved} moves in all");
+    }
+}

@@ -145,6 +145,62 @@ fn choice_of_rewrites(
     Ok((rewrites, nil))
 }
 
+/// The squares where a choice of rewrites made at the piece of interest
+/// (the sub-program from `start`, each rewrite checking the piece's square
+/// and others at fixed offsets from it) may match, as a plan whose places
+/// are the piece's square: each rule checks the other squares. None when
+/// the sub-program is not such a choice, or a rewrite checks marks on the
+/// piece or may match where it is not.
+pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
+    if width == 0 || height == 0 || width * height > MAX_SQUARES {
+        return None;
+    }
+    let (rewrites, nil) = choice_of_rewrites(program, start, 0).ok()?;
+    let geometry = Geometry { width, height };
+    let w = width as i32;
+    let mut rules = Vec::new();
+    for id in rewrites {
+        for alt in program.rewrites[id.index()].alternatives.iter() {
+            let pois: Vec<&ProgramCheck> = alt.checks.iter().filter(|c| c.poi).collect();
+            let [poi] = pois[..] else {
+                return None;
+            };
+            if !poi.poi_marks.is_empty() || !alt.tally_checks.is_empty() {
+                return None;
+            }
+            let checks = alt
+                .checks
+                .iter()
+                .filter(|c| !c.poi)
+                .map(|c| {
+                    let (dx, dy) = (c.dx - poi.dx, c.dy - poi.dy);
+                    let inside = geometry.inside(dx, dy);
+                    Check {
+                        dx,
+                        dy,
+                        shift: dx + dy * w,
+                        codes: (0..=Code::MAX).filter(|&k| c.accepts.contains(k)).collect(),
+                        inside,
+                        outside: if c.accepts.contains(OFF) {
+                            geometry.all() & !inside
+                        } else {
+                            0
+                        },
+                        accepts: c.accepts.clone(),
+                    }
+                })
+                .collect();
+            rules.push(Rule {
+                checks,
+                choices: Vec::new(),
+                reference: (poi.dx, poi.dy),
+                traces: Vec::new(),
+            });
+        }
+    }
+    Some(finish(rules, nil, &geometry))
+}
+
 /// The plan of `rules` (and `nil`) on a board of `geometry`.
 fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
     let codes = rules

@@ -319,6 +319,20 @@ impl Plan {
         at
     }
 
+    /// The places where some rule matches, on a position whose square sets
+    /// are `occupied` (every place when the plan may change nothing).
+    pub(crate) fn anywhere(&self, occupied: &[Squares]) -> Squares {
+        if self.nil {
+            return self.all;
+        }
+        self.rules.iter().fold(0, |set, r| set | self.places(r, occupied))
+    }
+
+    /// One more than the largest code a check accepts.
+    pub(crate) fn codes(&self) -> usize {
+        self.codes
+    }
+
     /// Whether the program has a result on `position` (which must fit).
     pub(crate) fn holds(&self, position: &Position, scratch: &mut Scratch) -> bool {
         if self.nil {

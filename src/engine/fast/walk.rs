@@ -69,6 +69,16 @@ pub struct Walker {
     terminal: Vec<bool>,
     /// Per square: its part of the square keys ([`hash::place`]).
     places: Vec<u64>,
+    /// Per ordered choice: per alternative, the match it ends at, when every
+    /// alternative is a choice of rewrites (or `nil`): then it runs in line,
+    /// going on from each result as it is found (see [`Run::ordered_in_line`]).
+    in_line: Vec<Option<Box<[Pc]>>>,
+    /// Per sub-program that is a choice of rewrites made at the piece of
+    /// interest: where on the position the piece may stand for one to
+    /// match, as square sets (see [`super::compile::poi_plan`]); a guard
+    /// on such a sub-program, made where the walk has changed no square
+    /// but the piece's own, fails at once where that set says none can.
+    poi_plans: Vec<Option<super::Plan>>,
     /// The program as square sets, when it only moves the bound piece by
     /// one rewrite ([`super::compile::traced_plan`]): searches without the
     /// legality test run on it.
@@ -257,6 +267,11 @@ pub(crate) struct WalkScratch {
     kept_changes: Vec<(u32, Code)>,
     /// Spare stashes for ordered choices.
     stashes: Vec<Stash>,
+    /// The ordered choices running in line, innermost last.
+    resumes: Vec<Resume>,
+    /// Per sub-program with a [`Walker::poi_plans`] entry: its squares on
+    /// the position walked, once worked out.
+    poi_places: Vec<Option<Squares>>,
     /// Whether walks trace the squares the outermost piece of interest moves to.
     tracing: bool,
     /// Those squares so far.
@@ -286,6 +301,17 @@ struct Stash {
     /// The squares each result's traced path went on to, one after another.
     paths: Vec<u32>,
     ends: Vec<StashEnd>,
+}
+
+/// An ordered choice running in line: where its alternative ends (at
+/// nesting `level`), where the search goes on from there, and how many
+/// results went on.
+#[derive(Clone, Copy, Debug)]
+struct Resume {
+    end: Pc,
+    level: usize,
+    next: Pc,
+    taken: u64,
 }
 
 /// Where one stashed result ends, and its state.
@@ -384,6 +410,29 @@ impl Walker {
         {
             visit[pc as usize] = false;
         }
+        // Ordered choices of choices of rewrites run in line; the states
+        // their alternatives reach are results of theirs, deduplicated with
+        // the whole search's (and an alternative's results must all go on:
+        // see `Run::ordered_in_line`), so they keep no visited set.
+        let in_line: Vec<Option<Box<[Pc]>>> = program
+            .ordered
+            .iter()
+            .map(|subs| {
+                let ends = subs
+                    .iter()
+                    .map(|sub| choice_end(program, program.subs[sub.index()]))
+                    .collect::<Option<Vec<_>>>()?;
+                for (_, runs) in &ends {
+                    runs.iter().for_each(|&pc| visit[pc as usize] = false);
+                }
+                Some(ends.into_iter().map(|(end, _)| end).collect())
+            })
+            .collect();
+        let poi_plans: Vec<Option<super::Plan>> = program
+            .subs
+            .iter()
+            .map(|&start| super::compile::poi_plan(program, start, width, height))
+            .collect();
         let binds: Vec<CodeSet> = program
             .binds
             .iter()
@@ -399,6 +448,12 @@ impl Walker {
             .iter()
             .flat_map(|b| b.iter().copied())
             .chain(anchored)
+            .chain(
+                poi_plans
+                    .iter()
+                    .flatten()
+                    .map(|p| p.codes().saturating_sub(1) as Code),
+            )
             .max()
             .map_or(1, |c| c as usize + 1);
         let (reach, split_reach) = reaches(program, width, height);
@@ -430,6 +485,7 @@ impl Walker {
             .map(|pc| leads_to_match(program, pc))
             .collect();
         let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
+
         Ok(Walker {
             prog: program.clone(),
             visit,
@@ -447,6 +503,8 @@ impl Walker {
             steps,
             terminal,
             places,
+            in_line,
+            poi_plans,
             choice: super::compile::traced_plan(program, width, height).ok(),
             exact_counts: ExactCounts::default(),
         })
@@ -599,6 +657,47 @@ impl Walker {
     }
 }
 
+/// The match a choice of rewrites starting at `start` ends at (each rewrite,
+/// or `nil`, followed by it), if it is one (splits, jumps and rewrites only,
+/// no loop), with the instructions it runs.
+fn choice_end(prog: &Program, start: Pc) -> Option<(Pc, Vec<Pc>)> {
+    let mut end = None;
+    let mut seen = vec![false; prog.insts.len()];
+    let mut runs = Vec::new();
+    let mut todo = vec![start];
+    let mut meet = |pc: Pc| end.replace(pc).is_none_or(|e| e == pc);
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        runs.push(pc);
+        match prog.insts[pc as usize] {
+            Inst::Split { first, second } => todo.extend([second, first]),
+            Inst::Jump { to } => todo.push(to),
+            Inst::Match => {
+                if !meet(pc) {
+                    return None;
+                }
+            }
+            Inst::Rewrite { next, .. } => {
+                let mut at = next;
+                for _ in 0..prog.insts.len() {
+                    runs.push(at);
+                    match prog.insts[at as usize] {
+                        Inst::Jump { to } => at = to,
+                        _ => break,
+                    }
+                }
+                if prog.insts[at as usize] != Inst::Match || !meet(at) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    end.map(|end| (end, runs))
+}
+
 /// Whether only jumps and unbinds lead from `pc` to the match.
 fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
     for _ in 0..prog.insts.len() {
@@ -691,6 +790,8 @@ impl<'a> Run<'a> {
         s.seen.clear();
         s.kept.clear();
         s.kept_changes.clear();
+        s.resumes.clear();
+        s.poi_places.clear();
         let mut run = Run {
             w,
             base,
@@ -927,6 +1028,13 @@ impl<'a> Run<'a> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
+                    if self.cannot_match_at_poi(sub.index()) {
+                        if holds {
+                            return false;
+                        }
+                        pc = next;
+                        continue;
+                    }
                     let body = prog.subs[sub.index()];
                     let (overlay, trace) = (self.s.overlay.len(), self.trace);
                     // Every step of the sub-search puts the pieces of
@@ -944,8 +1052,19 @@ impl<'a> Run<'a> {
                     }
                     pc = next;
                 }
-                Inst::Match => return self.record(level, sink),
-                Inst::Ordered { id, next } => return self.ordered(level, id.index(), next, sink),
+                Inst::Match => {
+                    return match self.s.resumes.last() {
+                        Some(r) if r.end == pc && r.level == level => self.resume(level, sink),
+                        _ => self.record(level, sink),
+                    };
+                }
+                Inst::Ordered { id, next } => {
+                    return if self.w.in_line[id.index()].is_some() {
+                        self.ordered_in_line(level, id.index(), next, sink)
+                    } else {
+                        self.ordered(level, id.index(), next, sink)
+                    };
+                }
                 Inst::Attacked { next } => {
                     let Some(attacks) = self.attacks else {
                         return false;
@@ -966,6 +1085,32 @@ impl<'a> Run<'a> {
                 }
             }
         }
+    }
+
+    /// Whether sub-program `sub` is a choice of rewrites at the piece of
+    /// interest that the square sets of the position say cannot match
+    /// there: so when the walk has changed no square but the piece's own,
+    /// which holds the piece.
+    #[inline]
+    fn cannot_match_at_poi(&mut self, sub: usize) -> bool {
+        let Some(plan) = &self.w.poi_plans[sub] else {
+            return false;
+        };
+        let Some(&p) = self.s.pois.last() else {
+            return false;
+        };
+        if self.s.cur[p.at as usize] != p.code || self.s.overlay.iter().any(|&(at, _)| at != p.at) {
+            return false;
+        }
+        if self.s.poi_places.len() <= sub {
+            self.s.poi_places.resize(sub + 1, None);
+        }
+        let places = *self.s.poi_places[sub].get_or_insert_with(|| plan.anywhere(self.occupied));
+        if self.find.is_some() {
+            // What the sets say depends on every square.
+            self.reads.set(Squares::MAX);
+        }
+        places >> p.at & 1 == 0
     }
 
     /// Moves the piece of interest `from` (the top one) to `(x, y)` as
@@ -1074,6 +1219,48 @@ impl<'a> Run<'a> {
             }
         }
         false
+    }
+
+    /// [`Run::ordered`] for an ordered choice of choices of rewrites: each
+    /// alternative runs at this nesting, its match going on at `next`
+    /// (each result is made, continued from and taken back before the next
+    /// is looked for, so each is found on the state the choice began with),
+    /// until one has had results.
+    fn ordered_in_line(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let (prog, w) = (&self.w.prog, self.w);
+        let ends = w.in_line[id].as_deref().expect("an ordered choice run in line");
+        for (sub, &end) in prog.ordered[id].iter().zip(ends) {
+            let start = prog.subs[sub.index()];
+            if start == end {
+                // `nil`, and no alternative before it had a result.
+                return self.go(level, next, sink);
+            }
+            if !self.holds_around_poi(&prog.entry[start as usize]) {
+                continue;
+            }
+            self.s.resumes.push(Resume {
+                end,
+                level,
+                next,
+                taken: 0,
+            });
+            let stop = self.go(level, start, sink);
+            let r = self.s.resumes.pop().expect("the resume pushed");
+            if stop || r.taken > 0 {
+                return stop;
+            }
+        }
+        false
+    }
+
+    /// A result of the alternative of the innermost ordered choice running
+    /// in line: the search goes on after the choice.
+    fn resume(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
+        let mut r = self.s.resumes.pop().expect("an ordered choice in line");
+        r.taken += 1;
+        let stop = self.go(level, r.next, sink);
+        self.s.resumes.push(r);
+        stop
     }
 
     /// Runs the alternatives of ordered choice `id` until one has results,
@@ -1545,5 +1732,28 @@ mod tests {
         );
         // The piece may stay where it is without a change.
         assert!(walker("%♖: (% + u. -> . + u%) | nil").choice().is_none());
+    }
+
+    #[test]
+    fn ordered_choices_of_rewrites_run_in_line_and_guards_at_the_piece_use_square_sets() {
+        // How many ordered choices run in line, how many guards use square sets.
+        let shape = |expr: &str| {
+            let w = walker(expr);
+            let guards = w.prog.insts.iter().filter(|i| {
+                matches!(i, crate::program::Inst::Guard { sub, .. } if w.poi_plans[sub.index()].is_some())
+            });
+            (w.in_line.iter().flatten().count(), guards.count())
+        };
+        assert_eq!(
+            shape(
+                "%♖: (((% + u. -> . + u%) | (% + r. -> . + r%)) / nil) ?{(% + u♟ -> % + u♟) | (% + r. -> % + r.)}"
+            ),
+            (1, 1)
+        );
+        // An alternative that moves twice; a guard's rewrite away from the piece.
+        assert_eq!(
+            shape("%♖: (((% + u. -> . + u%) (% + u. -> . + u%)) / nil) !{♟ -> ♟}"),
+            (0, 0)
+        );
     }
 }
