@@ -39,10 +39,15 @@ pub enum Decline {
 
 /// Compiles `program` for boards of exactly `width` by `height` squares.
 pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+    plan_at(program, program.start, width, height)
+}
+
+/// [`plan`] of the sub-program from `start`.
+fn plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
-    let (rewrites, nil) = choice_of_rewrites(program, program.start, 0)?;
+    let (rewrites, nil) = choice_of_rewrites(program, start, 0)?;
     let geometry = Geometry { width, height };
     let mut rules = Vec::new();
     for id in rewrites {
@@ -57,20 +62,34 @@ pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, D
 /// (`%p: (a | b | ...)`, each rewrite matching at the piece) for boards of
 /// exactly `width` by `height` squares: one rule per code the piece may
 /// have and alternative, the piece's square checked for that code, each
-/// result traced from that square to where the piece ends. Declined unless
-/// no two results can make the same changes (so that they need no
-/// deduplication, which would have to tell moves apart by their traces).
+/// result traced from that square to where the piece ends (`nil`, the
+/// piece staying without a change, is a rule with no writes). Its results
+/// are the program's only where no two can make the same changes
+/// ([`Plan::distinct`]; else they would need deduplication, which would
+/// have to tell moves apart by their traces); whether there is one holds
+/// either way.
 pub(super) fn traced_plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+    traced_plan_at(program, program.start, width, height)
+}
+
+/// [`traced_plan`] of the sub-program from `start`, or else [`plan`]'s: the
+/// plan that tells whether that sub-program has a result on a position
+/// (its pieces of interest its own), if it has one.
+pub(super) fn test_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
+    traced_plan_at(program, start, width, height)
+        .or_else(|_| plan_at(program, start, width, height))
+        .ok()
+}
+
+/// [`traced_plan`] of the sub-program from `start`.
+fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
-    let Inst::Bind { id: bind, next } = program.insts[follow(program, program.start)? as usize] else {
+    let Inst::Bind { id: bind, next } = program.insts[follow(program, start)? as usize] else {
         return Err(Decline::NotAChoice("no piece of interest"));
     };
     let (rewrites, nil) = choice_of_rewrites(program, next, 1)?;
-    if nil {
-        return Err(Decline::NotAChoice("a piece of interest that may not move"));
-    }
     let geometry = Geometry { width, height };
     let mut rules = Vec::new();
     for &code in program.binds[bind.index()].iter() {
@@ -81,14 +100,30 @@ pub(super) fn traced_plan(program: &Program, width: u32, height: u32) -> Result<
                 }
             }
         }
+        if nil {
+            // The piece stays: its square holds it, nothing changes.
+            let codes = vec![code];
+            rules.push(Rule {
+                checks: vec![Check {
+                    dx: 0,
+                    dy: 0,
+                    shift: 0,
+                    accepts: CodeSet::of(codes.iter().copied()),
+                    codes,
+                    inside: geometry.all(),
+                    outside: 0,
+                }],
+                choices: vec![Vec::new()],
+                reference: (0, 0),
+                traces: vec![Trace {
+                    from: 0,
+                    to: 0,
+                    became: None,
+                }],
+            });
+        }
     }
-    let plan = finish(rules, false, &geometry);
-    if !plan.distinct {
-        return Err(Decline::NotAChoice(
-            "two moves of the piece may make the same changes",
-        ));
-    }
-    Ok(plan)
+    Ok(finish(rules, false, &geometry))
 }
 
 /// The rewrites of the choice that starts at `start` (each followed by

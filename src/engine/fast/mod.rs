@@ -161,7 +161,7 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
-            FastProgram::Walk(w) if let Some(p) = w.choice() => Ok(p.holds(position, scratch)),
+            FastProgram::Walk(w) if let Some(p) = w.choice_tests() => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
                 w.holds(
@@ -187,7 +187,9 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
-            FastProgram::Walk(w) if let Some(p) = w.choice() => Ok(p.changes_square(position, at, scratch)),
+            FastProgram::Walk(w) if let Some(p) = w.choice_tests() => {
+                Ok(p.changes_square(position, at, scratch))
+            }
             FastProgram::Walk(w) => {
                 if position.code_at(at.x, at.y) == crate::core::OFF {
                     return Ok(false);

@@ -79,9 +79,15 @@ pub struct Walker {
     /// on such a sub-program, made where the walk has changed no square
     /// but the piece's own, fails at once where that set says none can.
     poi_plans: Vec<Option<super::Plan>>,
+    /// Per sub-program that binds its own piece of interest and moves it by
+    /// one rewrite (or leaves it), or is a choice of rewrites that names
+    /// none: whether it has a result on the position, as square sets (a
+    /// guard on it made before the walk changed anything asks them).
+    test_plans: Vec<Option<super::Plan>>,
     /// The program as square sets, when it only moves the bound piece by
-    /// one rewrite ([`super::compile::traced_plan`]): searches without the
-    /// legality test run on it.
+    /// one rewrite or leaves it ([`super::compile::traced_plan`]): tests,
+    /// and searches without the legality test where its results are
+    /// distinct, run on it.
     choice: Option<super::Plan>,
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
@@ -433,6 +439,11 @@ impl Walker {
             .iter()
             .map(|&start| super::compile::poi_plan(program, start, width, height))
             .collect();
+        let test_plans: Vec<Option<super::Plan>> = program
+            .subs
+            .iter()
+            .map(|&start| super::compile::test_plan(program, start, width, height))
+            .collect();
         let binds: Vec<CodeSet> = program
             .binds
             .iter()
@@ -451,6 +462,7 @@ impl Walker {
             .chain(
                 poi_plans
                     .iter()
+                    .chain(&test_plans)
                     .flatten()
                     .map(|p| p.codes().saturating_sub(1) as Code),
             )
@@ -505,6 +517,7 @@ impl Walker {
             places,
             in_line,
             poi_plans,
+            test_plans,
             choice: super::compile::traced_plan(program, width, height).ok(),
             exact_counts: ExactCounts::default(),
         })
@@ -581,6 +594,13 @@ impl Walker {
         max_states: u64,
         attacks: Option<&dyn Attacks>,
     ) -> Result<bool, TooLong> {
+        // A test and nothing else (`?{m}`, `!{m}`) that square sets answer.
+        if let Inst::Guard { holds, sub, next } = self.prog.insts[self.prog.start as usize]
+            && self.prog.insts[next as usize] == Inst::Match
+            && let Some(plan) = &self.test_plans[sub.index()]
+        {
+            return Ok((plan.anywhere(occupied) != 0) == holds);
+        }
         self.walk(
             position,
             occupied,
@@ -641,8 +661,14 @@ impl Walker {
     }
 
     /// The program as square sets, when it only moves the bound piece by
-    /// one rewrite.
+    /// one rewrite (or leaves it) and no two of its results can be the same.
     pub(crate) fn choice(&self) -> Option<&super::Plan> {
+        self.choice.as_ref().filter(|p| p.distinct)
+    }
+
+    /// The same, whether or not two results can be the same: for whether
+    /// there is one, and which squares they may change.
+    pub(crate) fn choice_tests(&self) -> Option<&super::Plan> {
         self.choice.as_ref()
     }
 
@@ -1028,6 +1054,19 @@ impl<'a> Run<'a> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
+                    if let Some(plan) = &self.w.test_plans[sub.index()]
+                        && self.s.overlay.is_empty()
+                    {
+                        // Nothing changed yet: the position's square sets answer.
+                        if self.find.is_some() {
+                            self.reads.set(Squares::MAX);
+                        }
+                        if (plan.anywhere(self.occupied) != 0) != holds {
+                            return false;
+                        }
+                        pc = next;
+                        continue;
+                    }
                     if self.cannot_match_at_poi(sub.index()) {
                         if holds {
                             return false;
@@ -1730,8 +1769,10 @@ mod tests {
                 .choice()
                 .is_none()
         );
-        // The piece may stay where it is without a change.
+        // The piece may stay where it is without a change: for tests only.
         assert!(walker("%♖: (% + u. -> . + u%) | nil").choice().is_none());
+        assert!(walker("%♖: (% + u. -> . + u%) | nil").choice_tests().is_some());
+        assert!(walker("%♖: nil").choice_tests().is_some());
     }
 
     #[test]
