@@ -56,6 +56,38 @@ pub struct Position {
     /// [`Coord::tally`]); no zeros at the end.
     pub(crate) tallies: Vec<u16>,
     pub(crate) hash: u64,
+    /// Which content this is: a copy keeps it, every change takes a new one
+    /// (see [`Version`]); not part of equality.
+    pub(crate) version: Version,
+}
+
+/// An identity for a position's content: two positions with the same
+/// version hold the same squares (so a cache of a position's square sets
+/// knows it holds them without comparing them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Version(u64);
+
+impl Version {
+    /// A version no position has had before (process-wide; each thread
+    /// takes them from a block of its own).
+    fn fresh() -> Version {
+        use std::cell::Cell;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        const BLOCK: u64 = 1 << 20;
+        static NEXT_BLOCK: AtomicU64 = AtomicU64::new(0);
+        thread_local! {
+            static RANGE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+        }
+        RANGE.with(|r| {
+            let (mut next, mut end) = r.get();
+            if next == end {
+                next = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) * BLOCK;
+                end = next + BLOCK;
+            }
+            r.set((next + 1, end));
+            Version(next)
+        })
+    }
 }
 
 /// Variation selectors some fonts attach to chess symbols; not part of a square.
@@ -163,6 +195,7 @@ impl Position {
             cells: Vec::new(),
             tallies: Vec::new(),
             hash: 0,
+            version: Version::fresh(),
         }
     }
 
@@ -200,6 +233,7 @@ impl Position {
             cells,
             tallies: Vec::new(),
             hash: 0,
+            version: Version::fresh(),
         };
         p.hash = p
             .raw_squares()
@@ -270,6 +304,7 @@ impl Position {
             return;
         }
         self.hash ^= hash::tally(slot, old) ^ hash::tally(slot, count);
+        self.version = Version::fresh();
         if self.tallies.len() <= slot {
             self.tallies.resize(slot + 1, 0);
         }
@@ -338,6 +373,7 @@ impl Position {
             c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
         });
         if in_place {
+            self.version = Version::fresh();
             for c in changes {
                 let i = self.index(c.at).expect("checked above");
                 let code = c.content.code();

@@ -29,7 +29,7 @@ pub(crate) use legal::{Walkers, walker_of};
 pub use walk::Walker;
 use walk::{TooLong, WalkScratch};
 
-use super::position::Position;
+use super::position::{Position, Version};
 use super::{EngineError, Limits, Successor, hash};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
@@ -37,6 +37,52 @@ use smallvec::SmallVec;
 
 /// A set of squares, one bit each.
 pub(crate) type Squares = u128;
+
+/// A machine word holding one bit per square (of a board that fits it).
+trait Word: Copy {
+    /// The low bits of a square set.
+    fn of(set: Squares) -> Self;
+    /// Shifted towards bit 0 (none left when `n` is the width or more).
+    fn shr(self, n: u32) -> Self;
+    /// Shifted away from bit 0 (none left when `n` is the width or more).
+    fn shl(self, n: u32) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn is_zero(self) -> bool;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn of(set: Squares) -> Self {
+                set as $t
+            }
+            #[inline(always)]
+            fn shr(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
 
 /// A program compiled for the bit-parallel engine on boards of one size.
 #[derive(Clone, Debug)]
@@ -217,8 +263,8 @@ impl FastProgram {
 pub(crate) struct Scratch {
     /// Per content code: the squares holding it.
     occupied: Vec<Squares>,
-    /// The position those sets are of: its hash and cells.
-    loaded: Option<(u64, Vec<Code>)>,
+    /// The position those sets are of: its version and cells.
+    loaded: Option<(Version, Vec<Code>)>,
     changes: Vec<Change>,
     /// The resulting hashes of the results given so far (deduplicating searches).
     seen: KeySet,
@@ -241,18 +287,17 @@ impl Scratch {
     /// Makes the square sets those of `position` (kept if it is loaded already).
     fn load(&mut self, position: &Position, codes: usize) {
         if self.occupied.len() >= codes
-            && let Some((hash, cells)) = &mut self.loaded
+            && let Some((version, cells)) = &mut self.loaded
             && cells.len() == position.cells.len()
         {
-            // Compared in full (not by hash alone), without an early exit so
-            // that it runs many cells at a time.
-            let differ = |a: &[Code], b: &[Code]| a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0;
-            if *hash == position.hash && !differ(cells, &position.cells) {
+            if *version == position.version {
                 return;
             }
             // The position searched before is usually a move away: update
-            // the sets where the cells differ, sixteen at a time.
-            *hash = position.hash;
+            // the sets where the cells differ, sixteen at a time (compared
+            // without an early exit, so that many cells go at once).
+            *version = position.version;
+            let differ = |a: &[Code], b: &[Code]| a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0;
             for (k, (old, new)) in cells.chunks_mut(16).zip(position.cells.chunks(16)).enumerate() {
                 if !differ(old, new) {
                     continue;
@@ -281,12 +326,12 @@ impl Scratch {
             }
         }
         match &mut self.loaded {
-            Some((hash, cells)) => {
-                *hash = position.hash;
+            Some((version, cells)) => {
+                *version = position.version;
                 cells.clear();
                 cells.extend_from_slice(&position.cells);
             }
-            None => self.loaded = Some((position.hash, position.cells.clone())),
+            None => self.loaded = Some((position.version, position.cells.clone())),
         }
     }
 }
@@ -300,21 +345,32 @@ impl Plan {
     /// The places where `rule`'s left side matches.
     #[inline]
     fn places(&self, rule: &Rule, occupied: &[Squares]) -> Squares {
-        let mut at = self.all;
+        if self.all >> 64 == 0 {
+            // A board of 64 squares or fewer: the same in 64-bit words.
+            return Self::places_in::<u64>(self.all as u64, rule, occupied) as Squares;
+        }
+        Self::places_in::<Squares>(self.all, rule, occupied)
+    }
+
+    /// [`Plan::places`] in words of type `W` (wide enough for the board).
+    #[inline(always)]
+    fn places_in<W: Word>(all: W, rule: &Rule, occupied: &[Squares]) -> W {
+        let mut at = all;
         for c in &rule.checks {
-            let held: Squares = match c.codes[..] {
+            let held = match c.codes[..] {
                 [code] => occupied.get(code as usize).copied().unwrap_or(0),
                 _ => c.codes.iter().fold(0, |held, &code| {
                     held | occupied.get(code as usize).copied().unwrap_or(0)
                 }),
             };
+            let held = W::of(held);
             let shifted = if c.shift >= 0 {
-                held >> c.shift
+                held.shr(c.shift as u32)
             } else {
-                held << -c.shift
+                held.shl(-c.shift as u32)
             };
-            at &= (shifted & c.inside) | c.outside;
-            if at == 0 {
+            at = at.and(shifted.and(W::of(c.inside)).or(W::of(c.outside)));
+            if at.is_zero() {
                 break;
             }
         }
