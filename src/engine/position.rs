@@ -582,4 +582,27 @@ mod tests {
         let p = Position::from_diagram("♟\u{FE0F}.\n", &t).unwrap();
         assert_eq!(p.diagram(&t), "♟.\n");
     }
+
+    #[test]
+    fn a_copy_keeps_its_version_and_a_change_takes_a_new_one() {
+        let t = chess();
+        let mut p = Position::from_diagram("♙.\n", &t).unwrap();
+        let copy = p.clone();
+        assert_eq!(copy.version, p.version);
+        let undo = p.apply(&[Change {
+            at: Coord::new(1, 0),
+            content: Content::Piece(t.lookup('♙').unwrap(), Default::default()),
+        }]);
+        assert_ne!(p.version, copy.version);
+        let changed = p.version;
+        p.apply(&undo);
+        // The same content as the copy again, under a version of its own.
+        assert_eq!(p, copy);
+        assert!(p.version != changed && p.version != copy.version);
+        p.set_tally(0, 3);
+        assert_ne!(p.version, copy.version);
+        // Another thread's versions are its own.
+        let there = std::thread::spawn(Version::fresh).join().unwrap();
+        assert_ne!(there, Version::fresh());
+    }
 }
