@@ -1199,6 +1199,9 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         "%♖: (% + d. -> . + d%) !{(% + l♜ -> % + l♜) | (% + r(♜ | #) -> % + r♜)}",
         // A guard before anything changed.
         "%♖: ?{(% + l♜ -> % + l♜) | (% + ur. -> % + ur.)} (% + u. -> . + u%)",
+        // Captures first, else moves of two kinds of piece, one of them
+        // promoting where it lands (checkers' shape).
+        "(%♖: % + u♜ + u². -> . + u. + u²%) /          ((%♙: ((% + u. -> . + u%) | (% + r(. | ♜) -> . + r%)) ((% + u# -> ♖ + u#) / nil)) | (%♖: % + d. -> . + d%))",
     ];
     let mut boards = Boards(0x9E37_79B9_7F4A_7C15);
     for white in programs {

@@ -4,10 +4,11 @@
 
 use thiserror::Error;
 
-use super::{Check, Plan, Rule, Squares, Trace, Write};
+use super::{Check, Plan, Rule, Squares, Tail, TailCheck, TailRewrite, Trace, Write};
 use crate::core::{self as code, Code, CodeSet, OFF};
 use crate::program::{
-    Alternative, Check as ProgramCheck, Inst, Pc, Program, RewriteId, SquareWrite, Write as ProgramWrite,
+    Alternative, Check as ProgramCheck, Inst, ListId, Pc, Program, RewriteId, SquareWrite,
+    Write as ProgramWrite,
 };
 
 /// The most squares a board may have for the bit-parallel engine (one bit each).
@@ -86,44 +87,200 @@ fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Resu
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
-    let Inst::Bind { id: bind, next } = program.insts[follow(program, start)? as usize] else {
-        return Err(Decline::NotAChoice("no piece of interest"));
-    };
-    let (rewrites, nil) = choice_of_rewrites(program, next, 1)?;
-    let geometry = Geometry { width, height };
-    let mut rules = Vec::new();
-    for &code in program.binds[bind.index()].iter() {
-        for id in &rewrites {
-            for alt in program.rewrites[id.index()].alternatives.iter() {
-                if let Some(rule) = traced_rule(alt, code, &geometry)? {
-                    rules.push(rule);
-                }
-            }
+    // A choice of binds (`%p: a | %q: b`), in the backtracker's order.
+    let mut binds = Vec::new();
+    let mut todo = vec![start];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        let pc = follow(program, pc)?;
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return Err(Decline::NotAChoice("a loop"));
         }
-        if nil {
-            // The piece stays: its square holds it, nothing changes.
-            let codes = vec![code];
-            rules.push(Rule {
-                checks: vec![Check {
-                    dx: 0,
-                    dy: 0,
-                    shift: 0,
-                    accepts: CodeSet::of(codes.iter().copied()),
-                    codes,
-                    inside: geometry.all(),
-                    outside: 0,
-                }],
-                choices: vec![Vec::new()],
-                reference: (0, 0),
-                traces: vec![Trace {
-                    from: 0,
-                    to: 0,
-                    became: None,
-                }],
-            });
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => todo.extend([second, first]),
+            Inst::Bind { id, next } => binds.push((id, bind_body(program, next)?)),
+            _ => return Err(Decline::NotAChoice("no piece of interest")),
         }
     }
-    Ok(finish(rules, false, &geometry))
+    let geometry = Geometry { width, height };
+    let mut rules = Vec::new();
+    for (bind, (rewrites, nil)) in binds {
+        for &code in program.binds[bind.index()].iter() {
+            for (id, tails) in &rewrites {
+                for alt in program.rewrites[id.index()].alternatives.iter() {
+                    if let Some(mut rule) = traced_rule(alt, code, &geometry)? {
+                        rule.tails = tails.clone();
+                        rules.push(rule);
+                    }
+                }
+            }
+            if nil {
+                // The piece stays: its square holds it, nothing changes.
+                let codes = vec![code];
+                rules.push(Rule {
+                    checks: vec![Check {
+                        dx: 0,
+                        dy: 0,
+                        shift: 0,
+                        accepts: CodeSet::of(codes.iter().copied()),
+                        codes,
+                        inside: geometry.all(),
+                        outside: 0,
+                    }],
+                    choices: vec![Vec::new()],
+                    reference: (0, 0),
+                    traces: vec![Trace {
+                        from: 0,
+                        to: 0,
+                        step: (0, 0),
+                        became: None,
+                        piece: code,
+                        poi: code,
+                    }],
+                    tails: Vec::new(),
+                });
+            }
+        }
+    }
+    let mut plan = finish(rules, false, &geometry);
+    plan.tails = plan.rules.iter().any(|r| !r.tails.is_empty());
+    // Moves of one piece that go by different steps are different moves,
+    // whatever they change; else their changes must tell them apart.
+    plan.distinct = distinct_moves(&plan.rules) || (!plan.tails && plan.distinct);
+    Ok(plan)
+}
+
+/// Whether no two results of traced `rules` are the same move: for each
+/// code of the piece, each rule's choices move it by different steps.
+fn distinct_moves(rules: &[Rule]) -> bool {
+    let mut steps: Vec<(Code, (i32, i32))> = rules
+        .iter()
+        .flat_map(|r| r.traces.iter().map(|t| (t.piece, t.step)))
+        .collect();
+    let n = steps.len();
+    steps.sort_unstable();
+    steps.dedup();
+    steps.len() == n
+}
+
+/// The move of a bound piece: its rewrites, each with the tail made after
+/// it, and whether the piece may also stay (`nil`). The choice of rewrites
+/// from `start`, each followed by ordered choices that make at most one
+/// rewrite at the piece or nothing ([`Tail`]), then the unbind and the match.
+#[allow(clippy::type_complexity)]
+fn bind_body(program: &Program, start: Pc) -> Result<(Vec<(RewriteId, Vec<Tail>)>, bool), Decline> {
+    let mut rewrites = Vec::new();
+    let mut nil = false;
+    let mut seen = vec![false; program.insts.len()];
+    let mut todo = vec![start];
+    let ends = |pc: Pc| -> Result<bool, Decline> {
+        Ok(match program.insts[follow(program, pc)? as usize] {
+            Inst::Unbind { next } => program.insts[follow(program, next)? as usize] == Inst::Match,
+            _ => false,
+        })
+    };
+    while let Some(pc) = todo.pop() {
+        let pc = follow(program, pc)?;
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return Err(Decline::NotAChoice("a loop"));
+        }
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => {
+                todo.push(second);
+                todo.push(first);
+            }
+            Inst::Unbind { .. } if ends(pc)? => nil = true,
+            Inst::Rewrite { id, mut next } => {
+                // Then the tails, then the unbind and the match.
+                let mut tails = Vec::new();
+                for _ in 0..program.insts.len() {
+                    if ends(next)? {
+                        break;
+                    }
+                    let Inst::Ordered { id, next: after } = program.insts[follow(program, next)? as usize]
+                    else {
+                        return Err(Decline::NotAChoice("rewrites in sequence"));
+                    };
+                    tails.push(tail(program, id)?);
+                    next = after;
+                }
+                if !ends(next)? {
+                    return Err(Decline::NotAChoice("a loop"));
+                }
+                rewrites.push((id, tails));
+            }
+            _ => return Err(Decline::NotAChoice("more than one rewrite of the piece")),
+        }
+    }
+    Ok((rewrites, nil))
+}
+
+/// Ordered choice `id` as a tail: each alternative but the last one rewrite
+/// at the piece of interest with one left side and one right side that
+/// writes contents (not the piece), the last `nil`.
+fn tail(program: &Program, id: ListId) -> Result<Tail, Decline> {
+    let no = || Decline::NotAChoice("an ordered choice that may make more than one move");
+    let subs = &program.ordered[id.index()];
+    let (last, options) = subs.split_last().ok_or_else(no)?;
+    if program.insts[follow(program, program.subs[last.index()])? as usize] != Inst::Match {
+        return Err(no());
+    }
+    let options = options
+        .iter()
+        .map(|sub| {
+            let Inst::Rewrite { id, next } =
+                program.insts[follow(program, program.subs[sub.index()])? as usize]
+            else {
+                return Err(no());
+            };
+            if program.insts[follow(program, next)? as usize] != Inst::Match {
+                return Err(no());
+            }
+            let [alt] = &program.rewrites[id.index()].alternatives[..] else {
+                return Err(no());
+            };
+            let [choice] = &alt.choices[..] else {
+                return Err(no());
+            };
+            let pois: Vec<&ProgramCheck> = alt.checks.iter().filter(|c| c.poi).collect();
+            let [poi] = pois[..] else {
+                return Err(no());
+            };
+            if !poi.poi_marks.is_empty()
+                || !alt.tally_checks.is_empty()
+                || alt.tally_writes.iter().any(|w| !w.is_empty())
+            {
+                return Err(no());
+            }
+            let checks = alt
+                .checks
+                .iter()
+                .map(|c| TailCheck {
+                    dx: c.dx - poi.dx,
+                    dy: c.dy - poi.dy,
+                    accepts: c.accepts.clone(),
+                    poi: c.poi,
+                })
+                .collect();
+            let mut writes = Vec::new();
+            for w in choice.iter() {
+                let ProgramWrite::Code(c) = w.write else {
+                    return Err(no());
+                };
+                let check = alt.checks.iter().find(|k| (k.dx, k.dy) == (w.dx, w.dy));
+                match check {
+                    // Writes back what the square must hold: no change.
+                    Some(k) if !k.poi && k.accepts == CodeSet::of([c]) => {}
+                    Some(k) if c != OFF && !k.accepts.contains(OFF) => {
+                        writes.push((w.dx - poi.dx, w.dy - poi.dy, c))
+                    }
+                    _ => return Err(Decline::ChangesTheBoard),
+                }
+            }
+            Ok(TailRewrite { checks, writes })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Tail { options })
 }
 
 /// The rewrites of the choice that starts at `start` (each followed by
@@ -230,6 +387,7 @@ pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
                 choices: Vec::new(),
                 reference: (poi.dx, poi.dy),
                 traces: Vec::new(),
+                tails: Vec::new(),
             });
         }
     }
@@ -252,6 +410,7 @@ fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
         nil,
         distinct,
         codes,
+        tails: false,
     }
 }
 
@@ -303,7 +462,7 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
             // Another piece left where the piece ends: it is that piece now.
             let here = last.get(&to).copied().unwrap_or(code);
             let became = (here != moved && code::as_piece(here).is_some()).then_some(here);
-            traces.push((to, became));
+            traces.push((to, became, became.unwrap_or(moved)));
             writes
         })
         .collect();
@@ -318,10 +477,13 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
     let shift = |(x, y): (i32, i32)| (x - rx) + (y - ry) * w;
     rule.traces = traces
         .into_iter()
-        .map(|(to, became)| Trace {
+        .map(|(to, became, poi)| Trace {
             from: shift(from),
             to: shift(to),
+            step: (to.0 - from.0, to.1 - from.1),
             became,
+            piece: code,
+            poi,
         })
         .collect();
     Ok(Some(rule))
@@ -458,6 +620,7 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
         choices,
         reference: (rx, ry),
         traces: Vec::new(),
+        tails: Vec::new(),
     })
 }
 

@@ -99,6 +99,8 @@ pub struct Plan {
     distinct: bool,
     /// One more than the largest content code a check accepts.
     codes: usize,
+    /// Whether a rule has tails (its results are then made one by one).
+    tails: bool,
 }
 
 /// One alternative of a left side, with each choice of its right side.
@@ -114,6 +116,34 @@ struct Rule {
     /// Per choice, for a rule of a traced plan ([`compile::traced_plan`]):
     /// the move it makes (else empty).
     traces: Vec<Trace>,
+    /// For a rule of a traced plan: the choices made at the piece after the
+    /// rule's rewrite, in turn.
+    tails: Vec<Tail>,
+}
+
+/// An ordered choice made at the piece of interest after a traced rule's
+/// rewrite: the first of its rewrites that matches is made (none: nothing).
+#[derive(Clone, Debug)]
+struct Tail {
+    options: Vec<TailRewrite>,
+}
+
+/// One rewrite of a [`Tail`], its offsets from the piece.
+#[derive(Clone, Debug)]
+struct TailRewrite {
+    checks: Vec<TailCheck>,
+    /// What it writes, in order: offset and content.
+    writes: Vec<(i32, i32, Code)>,
+}
+
+/// A square a [`TailRewrite`] checks.
+#[derive(Clone, Debug)]
+struct TailCheck {
+    dx: i32,
+    dy: i32,
+    accepts: CodeSet,
+    /// Whether it also accepts the piece itself there.
+    poi: bool,
 }
 
 /// The move a result of a traced rule makes: from and to as bit distances
@@ -122,7 +152,13 @@ struct Rule {
 struct Trace {
     from: i32,
     to: i32,
+    /// From `from` to `to` on the board.
+    step: (i32, i32),
     became: Option<Code>,
+    /// The code of the piece that moves.
+    piece: Code,
+    /// Its code once moved (what it became, if anything).
+    poi: Code,
 }
 
 /// One square a left side checks.
@@ -233,7 +269,7 @@ impl FastProgram {
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
-            FastProgram::Walk(w) if let Some(p) = w.choice_tests() => {
+            FastProgram::Walk(w) if let Some(p) = w.choice_tests().filter(|p| !p.tails) => {
                 Ok(p.changes_square(position, at, scratch))
             }
             FastProgram::Walk(w) => {
@@ -411,13 +447,7 @@ impl Plan {
             return n;
         }
         scratch.load(position, self.codes);
-        let occupied = &scratch.occupied;
-        let found: u64 = self
-            .rules
-            .iter()
-            .map(|r| self.places(r, occupied).count_ones() as u64 * r.choices.len() as u64)
-            .sum();
-        found + self.nil as u64
+        self.count_on(&scratch.occupied)
     }
 
     /// Calls `found` with each result on `position` (which must fit), each
@@ -429,7 +459,12 @@ impl Plan {
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
         if self.rules.first().is_some_and(|r| !r.traces.is_empty()) {
-            return self.each_traced(position, scratch, found);
+            scratch.load(position, self.codes);
+            let tracing = scratch.walk.tracing();
+            let mut changes = std::mem::take(&mut scratch.changes);
+            self.each_traced(position, &scratch.occupied, &mut changes, tracing, found);
+            scratch.changes = changes;
+            return;
         }
         scratch.load(position, self.codes);
         scratch.seen.clear();
@@ -496,21 +531,19 @@ impl Plan {
 
     /// [`Plan::each`] for a traced plan (whose results are distinct): in the
     /// walker's order, by the square the piece starts from, then by rule.
-    fn each_traced(
+    /// On `position`, whose square sets are `occupied`, with `changes` to
+    /// build each result's changes in and paths traced or not.
+    pub(crate) fn each_traced(
         &self,
         position: &Position,
-        scratch: &mut Scratch,
+        occupied: &[Squares],
+        changes: &mut Vec<Change>,
+        tracing: bool,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
-        scratch.load(position, self.codes);
         let w = self.width as i32;
-        let places: SmallVec<[Squares; 16]> = self
-            .rules
-            .iter()
-            .map(|r| self.places(r, &scratch.occupied))
-            .collect();
+        let places: SmallVec<[Squares; 16]> = self.rules.iter().map(|r| self.places(r, occupied)).collect();
         let mut any = places.iter().fold(0, |a, &p| a | p);
-        let mut changes = std::mem::take(&mut scratch.changes);
         let coord = |i: i32| Coord::new(i % w, i / w);
         'squares: while any != 0 {
             let t = any.trailing_zeros() as i32;
@@ -522,31 +555,54 @@ impl Plan {
                 for (writes, trace) in rule.choices.iter().zip(&rule.traces) {
                     changes.clear();
                     let mut h = position.hash;
-                    for wr in writes {
-                        let i = t + wr.shift;
-                        let old = position.cells[i as usize];
-                        if old == wr.code {
-                            continue;
+                    let mut became = trace.became;
+                    if rule.tails.is_empty() {
+                        for wr in writes {
+                            let i = t + wr.shift;
+                            let old = position.cells[i as usize];
+                            if old == wr.code {
+                                continue;
+                            }
+                            let (x, y) = (i % w, i / w);
+                            h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
+                            changes.push(Change {
+                                at: Coord::new(x, y),
+                                content: Content::from_code(wr.code),
+                            });
                         }
-                        let (x, y) = (i % w, i / w);
-                        h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
-                        changes.push(Change {
-                            at: Coord::new(x, y),
-                            content: Content::from_code(wr.code),
-                        });
+                    } else {
+                        let mut made: SmallVec<[(i32, Code); 8]> =
+                            writes.iter().map(|wr| (t + wr.shift, wr.code)).collect();
+                        became = self.tails(position, &rule.tails, t + trace.to, trace, &mut made);
+                        // The last write to each square, where it changes it,
+                        // in reading order.
+                        made.reverse();
+                        made.sort_by_key(|&(i, _)| (-(i / w), i % w));
+                        made.dedup_by_key(|&mut (i, _)| i);
+                        for &(i, code) in &made {
+                            let old = position.cells[i as usize];
+                            if old != code {
+                                let (x, y) = (i % w, i / w);
+                                h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
+                                changes.push(Change {
+                                    at: Coord::new(x, y),
+                                    content: Content::from_code(code),
+                                });
+                            }
+                        }
                     }
                     // The path a walk traces: the square the piece moved to.
                     let to = [coord(t + trace.to)];
-                    let path = if scratch.walk.tracing() && trace.to != trace.from {
+                    let path = if tracing && trace.to != trace.from {
                         &to[..]
                     } else {
                         &[]
                     };
                     let s = Successor {
-                        changes: &changes,
+                        changes,
                         poi_from: Some(coord(t + trace.from)),
                         poi_to: Some(to[0]),
-                        became: trace.became.and_then(code::as_piece).map(|(p, _)| p),
+                        became: became.and_then(code::as_piece).map(|(p, _)| p),
                         path,
                         hash: h,
                     };
@@ -556,7 +612,65 @@ impl Plan {
                 }
             }
         }
-        scratch.changes = changes;
+    }
+
+    /// How many results a plan whose results are distinct has on a
+    /// position whose square sets are `occupied`.
+    pub(crate) fn count_on(&self, occupied: &[Squares]) -> u64 {
+        debug_assert!(self.distinct);
+        let found: u64 = self
+            .rules
+            .iter()
+            .map(|r| self.places(r, occupied).count_ones() as u64 * r.choices.len() as u64)
+            .sum();
+        found + self.nil as u64
+    }
+
+    /// Makes `tails` after a traced rule's writes `made` (square and content,
+    /// in order), with the piece on square `at`: in each, the first rewrite
+    /// that matches. Gives what the piece became.
+    fn tails(
+        &self,
+        position: &Position,
+        tails: &[Tail],
+        at: i32,
+        trace: &Trace,
+        made: &mut SmallVec<[(i32, Code); 8]>,
+    ) -> Option<Code> {
+        let (w, h) = (self.width as i32, self.height as i32);
+        let (px, py) = (at % w, at / w);
+        let read = |made: &[(i32, Code)], x: i32, y: i32| -> Code {
+            if !(0..w).contains(&x) || !(0..h).contains(&y) {
+                return crate::core::OFF;
+            }
+            let i = y * w + x;
+            made.iter()
+                .rev()
+                .find(|m| m.0 == i)
+                .map_or(position.cells[i as usize], |m| m.1)
+        };
+        let (mut poi, mut became) = (trace.poi, trace.became);
+        for tail in tails {
+            let made_one = tail.options.iter().find(|o| {
+                o.checks.iter().all(|c| {
+                    let here = read(made, px + c.dx, py + c.dy);
+                    c.accepts.contains(here) || (c.poi && here == poi)
+                })
+            });
+            if let Some(o) = made_one {
+                made.extend(
+                    o.writes
+                        .iter()
+                        .map(|&(dx, dy, code)| ((py + dy) * w + px + dx, code)),
+                );
+                // Another piece left where the piece stands: it is that piece now.
+                let here = read(made, px, py);
+                if here != poi && code::as_piece(here).is_some() {
+                    (poi, became) = (here, Some(here));
+                }
+            }
+        }
+        became
     }
 
     /// Whether some result on `position` (which must fit) changes square `at`.

@@ -89,6 +89,10 @@ pub struct Walker {
     /// and searches without the legality test where its results are
     /// distinct, run on it.
     choice: Option<super::Plan>,
+    /// When the program is an ordered choice and nothing after it: each
+    /// alternative as a walker of its own (each with its own fast paths),
+    /// which searches run in turn until one has results.
+    parts: Option<Vec<Walker>>,
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
@@ -498,7 +502,7 @@ impl Walker {
             .collect();
         let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
 
-        Ok(Walker {
+        let mut walker = Walker {
             prog: program.clone(),
             visit,
             anchors,
@@ -519,8 +523,30 @@ impl Walker {
             poi_plans,
             test_plans,
             choice: super::compile::traced_plan(program, width, height).ok(),
+            parts: None,
             exact_counts: ExactCounts::default(),
-        })
+        };
+        // An ordered choice and nothing after it: its alternatives apart.
+        let mut pc = program.start;
+        while let Inst::Jump { to } = program.insts[pc as usize] {
+            pc = to;
+        }
+        if let Inst::Ordered { id, next } = program.insts[pc as usize]
+            && leads_to_match(program, next)
+            && !matches!(program.insts[next as usize], Inst::Unbind { .. })
+        {
+            let parts = program.ordered[id.index()]
+                .iter()
+                .map(|sub| {
+                    let mut part = program.clone();
+                    part.start = program.subs[sub.index()];
+                    Walker::new(&part, width, height)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            walker.codes = parts.iter().map(|p| p.codes).fold(walker.codes, usize::max);
+            walker.parts = Some(parts);
+        }
+        Ok(walker)
     }
 
     /// Whether the walker's size holds for `position`'s grid.
@@ -543,6 +569,26 @@ impl Walker {
         attacks: Option<&dyn Attacks>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
+        if let Some(parts) = &self.parts {
+            // The first alternative with results gives them.
+            for part in parts {
+                let mut any = false;
+                part.each(position, occupied, scratch, max_states, attacks, &mut |s| {
+                    any = true;
+                    found(s)
+                })?;
+                if any {
+                    break;
+                }
+            }
+            return Ok(());
+        }
+        if let Some(plan) = self.choice() {
+            let mut changes = std::mem::take(&mut scratch.changes);
+            plan.each_traced(position, occupied, &mut changes, scratch.tracing, found);
+            scratch.changes = changes;
+            return Ok(());
+        }
         let sink = &mut Sink::Collect(found);
         self.walk(position, occupied, scratch, max_states, attacks, sink)
             .map(|_| ())
@@ -562,6 +608,28 @@ impl Walker {
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         let mut keep = keep;
+        if let Some(parts) = &self.parts {
+            // The first alternative with results counts them (with a keep
+            // filter, even if it keeps none).
+            for part in parts {
+                if keep.is_some() {
+                    if part.holds(position, occupied, scratch, max_states, attacks)? {
+                        return part.count(position, occupied, scratch, max_states, attacks, keep);
+                    }
+                    continue;
+                }
+                let n = part.count(position, occupied, scratch, max_states, attacks, None)?;
+                if n > 0 {
+                    return Ok(n);
+                }
+            }
+            return Ok(0);
+        }
+        if keep.is_none()
+            && let Some(plan) = self.choice()
+        {
+            return Ok(plan.count_on(occupied));
+        }
         let (cells, hash) = (&position.cells, position.hash);
         if !self.exact_counts.get() {
             // Results told apart by their keys alone; where two paths give
@@ -594,6 +662,17 @@ impl Walker {
         max_states: u64,
         attacks: Option<&dyn Attacks>,
     ) -> Result<bool, TooLong> {
+        if let Some(parts) = &self.parts {
+            for part in parts {
+                if part.holds(position, occupied, scratch, max_states, attacks)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        if let Some(plan) = self.choice_tests() {
+            return Ok(plan.anywhere(occupied) != 0);
+        }
         // A test and nothing else (`?{m}`, `!{m}`) that square sets answer.
         if let Inst::Guard { holds, sub, next } = self.prog.insts[self.prog.start as usize]
             && self.prog.insts[next as usize] == Inst::Match
@@ -1769,10 +1848,23 @@ mod tests {
                 .choice()
                 .is_none()
         );
-        // The piece may stay where it is without a change: for tests only.
-        assert!(walker("%♖: (% + u. -> . + u%) | nil").choice().is_none());
-        assert!(walker("%♖: (% + u. -> . + u%) | nil").choice_tests().is_some());
-        assert!(walker("%♖: nil").choice_tests().is_some());
+        // The piece may stay where it is without a change: a move of its own.
+        assert!(walker("%♖: (% + u. -> . + u%) | nil").choice().is_some());
+        // Staying, and promoting where it stands: the same step, for tests only.
+        assert!(walker("%♙: (% -> ♕) | nil").choice().is_none());
+        assert!(walker("%♙: (% -> ♕) | nil").choice_tests().is_some());
+        // Choices of binds; a choice made after the move at most once.
+        assert!(
+            walker("(%♙: (% + u. -> . + u%) ((% + u# -> ♕ + u#) / nil)) | (%♘: % + uur. -> . + uur%)")
+                .choice()
+                .is_some()
+        );
+        // One that may make two moves.
+        assert!(
+            walker("%♙: (% + u. -> . + u%) (((% + r. -> % + r♟) | (% + l. -> % + l♟)) / nil)")
+                .choice()
+                .is_none()
+        );
     }
 
     #[test]
