@@ -1199,6 +1199,8 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         "%♖: (% + d. -> . + d%) !{(% + l♜ -> % + l♜) | (% + r(♜ | #) -> % + r♜)}",
         // A guard before anything changed.
         "%♖: ?{(% + l♜ -> % + l♜) | (% + ur. -> % + ur.)} (% + u. -> . + u%)",
+        // Chains of captures first, else a step.
+        "(%♖: (% + u♜ + u². -> . + u. + u²%)+ !{% + u♜ + u². -> . + u. + u²%}) / (%♖: % + d. -> . + d%)",
         // Captures first, else moves of two kinds of piece, one of them
         // promoting where it lands (checkers' shape).
         "(%♖: % + u♜ + u². -> . + u. + u²%) /          ((%♙: ((% + u. -> . + u%) | (% + r(. | ♜) -> . + r%)) ((% + u# -> ♖ + u#) / nil)) | (%♖: % + d. -> . + d%))",

@@ -394,6 +394,40 @@ pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
     Some(finish(rules, nil, &geometry))
 }
 
+/// The rewrites a program that binds pieces of interest makes first, as a
+/// plan: each bind's piece must make one of them before anything else, so
+/// where the plan has no result the program has none. None when some path
+/// does something else first (or a first rewrite is not at the piece).
+pub(super) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<Plan> {
+    if width == 0 || height == 0 || width * height > MAX_SQUARES {
+        return None;
+    }
+    let geometry = Geometry { width, height };
+    let mut rules = Vec::new();
+    let mut seen = vec![false; program.insts.len()];
+    // Instructions to look at, with the bind they follow (none yet).
+    let mut todo = vec![(program.start, None)];
+    while let Some((pc, bind)) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            continue;
+        }
+        match (&program.insts[pc as usize], bind) {
+            (&Inst::Jump { to }, _) => todo.push((to, bind)),
+            (&Inst::Split { first, second }, _) => todo.extend([(second, bind), (first, bind)]),
+            (&Inst::Bind { id, next }, None) => todo.push((next, Some(id))),
+            (&Inst::Rewrite { id, .. }, Some(bind)) => {
+                for &code in program.binds[bind.index()].iter() {
+                    for alt in program.rewrites[id.index()].alternatives.iter() {
+                        rules.extend(traced_rule(alt, code, &geometry).ok()?);
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(finish(rules, false, &geometry))
+}
+
 /// The plan of `rules` (and `nil`) on a board of `geometry`.
 fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
     let codes = rules

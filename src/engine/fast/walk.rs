@@ -93,6 +93,9 @@ pub struct Walker {
     /// alternative as a walker of its own (each with its own fast paths),
     /// which searches run in turn until one has results.
     parts: Option<Vec<Walker>>,
+    /// The rewrites the bound pieces make first ([`super::compile::entry_plan`]):
+    /// where none can be made, a search has no result.
+    entry: Option<super::Plan>,
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
@@ -524,6 +527,7 @@ impl Walker {
             test_plans,
             choice: super::compile::traced_plan(program, width, height).ok(),
             parts: None,
+            entry: super::compile::entry_plan(program, width, height),
             exact_counts: ExactCounts::default(),
         };
         // An ordered choice and nothing after it: its alternatives apart.
@@ -545,6 +549,9 @@ impl Walker {
                 .collect::<Result<Vec<_>, _>>()?;
             walker.codes = parts.iter().map(|p| p.codes).fold(walker.codes, usize::max);
             walker.parts = Some(parts);
+        }
+        if let Some(e) = &walker.entry {
+            walker.codes = walker.codes.max(e.codes());
         }
         Ok(walker)
     }
@@ -581,6 +588,9 @@ impl Walker {
                     break;
                 }
             }
+            return Ok(());
+        }
+        if self.cannot_start(occupied) {
             return Ok(());
         }
         if let Some(plan) = self.choice() {
@@ -623,6 +633,9 @@ impl Walker {
                     return Ok(n);
                 }
             }
+            return Ok(0);
+        }
+        if self.cannot_start(occupied) {
             return Ok(0);
         }
         if keep.is_none()
@@ -672,6 +685,9 @@ impl Walker {
         }
         if let Some(plan) = self.choice_tests() {
             return Ok(plan.anywhere(occupied) != 0);
+        }
+        if self.cannot_start(occupied) {
+            return Ok(false);
         }
         // A test and nothing else (`?{m}`, `!{m}`) that square sets answer.
         if let Inst::Guard { holds, sub, next } = self.prog.insts[self.prog.start as usize]
@@ -737,6 +753,13 @@ impl Walker {
     #[inline]
     pub(crate) fn may_bind_anew(&self, s: u32, old: Code, new: Code, at: u32) -> bool {
         self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
+    }
+
+    /// Whether the square sets `occupied` show that no piece can make a
+    /// first rewrite, so that the program has no result.
+    #[inline]
+    fn cannot_start(&self, occupied: &[Squares]) -> bool {
+        self.entry.as_ref().is_some_and(|e| e.anywhere(occupied) == 0)
     }
 
     /// The program as square sets, when it only moves the bound piece by
@@ -1887,6 +1910,27 @@ mod tests {
         assert_eq!(
             shape("%♖: (((% + u. -> . + u%) (% + u. -> . + u%)) / nil) !{♟ -> ♟}"),
             (0, 0)
+        );
+    }
+
+    #[test]
+    fn the_first_rewrites_of_the_bound_pieces_are_a_plan() {
+        assert!(
+            walker("%♙: (% + u♟ + u². -> . + u. + u²%)+ !{% + u♟ + u². -> . + u. + u²%}")
+                .entry
+                .is_some()
+        );
+        assert!(
+            walker("(%♙: (% + u. -> . + u%)+) | (%♘: (% + uur. -> . + uur%) (% + u. -> . + u%))")
+                .entry
+                .is_some()
+        );
+        // A piece that may do nothing first, or a guard first.
+        assert!(walker("%♙: (% + u. -> . + u%)*").entry.is_none());
+        assert!(
+            walker("%♙: ?{% + u♟ -> % + u♟} (% + u. -> . + u%)")
+                .entry
+                .is_none()
         );
     }
 }
