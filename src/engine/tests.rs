@@ -1199,6 +1199,9 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         "%♖: (% + d. -> . + d%) !{(% + l♜ -> % + l♜) | (% + r(♜ | #) -> % + r♜)}",
         // A guard before anything changed.
         "%♖: ?{(% + l♜ -> % + l♜) | (% + ur. -> % + ur.)} (% + u. -> . + u%)",
+        // Slides whose every stop ends the move: counted stop by stop.
+        "%♖: (% + u. -> . + u%)* (% -> ♜)",
+        "%♖: (% + u. -> . + u%)+ (% + r. -> % + r♙) (%♙: (% + r. -> . + r%)* (% -> ♜))",
         // Chains of captures first, else a step.
         "(%♖: (% + u♜ + u². -> . + u. + u²%)+ !{% + u♜ + u². -> . + u. + u²%}) / (%♖: % + d. -> . + d%)",
         // Captures first, else moves of two kinds of piece, one of them

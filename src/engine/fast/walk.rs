@@ -63,6 +63,8 @@ pub struct Walker {
     slides: Vec<Option<Slide>>,
     /// Per rewrite: the step it is, if it is one.
     steps: Vec<Option<Step>>,
+    /// Per slide loop head: the tail its exit leads to, if it is one.
+    slide_tails: Vec<Option<SlideTail>>,
     /// Per instruction: whether only jumps and unbinds lead from it to the
     /// match (a state there is one result, which the results' own
     /// deduplication tells apart: no visited set needed at nesting 0).
@@ -213,6 +215,68 @@ impl Slide {
         let step = Step::of(prog, id)?;
         let over = step.behind;
         (step.onto.is_only(over) && !step.from.contains(over)).then_some(Slide { step, over })
+    }
+}
+
+/// What a slide's exit leads to when only rewrites of the piece of
+/// interest's own square (one each, always made), unbinds and the match
+/// follow it: each square the slide stops at gives one result.
+#[derive(Clone, Copy, Debug)]
+struct SlideTail {
+    /// What the last of those rewrites leaves on the piece's square.
+    writes: Option<Code>,
+    /// How many rewrites (states) and unbinds there are.
+    rewrites: u64,
+    unbinds: u32,
+}
+
+impl SlideTail {
+    /// The tail from `pc`, if it is one (no visited set on the way).
+    fn of(prog: &Program, mut pc: Pc, visit: &[bool], terminal: &[bool]) -> Option<SlideTail> {
+        let mut tail = SlideTail {
+            writes: None,
+            rewrites: 0,
+            unbinds: 0,
+        };
+        for _ in 0..prog.insts.len() {
+            if visit[pc as usize] && !terminal[pc as usize] {
+                return None;
+            }
+            match prog.insts[pc as usize] {
+                Inst::Jump { to } => pc = to,
+                Inst::Unbind { next } => {
+                    tail.unbinds += 1;
+                    pc = next;
+                }
+                Inst::Match => return Some(tail),
+                Inst::Rewrite { id, next } => {
+                    let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+                        return None;
+                    };
+                    let ([choice], [check]) = (&alt.choices[..], &alt.checks[..]) else {
+                        return None;
+                    };
+                    if !check.poi || !check.poi_marks.is_empty() || !alt.tally_checks.is_empty() {
+                        return None;
+                    }
+                    if alt.tally_writes.iter().any(|w| !w.is_empty()) {
+                        return None;
+                    }
+                    for w in choice.iter() {
+                        match w.write {
+                            Write::Code(c) if c != OFF && (w.dx, w.dy) == (check.dx, check.dy) => {
+                                tail.writes = Some(c);
+                            }
+                            _ => return None,
+                        }
+                    }
+                    tail.rewrites += 1;
+                    pc = next;
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 }
 
@@ -494,16 +558,22 @@ impl Walker {
             .map(|t| suspects.iter().fold(0, |set, per| set | per[t]))
             .collect();
         let bound = CodeSet::of(program.binds.iter().flat_map(|b| b.iter().copied()));
-        let slides = (0..program.insts.len() as Pc)
+        let slides: Vec<Option<Slide>> = (0..program.insts.len() as Pc)
             .map(|pc| Slide::of(program, pc, &visit))
             .collect();
         let steps = (0..program.rewrites.len() as u32)
             .map(|id| Step::of(program, RewriteId(id)))
             .collect();
-        let terminal = (0..program.insts.len() as Pc)
+        let terminal: Vec<bool> = (0..program.insts.len() as Pc)
             .map(|pc| leads_to_match(program, pc))
             .collect();
         let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
+        let slide_tails = (0..program.insts.len())
+            .map(|pc| match (&slides[pc], &program.insts[pc]) {
+                (Some(_), &Inst::Split { second, .. }) => SlideTail::of(program, second, &visit, &terminal),
+                _ => None,
+            })
+            .collect();
 
         let mut walker = Walker {
             prog: program.clone(),
@@ -520,6 +590,7 @@ impl Walker {
             attacks,
             slides,
             steps,
+            slide_tails,
             terminal,
             places,
             in_line,
@@ -1340,8 +1411,20 @@ impl<'a> Run<'a> {
                 return true;
             }
         }
-        let (len, trace) = (self.s.overlay.len(), self.trace);
         let moved = code::with_marks(top.code, step.marks);
+        // Counting, where each stop ends the move the same way: each stop's
+        // result by its key alone.
+        if let Sink::Count(count, None) = sink
+            && !self.exact
+            && level == 0
+            && self.find.is_none()
+            && let Some(tail) = &self.w.slide_tails[head as usize]
+            && self.states >= (n as u64 + 1) * tail.rewrites
+        {
+            self.states -= (n as u64 + 1) * tail.rewrites;
+            return self.count_stops(top, here, moved, n, slide, tail, count);
+        }
+        let (len, trace) = (self.s.overlay.len(), self.trace);
         for k in (0..=n).rev() {
             if k > 0 {
                 let (x, y) = at(k);
@@ -1402,6 +1485,55 @@ impl<'a> Run<'a> {
         let stop = self.go(level, r.next, sink);
         self.s.resumes.push(r);
         stop
+    }
+
+    /// Counts the results of slide `slide` from `top` (whose square holds
+    /// `here`) stopping at each of the `n + 1` squares it can, each then
+    /// ending by `tail`: per stop, the key of the result it gives (the
+    /// change hash and the trace as the walk would leave them), counted if
+    /// new; a key seen before stops the count (see [`Walker::count`]).
+    #[allow(clippy::too_many_arguments)]
+    fn count_stops(
+        &mut self,
+        top: Poi,
+        here: Code,
+        moved: Code,
+        n: i32,
+        slide: &Slide,
+        tail: &SlideTail,
+        count: &mut u64,
+    ) -> bool {
+        let w = self.w;
+        let key = |at: u32, code: Code| hash::square_with(w.places[at as usize], code);
+        let depth = self.s.pois.len();
+        let step = (slide.step.dx + slide.step.dy * w.width) as i64;
+        for k in 0..=n {
+            let at = (top.at as i64 + k as i64 * step) as u32;
+            // What the piece's square holds when the tail is made, and after.
+            let (code, poi) = if k == 0 { (here, top.code) } else { (moved, moved) };
+            let last = tail.writes.unwrap_or(code);
+            let mut delta = self.delta;
+            if k > 0 {
+                delta ^= key(top.at, here) ^ key(top.at, slide.over) ^ key(at, slide.over) ^ key(at, last);
+            } else {
+                delta ^= key(at, here) ^ key(at, last);
+            }
+            let mut trace = self.trace;
+            // Another piece left where the outermost piece stands: it is that piece now.
+            if depth == 1 && tail.writes.is_some() && last != poi && code::as_piece(last).is_some() {
+                trace.became = Some(last);
+            }
+            // The unbind that leaves no piece of interest names where the move ends.
+            if tail.unbinds as usize >= depth && trace.to.is_none() {
+                trace.to = Some(if depth == 1 { at } else { self.s.pois[0].at });
+            }
+            if !self.s.seen.insert(delta ^ trace.key()) {
+                self.duplicate = true;
+                return true;
+            }
+            *count += 1;
+        }
+        false
     }
 
     /// Runs the alternatives of ordered choice `id` until one has results,
