@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 pub use backtrack::{Backtracker, Successors};
 pub(crate) use hash::mix as mix_key;
 pub use meta::{EngineChoice, EngineReport, Meta, UnknownEngine};
-pub use position::{DiagramError, Position};
+pub use position::{Changes, DiagramError, Position};
 
 use miette::Diagnostic;
 use thiserror::Error;

@@ -61,6 +61,9 @@ pub struct Position {
     pub(crate) version: Version,
 }
 
+/// A few changes, kept without allocating (a move's, or what it replaced).
+pub type Changes = smallvec::SmallVec<[Change; 4]>;
+
 /// An identity for a position's content: two positions with the same
 /// version hold the same squares (so a cache of a position's square sets
 /// knows it holds them without comparing them).
@@ -341,8 +344,8 @@ impl Position {
     /// Makes `changes` here and returns what they replaced, in the same
     /// order: applying that list undoes them. Squares that appear or vanish
     /// rebuild the grid; otherwise the cells and hash change in place.
-    pub fn apply(&mut self, changes: &[Change]) -> Vec<Change> {
-        let before: Vec<Change> = changes
+    pub fn apply(&mut self, changes: &[Change]) -> Changes {
+        let before: Changes = changes
             .iter()
             .map(|c| Change {
                 at: c.at,

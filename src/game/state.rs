@@ -8,7 +8,7 @@
 //! form for callers that keep both states.
 
 use crate::core::{Change, Content, PlayerId};
-use crate::engine::Position;
+use crate::engine::{Changes, Position};
 
 use super::{Action, Candidates, Game, PlayError};
 use crate::engine::Cache;
@@ -83,7 +83,7 @@ impl State {
 #[derive(Clone, Debug)]
 pub struct Undo {
     /// What the changed squares held before (applied last to first wins).
-    restore: Vec<Change>,
+    restore: Changes,
     turn: PlayerId,
     quiet_plies: u32,
     fullmove: u32,
@@ -144,9 +144,9 @@ impl Game {
     /// The rest of a move once its changes are made (`moved` is what they
     /// replaced): the turn passes, the counters move on, the next player's
     /// expiring marks are cleared and the position is recorded.
-    fn pass_turn(&self, state: &mut State, moved: Vec<Change>, reset: bool) -> Undo {
+    fn pass_turn(&self, state: &mut State, moved: Changes, reset: bool) -> Undo {
         let undo = Undo {
-            restore: Vec::new(),
+            restore: Changes::new(),
             turn: state.turn,
             quiet_plies: state.quiet_plies,
             fullmove: state.fullmove,
@@ -191,9 +191,9 @@ impl Game {
 
     /// Clears the expiring marks of the pieces of the player to move;
     /// returns what the changed squares held.
-    fn expire_marks(&self, state: &mut State) -> Vec<Change> {
+    fn expire_marks(&self, state: &mut State) -> Changes {
         if self.expiring.is_empty() {
-            return Vec::new();
+            return Changes::new();
         }
         let changes: Vec<Change> = state
             .position
@@ -212,7 +212,7 @@ impl Game {
             })
             .collect();
         if changes.is_empty() {
-            return changes;
+            return Changes::new();
         }
         state.position.apply(&changes)
     }
