@@ -65,6 +65,10 @@ pub struct Walker {
     steps: Vec<Option<Step>>,
     /// Per slide loop head: the tail its exit leads to, if it is one.
     slide_tails: Vec<Option<SlideTail>>,
+    /// Per instruction: the placement it is, when it puts a piece on one
+    /// square that the next instructions bind and test by a guard with a
+    /// [`Walker::poi_plans`] entry (Othello's `(. -> ◆) (%◆: ?{...} ...)`).
+    placements: Vec<Option<Placement>>,
     /// Per instruction: whether only jumps and unbinds lead from it to the
     /// match (a state there is one result, which the results' own
     /// deduplication tells apart: no visited set needed at nesting 0).
@@ -215,6 +219,62 @@ impl Slide {
         let step = Step::of(prog, id)?;
         let over = step.behind;
         (step.onto.is_only(over) && !step.from.contains(over)).then_some(Slide { step, over })
+    }
+}
+
+/// A rewrite that writes one content `code` on one square (at `dx, dy`
+/// from where it matches), followed by a bind of that content alone and a
+/// guard on sub-program `sub`: where the position holds no `code`, the
+/// piece bound is the one placed, so only the squares where the guard's
+/// square sets say it may hold are worth a placement.
+#[derive(Clone, Copy, Debug)]
+struct Placement {
+    code: Code,
+    dx: i32,
+    dy: i32,
+    sub: usize,
+}
+
+impl Placement {
+    /// The placement instruction `pc` makes, if it is one.
+    fn of(prog: &Program, pc: usize, poi_plans: &[Option<super::Plan>]) -> Option<Placement> {
+        let Inst::Rewrite { id, next } = prog.insts[pc] else {
+            return None;
+        };
+        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+            return None;
+        };
+        let [choice] = &alt.choices[..] else {
+            return None;
+        };
+        let [w] = &choice[..] else {
+            return None;
+        };
+        let Write::Code(code) = w.write else {
+            return None;
+        };
+        let follow = |mut pc: Pc| {
+            while let Inst::Jump { to } = prog.insts[pc as usize] {
+                pc = to;
+            }
+            pc
+        };
+        let Inst::Bind { id: bind, next } = prog.insts[follow(next) as usize] else {
+            return None;
+        };
+        if prog.binds[bind.index()][..] != [code] {
+            return None;
+        }
+        let Inst::Guard { holds: true, sub, .. } = prog.insts[follow(next) as usize] else {
+            return None;
+        };
+        poi_plans[sub.index()].as_ref()?;
+        Some(Placement {
+            code,
+            dx: w.dx,
+            dy: w.dy,
+            sub: sub.index(),
+        })
     }
 }
 
@@ -568,6 +628,9 @@ impl Walker {
             .map(|pc| leads_to_match(program, pc))
             .collect();
         let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
+        let placements = (0..program.insts.len())
+            .map(|pc| Placement::of(program, pc, &poi_plans))
+            .collect();
         let slide_tails = (0..program.insts.len())
             .map(|pc| match (&slides[pc], &program.insts[pc]) {
                 (Some(_), &Inst::Split { second, .. }) => SlideTail::of(program, second, &visit, &terminal),
@@ -591,6 +654,7 @@ impl Walker {
             slides,
             steps,
             slide_tails,
+            placements,
             terminal,
             places,
             in_line,
@@ -1217,7 +1281,10 @@ impl<'a> Run<'a> {
                     let w = self.w;
                     return match &w.steps[id.index()] {
                         Some(step) => self.step(level, step, next, sink),
-                        None => self.rewrite(level, id, next, sink),
+                        None => {
+                            let only = self.placement_squares(pc);
+                            self.rewrite(level, id, next, sink, only)
+                        }
                     };
                 }
                 Inst::Test { holds, id, next } => {
@@ -1709,7 +1776,39 @@ impl<'a> Run<'a> {
     }
 
     /// Makes each (match, choice) of rewrite `id` and continues at `next`.
-    fn rewrite(&mut self, level: usize, id: RewriteId, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+    /// The squares where placement `pc` (if it is one, see [`Placement`])
+    /// may lead to a result, on a position (unchanged yet) without the
+    /// content it places; none when it is no such placement.
+    fn placement_squares(&mut self, pc: Pc) -> Option<(Squares, Placement)> {
+        let p = self.w.placements[pc as usize]?;
+        if !self.s.overlay.is_empty()
+            || self.find.is_some()
+            || self.occupied.get(p.code as usize).is_none_or(|&set| set != 0)
+        {
+            return None;
+        }
+        if self.s.poi_places.len() <= p.sub {
+            self.s.poi_places.resize(p.sub + 1, None);
+        }
+        let plan = self.w.poi_plans[p.sub]
+            .as_ref()
+            .expect("a placement's guard has square sets");
+        Some((
+            *self.s.poi_places[p.sub].get_or_insert_with(|| plan.anywhere(self.occupied)),
+            p,
+        ))
+    }
+
+    /// Makes each (match, choice) of rewrite `id` and continues at `next`;
+    /// of a placement, only those that write in `only`.
+    fn rewrite(
+        &mut self,
+        level: usize,
+        id: RewriteId,
+        next: Pc,
+        sink: &mut Sink<'_, '_>,
+        only: Option<(Squares, Placement)>,
+    ) -> bool {
         let w = self.w;
         for alt in 0..w.prog.rewrites[id.index()].alternatives.len() {
             if let Anchor::Poi(check) = w.anchors[id.index()][alt] {
@@ -1732,6 +1831,11 @@ impl<'a> Run<'a> {
                 false
             });
             for (tx, ty) in found {
+                if let Some((squares, p)) = only
+                    && squares >> ((ty + p.dy) * w.width + tx + p.dx) & 1 == 0
+                {
+                    continue;
+                }
                 if self.choices(level, id, alt, tx, ty, next, sink) {
                     return true;
                 }
