@@ -116,17 +116,8 @@ fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Resu
             }
             if nil {
                 // The piece stays: its square holds it, nothing changes.
-                let codes = vec![code];
                 rules.push(Rule {
-                    checks: vec![Check {
-                        dx: 0,
-                        dy: 0,
-                        shift: 0,
-                        accepts: CodeSet::of(codes.iter().copied()),
-                        codes,
-                        inside: geometry.all(),
-                        outside: 0,
-                    }],
+                    checks: vec![geometry.check(0, 0, &CodeSet::of([code]))],
                     choices: vec![Vec::new()],
                     reference: (0, 0),
                     traces: vec![Trace {
@@ -169,50 +160,7 @@ fn distinct_moves(rules: &[Rule]) -> bool {
 /// rewrite at the piece or nothing ([`Tail`]), then the unbind and the match.
 #[allow(clippy::type_complexity)]
 fn bind_body(program: &Program, start: Pc) -> Result<(Vec<(RewriteId, Vec<Tail>)>, bool), Decline> {
-    let mut rewrites = Vec::new();
-    let mut nil = false;
-    let mut seen = vec![false; program.insts.len()];
-    let mut todo = vec![start];
-    let ends = |pc: Pc| -> Result<bool, Decline> {
-        Ok(match program.insts[follow(program, pc)? as usize] {
-            Inst::Unbind { next } => program.insts[follow(program, next)? as usize] == Inst::Match,
-            _ => false,
-        })
-    };
-    while let Some(pc) = todo.pop() {
-        let pc = follow(program, pc)?;
-        if std::mem::replace(&mut seen[pc as usize], true) {
-            return Err(Decline::NotAChoice("a loop"));
-        }
-        match program.insts[pc as usize] {
-            Inst::Split { first, second } => {
-                todo.push(second);
-                todo.push(first);
-            }
-            Inst::Unbind { .. } if ends(pc)? => nil = true,
-            Inst::Rewrite { id, mut next } => {
-                // Then the tails, then the unbind and the match.
-                let mut tails = Vec::new();
-                for _ in 0..program.insts.len() {
-                    if ends(next)? {
-                        break;
-                    }
-                    let Inst::Ordered { id, next: after } = program.insts[follow(program, next)? as usize]
-                    else {
-                        return Err(Decline::NotAChoice("rewrites in sequence"));
-                    };
-                    tails.push(tail(program, id)?);
-                    next = after;
-                }
-                if !ends(next)? {
-                    return Err(Decline::NotAChoice("a loop"));
-                }
-                rewrites.push((id, tails));
-            }
-            _ => return Err(Decline::NotAChoice("more than one rewrite of the piece")),
-        }
-    }
-    Ok((rewrites, nil))
+    choice_with_tails(program, start, 1, true)
 }
 
 /// Ordered choice `id` as a tail: each alternative but the last one rewrite
@@ -291,11 +239,24 @@ fn choice_of_rewrites(
     start: Pc,
     unbinds: usize,
 ) -> Result<(Vec<RewriteId>, bool), Decline> {
+    let (rewrites, nil) = choice_with_tails(program, start, unbinds, false)?;
+    Ok((rewrites.into_iter().map(|(id, _)| id).collect(), nil))
+}
+
+/// [`choice_of_rewrites`], each rewrite (if `tails`) with the [`Tail`]s
+/// made after it, before the unbinds.
+#[allow(clippy::type_complexity)]
+fn choice_with_tails(
+    program: &Program,
+    start: Pc,
+    unbinds: usize,
+    tails: bool,
+) -> Result<(Vec<(RewriteId, Vec<Tail>)>, bool), Decline> {
     let mut rewrites = Vec::new();
     let mut nil = false;
     let mut seen = vec![false; program.insts.len()];
     let mut todo = vec![start];
-    // The instruction after `unbinds` unbinds from `pc`, if that is the match.
+    // Whether `unbinds` unbinds lead from `pc` to the match.
     let ends = |mut pc: Pc| -> Result<bool, Decline> {
         for _ in 0..unbinds {
             match program.insts[follow(program, pc)? as usize] {
@@ -319,11 +280,21 @@ fn choice_of_rewrites(
             }
             Inst::Match if unbinds == 0 => nil = true,
             Inst::Unbind { .. } if ends(pc)? => nil = true,
-            Inst::Rewrite { id, next } => {
+            Inst::Rewrite { id, mut next } => {
+                // Then the tails, then the unbinds and the match.
+                let mut after = Vec::new();
+                while tails && !ends(next)? && after.len() < program.insts.len() {
+                    let Inst::Ordered { id, next: past } = program.insts[follow(program, next)? as usize]
+                    else {
+                        break;
+                    };
+                    after.push(tail(program, id)?);
+                    next = past;
+                }
                 if !ends(next)? {
                     return Err(Decline::NotAChoice("rewrites in sequence"));
                 }
-                rewrites.push(id);
+                rewrites.push((id, after));
             }
             Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Match => {
                 return Err(Decline::NotAChoice("a piece of interest"));
@@ -349,7 +320,6 @@ pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
     }
     let (rewrites, nil) = choice_of_rewrites(program, start, 0).ok()?;
     let geometry = Geometry { width, height };
-    let w = width as i32;
     let mut rules = Vec::new();
     for id in rewrites {
         for alt in program.rewrites[id.index()].alternatives.iter() {
@@ -364,23 +334,7 @@ pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
                 .checks
                 .iter()
                 .filter(|c| !c.poi)
-                .map(|c| {
-                    let (dx, dy) = (c.dx - poi.dx, c.dy - poi.dy);
-                    let inside = geometry.inside(dx, dy);
-                    Check {
-                        dx,
-                        dy,
-                        shift: dx + dy * w,
-                        codes: (0..=Code::MAX).filter(|&k| c.accepts.contains(k)).collect(),
-                        inside,
-                        outside: if c.accepts.contains(OFF) {
-                            geometry.all() & !inside
-                        } else {
-                            0
-                        },
-                        accepts: c.accepts.clone(),
-                    }
-                })
+                .map(|c| geometry.check(c.dx - poi.dx, c.dy - poi.dy, &c.accepts))
                 .collect();
             rules.push(Rule {
                 checks,
@@ -551,6 +505,27 @@ impl Geometry {
         }
     }
 
+    /// A check at `(dx, dy)` from the place a left side matches at,
+    /// accepting `accepts`.
+    fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
+        let inside = self.inside(dx, dy);
+        Check {
+            dx,
+            dy,
+            shift: dx + dy * self.width as i32,
+            // Codes a board of this program can hold: those of its pieces, any marks.
+            codes: (0..=Code::MAX).filter(|&c| accepts.contains(c)).collect(),
+            inside,
+            // Where the checked square is off the board, if that is accepted.
+            outside: if accepts.contains(OFF) {
+                self.all() & !inside
+            } else {
+                0
+            },
+            accepts: accepts.clone(),
+        }
+    }
+
     /// The squares `t` whose square `t + (dx, dy)` is on the board.
     fn inside(&self, dx: i32, dy: i32) -> Squares {
         let (w, h) = (self.width as i32, self.height as i32);
@@ -582,30 +557,10 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
         .ok_or(Decline::NoAnchor)?;
     let (rx, ry) = (reference.dx, reference.dy);
     let w = geometry.width as i32;
-    let codes_of = |set: &CodeSet| -> Vec<Code> {
-        // Codes a board of this program can hold: those of its pieces, any marks.
-        (0..=Code::MAX).filter(|&c| set.contains(c)).collect()
-    };
     let mut checks: Vec<Check> = alt
         .checks
         .iter()
-        .map(|c| {
-            let (dx, dy) = (c.dx - rx, c.dy - ry);
-            let inside = geometry.inside(dx, dy);
-            Check {
-                dx,
-                dy,
-                shift: dx + dy * w,
-                codes: codes_of(&c.accepts),
-                inside,
-                outside: if c.accepts.contains(OFF) {
-                    geometry.all() & !inside
-                } else {
-                    0
-                },
-                accepts: c.accepts.clone(),
-            }
-        })
+        .map(|c| geometry.check(c.dx - rx, c.dy - ry, &c.accepts))
         .collect();
     // The reference first: it needs no shift.
     checks.sort_by_key(|c| (c.dx, c.dy) != (0, 0));

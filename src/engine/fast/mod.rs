@@ -470,7 +470,6 @@ impl Plan {
         scratch.seen.clear();
         scratch.kept.clear();
         scratch.kept_changes.clear();
-        let w = self.width as i32;
         let mut unchanged = self.nil;
         let mut changes = std::mem::take(&mut scratch.changes);
         'rules: for rule in &self.rules {
@@ -482,17 +481,7 @@ impl Plan {
                     changes.clear();
                     let mut h = position.hash;
                     for wr in writes {
-                        let i = t + wr.shift;
-                        let old = position.cells[i as usize];
-                        if old == wr.code {
-                            continue;
-                        }
-                        let (x, y) = (i % w, i / w);
-                        h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
-                        changes.push(Change {
-                            at: Coord::new(x, y),
-                            content: Content::from_code(wr.code),
-                        });
+                        self.change(position, t + wr.shift, wr.code, &mut h, &mut changes);
                     }
                     if changes.is_empty() {
                         unchanged = true;
@@ -558,17 +547,7 @@ impl Plan {
                     let mut became = trace.became;
                     if rule.tails.is_empty() {
                         for wr in writes {
-                            let i = t + wr.shift;
-                            let old = position.cells[i as usize];
-                            if old == wr.code {
-                                continue;
-                            }
-                            let (x, y) = (i % w, i / w);
-                            h ^= hash::square(x, y, old) ^ hash::square(x, y, wr.code);
-                            changes.push(Change {
-                                at: Coord::new(x, y),
-                                content: Content::from_code(wr.code),
-                            });
+                            self.change(position, t + wr.shift, wr.code, &mut h, changes);
                         }
                     } else {
                         let mut made: SmallVec<[(i32, Code); 8]> =
@@ -580,15 +559,7 @@ impl Plan {
                         made.sort_by_key(|&(i, _)| (-(i / w), i % w));
                         made.dedup_by_key(|&mut (i, _)| i);
                         for &(i, code) in &made {
-                            let old = position.cells[i as usize];
-                            if old != code {
-                                let (x, y) = (i % w, i / w);
-                                h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
-                                changes.push(Change {
-                                    at: Coord::new(x, y),
-                                    content: Content::from_code(code),
-                                });
-                            }
+                            self.change(position, i, code, &mut h, changes);
                         }
                     }
                     // The path a walk traces: the square the piece moved to.
@@ -624,6 +595,23 @@ impl Plan {
             .map(|r| self.places(r, occupied).count_ones() as u64 * r.choices.len() as u64)
             .sum();
         found + self.nil as u64
+    }
+
+    /// Notes the change of square `i` of `position` to `code` (if it
+    /// changes it) in `changes` and the resulting hash `h`.
+    #[inline]
+    fn change(&self, position: &Position, i: i32, code: Code, h: &mut u64, changes: &mut Vec<Change>) {
+        let old = position.cells[i as usize];
+        if old == code {
+            return;
+        }
+        let w = self.width as i32;
+        let (x, y) = (i % w, i / w);
+        *h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
+        changes.push(Change {
+            at: Coord::new(x, y),
+            content: Content::from_code(code),
+        });
     }
 
     /// Makes `tails` after a traced rule's writes `made` (square and content,
