@@ -109,6 +109,19 @@ impl CodeSet {
         }
     }
 
+    /// The codes in the set, in increasing order.
+    pub(crate) fn codes(&self) -> impl Iterator<Item = Code> + '_ {
+        self.low
+            .iter()
+            .chain(self.high.iter())
+            .enumerate()
+            .flat_map(|(i, &word)| {
+                (0..64u32)
+                    .filter(move |b| word >> b & 1 == 1)
+                    .map(move |b| (i as u32 * 64 + b) as Code)
+            })
+    }
+
     /// Whether the set has no code.
     pub(crate) fn is_empty(&self) -> bool {
         self.low == [0; 4] && self.high.iter().all(|w| *w == 0)
@@ -168,6 +181,14 @@ pub struct Change {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_code_set_lists_its_codes_in_order() {
+        let codes = [0, 1, 63, 64, 255, 256, 300, 1000];
+        assert_eq!(CodeSet::of(codes).codes().collect::<Vec<_>>(), codes);
+        assert_eq!(CodeSet::default().codes().count(), 0);
+    }
+
     use super::*;
 
     #[test]

@@ -514,7 +514,7 @@ impl Geometry {
             dy,
             shift: dx + dy * self.width as i32,
             // Codes a board of this program can hold: those of its pieces, any marks.
-            codes: (0..=Code::MAX).filter(|&c| accepts.contains(c)).collect(),
+            codes: accepts.codes().collect(),
             inside,
             // Where the checked square is off the board, if that is accepted.
             outside: if accepts.contains(OFF) {
