@@ -422,6 +422,12 @@ impl Plan {
         self.rules.iter().fold(0, |set, r| set | self.places(r, occupied))
     }
 
+    /// Whether the plan has a result on a position whose square sets are
+    /// `occupied` (stops at the first rule that matches).
+    pub(crate) fn holds_on(&self, occupied: &[Squares]) -> bool {
+        self.nil || self.rules.iter().any(|r| self.places(r, occupied) != 0)
+    }
+
     /// One more than the largest code a check accepts.
     pub(crate) fn codes(&self) -> usize {
         self.codes

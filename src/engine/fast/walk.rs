@@ -324,7 +324,13 @@ impl SlideTail {
                     }
                     for w in choice.iter() {
                         match w.write {
-                            Write::Code(c) if c != OFF && (w.dx, w.dy) == (check.dx, check.dy) => {
+                            // One rewrite that writes at most (what the piece
+                            // became is then what that write left).
+                            Write::Code(c)
+                                if c != OFF
+                                    && (w.dx, w.dy) == (check.dx, check.dy)
+                                    && tail.writes.is_none_or(|was| was == c) =>
+                            {
                                 tail.writes = Some(c);
                             }
                             _ => return None,
@@ -819,7 +825,7 @@ impl Walker {
             return Ok(false);
         }
         if let Some(plan) = self.choice_tests() {
-            return Ok(plan.anywhere(occupied) != 0);
+            return Ok(plan.holds_on(occupied));
         }
         if self.cannot_start(occupied) {
             return Ok(false);
@@ -829,7 +835,7 @@ impl Walker {
             && self.prog.insts[next as usize] == Inst::Match
             && let Some(plan) = &self.test_plans[sub.index()]
         {
-            return Ok((plan.anywhere(occupied) != 0) == holds);
+            return Ok(plan.holds_on(occupied) == holds);
         }
         self.walk(
             position,
@@ -894,7 +900,7 @@ impl Walker {
     /// first rewrite, so that the program has no result.
     #[inline]
     fn cannot_start(&self, occupied: &[Squares]) -> bool {
-        self.entry.as_ref().is_some_and(|e| e.anywhere(occupied) == 0)
+        self.entry.as_ref().is_some_and(|e| !e.holds_on(occupied))
     }
 
     /// The program as square sets, when it only moves the bound piece by
@@ -1301,7 +1307,7 @@ impl<'a> Run<'a> {
                         if self.find.is_some() {
                             self.reads.set(Squares::MAX);
                         }
-                        if (plan.anywhere(self.occupied) != 0) != holds {
+                        if plan.holds_on(self.occupied) != holds {
                             return false;
                         }
                         pc = next;
