@@ -63,6 +63,8 @@ pub struct Walker {
     slides: Vec<Option<Slide>>,
     /// Per rewrite: the step it is, if it is one.
     steps: Vec<Option<Step>>,
+    /// Per rewrite: the stamp it is, if it is one.
+    stamps: Vec<Option<Stamp>>,
     /// Per slide loop head: the tail its exit leads to, if it is one.
     slide_tails: Vec<Option<SlideTail>>,
     /// Per instruction: the placement it is, when it puts a piece on one
@@ -187,6 +189,66 @@ impl Step {
             onto: onto.accepts.clone(),
             from: poi.accepts.clone(),
             behind: left,
+            marks,
+        })
+    }
+}
+
+/// A rewrite that leaves the piece of interest where it is and writes one
+/// content on one square a fixed step from it that holds one of some
+/// contents (`% + m. -> % + m✦`): run without the general matcher.
+#[derive(Clone, Debug)]
+struct Stamp {
+    dx: i32,
+    dy: i32,
+    /// What the piece's own square may hold besides the piece.
+    here: CodeSet,
+    /// What the square a step away may hold.
+    onto: CodeSet,
+    /// What is written there.
+    code: Code,
+    /// The marks the piece is rewritten with, if the rewrite writes it.
+    marks: Option<crate::core::Marks>,
+}
+
+impl Stamp {
+    /// The stamp rewrite `id` is: one alternative and one choice that checks
+    /// the piece of interest and one square `d` away (never off the board),
+    /// writes a content at `d` and at most the piece on its own square.
+    fn of(prog: &Program, id: RewriteId) -> Option<Stamp> {
+        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+            return None;
+        };
+        let [choice] = &alt.choices[..] else {
+            return None;
+        };
+        if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
+            return None;
+        }
+        let [a, b] = &alt.checks[..] else {
+            return None;
+        };
+        let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
+        if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
+            return None;
+        }
+        if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
+            return None;
+        }
+        let (mut code, mut marks) = (None, None);
+        for w in choice.iter() {
+            match w.write {
+                Write::Code(c) if (w.dx, w.dy) == (onto.dx, onto.dy) && c != OFF => code = Some(c),
+                Write::Poi(m) if (w.dx, w.dy) == (poi.dx, poi.dy) => marks = Some(m),
+                _ => return None,
+            }
+        }
+        Some(Stamp {
+            dx: onto.dx - poi.dx,
+            dy: onto.dy - poi.dy,
+            here: poi.accepts.clone(),
+            onto: onto.accepts.clone(),
+            code: code?,
             marks,
         })
     }
@@ -630,6 +692,9 @@ impl Walker {
         let steps = (0..program.rewrites.len() as u32)
             .map(|id| Step::of(program, RewriteId(id)))
             .collect();
+        let stamps = (0..program.rewrites.len() as u32)
+            .map(|id| Stamp::of(program, RewriteId(id)))
+            .collect();
         let terminal: Vec<bool> = (0..program.insts.len() as Pc)
             .map(|pc| leads_to_match(program, pc))
             .collect();
@@ -659,6 +724,7 @@ impl Walker {
             attacks,
             slides,
             steps,
+            stamps,
             slide_tails,
             placements,
             terminal,
@@ -1285,6 +1351,9 @@ impl<'a> Run<'a> {
                 }
                 Inst::Rewrite { id, next } => {
                     let w = self.w;
+                    if let Some(stamp) = &w.stamps[id.index()] {
+                        return self.stamp(level, stamp, next, sink);
+                    }
                     return match &w.steps[id.index()] {
                         Some(step) => self.step(level, step, next, sink),
                         None => {
@@ -1435,6 +1504,47 @@ impl<'a> Run<'a> {
         let (len, trace) = (self.s.overlay.len(), self.trace);
         let to = self.set_down(top, step.behind, x, y, code::with_marks(top.code, step.marks));
         self.moved_to(to);
+        let stop = self.go(level, next, sink);
+        self.undo_to(len);
+        self.set_trace(trace);
+        *self.s.pois.last_mut().expect("a piece of interest") = top;
+        stop
+    }
+
+    /// Makes stamp `stamp` (the rewrite's one match, at the piece of
+    /// interest, and its one choice) if it applies, and continues at `next`.
+    fn stamp(&mut self, level: usize, stamp: &Stamp, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
+        let Some(&top) = self.s.pois.last() else {
+            return false;
+        };
+        let here = self.read(top.x, top.y);
+        if here != top.code && !stamp.here.contains(here) {
+            return false;
+        }
+        let (x, y) = (top.x + stamp.dx, top.y + stamp.dy);
+        if !stamp.onto.contains(self.read(x, y)) {
+            return false;
+        }
+        // Counted as the general rewrite counts.
+        if !self.w.visit[next as usize] && self.spent() {
+            return true;
+        }
+        let (len, trace) = (self.s.overlay.len(), self.trace);
+        if let Some(marks) = stamp.marks {
+            let code = code::with_marks(top.code, marks);
+            self.write(top.at, code);
+            self.s.pois.last_mut().expect("a piece of interest").code = code;
+        }
+        self.write((y * self.w.width + x) as u32, stamp.code);
+        // Another piece left where the piece of interest stands: it is that piece now.
+        let poi = *self.s.pois.last().expect("a piece of interest");
+        let now = self.s.cur[poi.at as usize];
+        if now != poi.code && code::as_piece(now).is_some() {
+            self.s.pois.last_mut().expect("a piece of interest").code = now;
+            if self.s.pois.len() == 1 {
+                self.trace.became = Some(now);
+            }
+        }
         let stop = self.go(level, next, sink);
         self.undo_to(len);
         self.set_trace(trace);
@@ -2074,6 +2184,15 @@ mod tests {
         // The piece stays, or two squares change besides it: the general matcher.
         assert_eq!(steps("%♕: % + u. -> % + u♙"), 0);
         assert_eq!(steps("%♙: % + r♟ + ur. -> . + r. + ur%"), 0);
+    }
+
+    #[test]
+    fn a_content_written_next_to_the_piece_is_a_stamp() {
+        let stamps = |expr: &str| walker(expr).stamps.iter().flatten().count();
+        assert_eq!(stamps("%♖: (% + r. -> % + r♙) | (% + u(. | ♟) -> % + u♟)"), 2);
+        // The piece's square written with a content, or two squares besides it.
+        assert_eq!(stamps("%♖: % + r. -> . + r♙"), 0);
+        assert_eq!(stamps("%♖: % + r. + r². -> % + r♙ + r²♙"), 0);
     }
 
     #[test]
