@@ -31,7 +31,7 @@ use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::{Successor, hash};
-use crate::program::{EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, Write};
+use crate::program::{Check, EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write};
 
 /// A program with pieces of interest, prepared for the walker on boards of one size.
 #[derive(Clone, Debug)]
@@ -130,6 +130,32 @@ impl Clone for ExactCounts {
     }
 }
 
+/// Rewrite `id` as one alternative with one choice that checks the piece
+/// of interest's square (no marks asked) and one other square, neither off
+/// the board: the choice, the piece's check and the other.
+fn at_piece_and_one_square(prog: &Program, id: RewriteId) -> Option<(&[SquareWrite], &Check, &Check)> {
+    let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+        return None;
+    };
+    let [choice] = &alt.choices[..] else {
+        return None;
+    };
+    if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
+        return None;
+    }
+    let [a, b] = &alt.checks[..] else {
+        return None;
+    };
+    let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
+    if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
+        return None;
+    }
+    if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
+        return None;
+    }
+    Some((choice, poi, onto))
+}
+
 /// A rewrite that moves the piece of interest one fixed step onto a square
 /// holding one of some contents and leaves one content behind
 /// (`% + m target -> . + m%`): run without the general matcher.
@@ -152,26 +178,8 @@ impl Step {
     /// the piece of interest and one square `d` away (never off the board),
     /// writes a content where the piece was and the piece at `d`.
     fn of(prog: &Program, id: RewriteId) -> Option<Step> {
-        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
-            return None;
-        };
-        let [choice] = &alt.choices[..] else {
-            return None;
-        };
-        if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
-            return None;
-        }
-        let [a, b] = &alt.checks[..] else {
-            return None;
-        };
-        let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
-        if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
-            return None;
-        }
-        if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
-            return None;
-        }
-        let [w1, w2] = &choice[..] else {
+        let (choice, poi, onto) = at_piece_and_one_square(prog, id)?;
+        let [w1, w2] = choice else {
             return None;
         };
         let (behind, ahead) = match (w1.write, w2.write) {
@@ -216,25 +224,7 @@ impl Stamp {
     /// the piece of interest and one square `d` away (never off the board),
     /// writes a content at `d` and at most the piece on its own square.
     fn of(prog: &Program, id: RewriteId) -> Option<Stamp> {
-        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
-            return None;
-        };
-        let [choice] = &alt.choices[..] else {
-            return None;
-        };
-        if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
-            return None;
-        }
-        let [a, b] = &alt.checks[..] else {
-            return None;
-        };
-        let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
-        if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
-            return None;
-        }
-        if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
-            return None;
-        }
+        let (choice, poi, onto) = at_piece_and_one_square(prog, id)?;
         let (mut code, mut marks) = (None, None);
         for w in choice.iter() {
             match w.write {
@@ -1483,20 +1473,26 @@ impl<'a> Run<'a> {
         to
     }
 
+    /// The piece of interest and the square `(dx, dy)` from it, if the
+    /// piece's square holds the piece or one of `here` and that square one
+    /// of `onto` (the checks of a step or a stamp).
+    #[inline(always)]
+    fn at_piece_and(&self, here: &CodeSet, dx: i32, dy: i32, onto: &CodeSet) -> Option<(Poi, i32, i32)> {
+        let top = *self.s.pois.last()?;
+        let now = self.read(top.x, top.y);
+        if now != top.code && !here.contains(now) {
+            return None;
+        }
+        let (x, y) = (top.x + dx, top.y + dy);
+        onto.contains(self.read(x, y)).then_some((top, x, y))
+    }
+
     /// Makes step `step` (the rewrite's one match, at the piece of interest,
     /// and its one choice) if it applies, and continues at `next`.
     fn step(&mut self, level: usize, step: &Step, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let Some(&top) = self.s.pois.last() else {
+        let Some((top, x, y)) = self.at_piece_and(&step.from, step.dx, step.dy, &step.onto) else {
             return false;
         };
-        let here = self.read(top.x, top.y);
-        if here != top.code && !step.from.contains(here) {
-            return false;
-        }
-        let (x, y) = (top.x + step.dx, top.y + step.dy);
-        if !step.onto.contains(self.read(x, y)) {
-            return false;
-        }
         // Counted as the general rewrite counts.
         if !self.w.visit[next as usize] && self.spent() {
             return true;
@@ -1514,17 +1510,9 @@ impl<'a> Run<'a> {
     /// Makes stamp `stamp` (the rewrite's one match, at the piece of
     /// interest, and its one choice) if it applies, and continues at `next`.
     fn stamp(&mut self, level: usize, stamp: &Stamp, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let Some(&top) = self.s.pois.last() else {
+        let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
             return false;
         };
-        let here = self.read(top.x, top.y);
-        if here != top.code && !stamp.here.contains(here) {
-            return false;
-        }
-        let (x, y) = (top.x + stamp.dx, top.y + stamp.dy);
-        if !stamp.onto.contains(self.read(x, y)) {
-            return false;
-        }
         // Counted as the general rewrite counts.
         if !self.w.visit[next as usize] && self.spent() {
             return true;
