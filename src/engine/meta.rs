@@ -253,7 +253,7 @@ impl Engine for Meta {
             && plan.fits(position)
             && !plan.attacks()
         {
-            return plan.holds(position, &mut cache.fast, limits);
+            return plan.pattern_holds(pattern, position, &mut cache.fast, limits);
         }
         self.has_result(&self.patterns[pattern], side, position, cache, limits)
     }

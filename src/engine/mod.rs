@@ -28,6 +28,7 @@ use std::ops::ControlFlow;
 pub use backtrack::{Backtracker, Successors};
 pub(crate) use hash::mix as mix_key;
 pub use meta::{EngineChoice, EngineReport, Meta, UnknownEngine};
+pub(crate) use position::Version;
 pub use position::{Changes, DiagramError, Position};
 
 use miette::Diagnostic;

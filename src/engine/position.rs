@@ -59,6 +59,11 @@ pub struct Position {
     /// Which content this is: a copy keeps it, every change takes a new one
     /// (see [`Version`]); not part of equality.
     pub(crate) version: Version,
+    /// The version this content was made from by one change of square
+    /// contents in place, with the cells that change touched (bit `i` for
+    /// cell `i`); none after any other change, or on grids of more than 128
+    /// cells. Caches of the earlier version update from it.
+    pub(crate) came_from: Option<(Version, u128)>,
 }
 
 /// A few changes, kept without allocating (a move's, or what it replaced).
@@ -199,6 +204,7 @@ impl Position {
             tallies: Vec::new(),
             hash: 0,
             version: Version::fresh(),
+            came_from: None,
         }
     }
 
@@ -237,6 +243,7 @@ impl Position {
             tallies: Vec::new(),
             hash: 0,
             version: Version::fresh(),
+            came_from: None,
         };
         p.hash = p
             .raw_squares()
@@ -308,6 +315,7 @@ impl Position {
         }
         self.hash ^= hash::tally(slot, old) ^ hash::tally(slot, count);
         self.version = Version::fresh();
+        self.came_from = None;
         if self.tallies.len() <= slot {
             self.tallies.resize(slot + 1, 0);
         }
@@ -345,6 +353,12 @@ impl Position {
     /// order: applying that list undoes them. Squares that appear or vanish
     /// rebuild the grid; otherwise the cells and hash change in place.
     pub fn apply(&mut self, changes: &[Change]) -> Changes {
+        if changes.iter().all(|c| c.at.tally_slot().is_none()) {
+            let mut before = Changes::new();
+            if self.change_in_place(changes.iter(), Some(&mut before)) {
+                return before;
+            }
+        }
         let before: Changes = changes
             .iter()
             .map(|c| Change {
@@ -353,7 +367,7 @@ impl Position {
             })
             .collect();
         let squares = || changes.iter().filter(|c| c.at.tally_slot().is_none());
-        if !self.change_in_place(squares()) {
+        if !self.change_in_place(squares(), None) {
             let tallies = std::mem::take(&mut self.tallies);
             *self = Position::build(self.raw_squares(), squares().map(|c| (c.at, c.content)));
             for (slot, n) in tallies.into_iter().enumerate() {
@@ -368,21 +382,53 @@ impl Position {
         before
     }
 
+    /// Takes back a change [`Position::apply`] made to the position whose
+    /// version was `version`, given what it returned: the content is that
+    /// position's again, and so is the version (caches of it hold again).
+    pub(crate) fn undo(&mut self, restore: &[Change], version: Version) {
+        self.apply(restore);
+        self.version = version;
+    }
+
     /// The common case of a change: squares change contents, none appears
     /// or vanishes, so the grid stays and the hash is updated in place.
-    /// Changes nothing and says `false` when that is not the case.
-    fn change_in_place<'c>(&mut self, changes: impl Iterator<Item = &'c Change> + Clone) -> bool {
+    /// Changes nothing and says `false` when that is not the case. Adds
+    /// what each changed square held to `before`, if given.
+    fn change_in_place<'c>(
+        &mut self,
+        changes: impl Iterator<Item = &'c Change> + Clone,
+        mut before: Option<&mut Changes>,
+    ) -> bool {
+        // What each square held before any of the changes (a square changed
+        // twice gets back what it held first).
         let in_place = changes.clone().all(|c| {
-            c.content != Content::NoSquare && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
+            let Some(i) = self
+                .index(c.at)
+                .filter(|&i| c.content != Content::NoSquare && self.cells[i] != OFF)
+            else {
+                return false;
+            };
+            if let Some(before) = before.as_deref_mut() {
+                before.push(Change {
+                    at: c.at,
+                    content: Content::from_code(self.cells[i]),
+                });
+            }
+            true
         });
         if in_place {
-            self.version = Version::fresh();
+            let mut touched = (self.cells.len() <= 128).then_some(0u128);
+            let from = std::mem::replace(&mut self.version, Version::fresh());
             for c in changes {
                 let i = self.index(c.at).expect("checked above");
+                if let Some(t) = &mut touched {
+                    *t |= 1 << i;
+                }
                 let code = c.content.code();
                 self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
                 self.cells[i] = code;
             }
+            self.came_from = touched.map(|t| (from, t));
         }
         in_place
     }
@@ -607,5 +653,43 @@ mod tests {
         // Another thread's versions are its own.
         let there = std::thread::spawn(Version::fresh).join().unwrap();
         assert_ne!(there, Version::fresh());
+    }
+
+    #[test]
+    fn a_change_says_where_it_came_from_and_an_undo_takes_back_the_version() {
+        let t = chess();
+        let pawn = Content::Piece(t.lookup('♙').unwrap(), Default::default());
+        let mut p = Position::from_diagram("♙..\n", &t).unwrap();
+        let start = p.clone();
+        // One square changed twice: the undo gives back what it held first.
+        let at = |x| Coord::new(x, 0);
+        let changes = [
+            Change {
+                at: at(0),
+                content: Content::Empty,
+            },
+            Change {
+                at: at(2),
+                content: pawn,
+            },
+            Change {
+                at: at(0),
+                content: pawn,
+            },
+        ];
+        let undo = p.apply(&changes);
+        assert_eq!(p.diagram(&t), "♙.♙\n");
+        assert_eq!(p.came_from, Some((start.version, 0b101)));
+        let after = p.version;
+        p.undo(&undo, start.version);
+        assert_eq!(p, start);
+        assert_eq!(p.version, start.version);
+        assert_eq!(p.came_from, Some((after, 0b101)));
+        // A change that rebuilds the grid says nothing of where it came from.
+        p.apply(&[Change {
+            at: at(3),
+            content: pawn,
+        }]);
+        assert_eq!(p.came_from, None);
     }
 }

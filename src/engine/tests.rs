@@ -1284,3 +1284,72 @@ fn tests_of_pieces_and_patterns_answer_alike_on_both_engines() {
     // Each pattern held on some boards and failed on others.
     assert!(held.iter().all(|&n| n > 0 && n < 300), "{held:?}");
 }
+
+#[test]
+fn a_pattern_remembered_not_to_hold_is_tested_again_where_a_change_may_complete_it() {
+    let f = Fixture::new();
+    let patterns = [
+        "♜ + d♖ -> ♜ + d♖",
+        "(♖ + r♖ -> ♖ + r♖) | (♜ + u. -> ♜ + u.)",
+        "!{♜ + d♖ -> ♜ + d♖}",
+    ];
+    let prepare = |choice| {
+        let side = |moves| Side {
+            moves: f.program(moves),
+            protected: vec![],
+            owned: vec![],
+        };
+        let sides = vec![side("white_moves"), side("black_moves")];
+        let programs = patterns.iter().map(|p| f.program(p)).collect();
+        engine::prepare(sides, programs, 4, 4, choice)
+    };
+    let (fast, reference) = (
+        prepare(engine::EngineChoice::Fast),
+        prepare(engine::EngineChoice::Backtrack),
+    );
+    let contents = [
+        crate::core::Content::Empty,
+        crate::core::Content::Empty,
+        crate::core::Content::Empty,
+        crate::core::Content::Piece(f.piece('♖'), Default::default()),
+        crate::core::Content::Piece(f.piece('♜'), Default::default()),
+    ];
+    let mut boards = Boards(0x1234_5678_9ABC_DEF1);
+    // One cache across a chain of changes and take-backs, as a search
+    // makes them: its memory of where a pattern failed must not hide a
+    // change that completes it.
+    let mut cache = Cache::new();
+    let mut position = f.board(&boards.board(4, 4));
+    let mut trail: Vec<(engine::Changes, engine::Version)> = Vec::new();
+    let mut held = [0; 3];
+    for step in 0..2000 {
+        if boards.next(3) == 0
+            && let Some((undo, version)) = trail.pop()
+        {
+            position.undo(&undo, version);
+        } else {
+            let at = Coord::new(boards.next(4) as i32, boards.next(4) as i32);
+            let content = contents[boards.next(5) as usize];
+            let version = position.version;
+            let undo = position.apply(&[crate::core::Change { at, content }]);
+            trail.push((undo, version));
+        }
+        for (i, held) in held.iter_mut().enumerate() {
+            let answer = fast
+                .pattern_holds(i, WHITE, &position, &mut cache, &Limits::default())
+                .unwrap();
+            let truth = reference
+                .pattern_holds(i, WHITE, &position, &mut Cache::new(), &Limits::default())
+                .unwrap();
+            assert_eq!(
+                answer,
+                truth,
+                "{} at step {step} on\n{}",
+                patterns[i],
+                f.diagram(&position)
+            );
+            *held += answer as usize;
+        }
+    }
+    assert!(held.iter().all(|&n| n > 50 && n < 1950), "{held:?}");
+}

@@ -8,7 +8,7 @@
 //! form for callers that keep both states.
 
 use crate::core::{Change, Content, PlayerId};
-use crate::engine::{Changes, Position};
+use crate::engine::{Changes, Position, Version};
 
 use super::{Action, Candidates, Game, PlayError};
 use crate::engine::Cache;
@@ -84,6 +84,8 @@ impl State {
 pub struct Undo {
     /// What the changed squares held before (applied last to first wins).
     restore: Changes,
+    /// The position's version before the move.
+    version: Version,
     turn: PlayerId,
     quiet_plies: u32,
     fullmove: u32,
@@ -96,8 +98,9 @@ impl Game {
     /// the position is recorded.
     pub fn make(&self, state: &mut State, action: &Action) -> Undo {
         let reset = self.resets_quiet(state, action);
+        let version = state.position.version;
         let moved = state.position.apply(action.changes());
-        self.pass_turn(state, moved, reset)
+        self.pass_turn(state, moved, reset, version)
     }
 
     /// Makes `action`, one of `candidates`, on `state` if it is legal there
@@ -116,11 +119,12 @@ impl Game {
             return Ok(Some(self.make(state, action)));
         }
         let reset = self.resets_quiet(state, action);
+        let version = state.position.version;
         let moved = state.position.apply(action.changes());
         match self.royal_attacked(&state.position, state.turn, cache) {
-            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset))),
+            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset, version))),
             other => {
-                state.position.apply(&moved);
+                state.position.undo(&moved, version);
                 other.map(|_| None)
             }
         }
@@ -135,18 +139,20 @@ impl Game {
         action: &Action,
         cache: &mut Cache,
     ) -> Result<bool, PlayError> {
+        let version = state.position.version;
         let moved = state.position.apply(action.changes());
         let attacked = self.royal_attacked(&state.position, state.turn, cache);
-        state.position.apply(&moved);
+        state.position.undo(&moved, version);
         Ok(!attacked?)
     }
 
     /// The rest of a move once its changes are made (`moved` is what they
     /// replaced): the turn passes, the counters move on, the next player's
     /// expiring marks are cleared and the position is recorded.
-    fn pass_turn(&self, state: &mut State, moved: Changes, reset: bool) -> Undo {
+    fn pass_turn(&self, state: &mut State, moved: Changes, reset: bool, version: Version) -> Undo {
         let undo = Undo {
             restore: Changes::new(),
+            version,
             turn: state.turn,
             quiet_plies: state.quiet_plies,
             fullmove: state.fullmove,
@@ -168,7 +174,7 @@ impl Game {
 
     /// Takes back the move [`Game::make`] made.
     pub fn unmake(&self, state: &mut State, undo: Undo) {
-        state.position.apply(&undo.restore);
+        state.position.undo(&undo.restore, undo.version);
         state.turn = undo.turn;
         state.quiet_plies = undo.quiet_plies;
         state.fullmove = undo.fullmove;

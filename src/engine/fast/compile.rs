@@ -234,7 +234,7 @@ fn tail(program: &Program, id: ListId) -> Result<Tail, Decline> {
 /// The rewrites of the choice that starts at `start` (each followed by
 /// `unbinds` unbinds and the match), in the backtracker's order, and
 /// whether the choice may also change nothing (`nil`).
-fn choice_of_rewrites(
+pub(super) fn choice_of_rewrites(
     program: &Program,
     start: Pc,
     unbinds: usize,
@@ -390,6 +390,11 @@ fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
         .max()
         .map_or(1, |c| c as usize + 1);
     let distinct = distinct(&rules);
+    let accepted = CodeSet::of(
+        rules
+            .iter()
+            .flat_map(|r| r.checks.iter().flat_map(|c| c.codes.iter().copied())),
+    );
     Plan {
         width: geometry.width,
         height: geometry.height,
@@ -399,6 +404,7 @@ fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
         distinct,
         codes,
         tails: false,
+        accepted,
     }
 }
 
@@ -478,7 +484,7 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
 }
 
 /// The instruction `pc` leads to past any jumps.
-fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
+pub(super) fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
     for _ in 0..program.insts.len() {
         match program.insts[pc as usize] {
             Inst::Jump { to } => pc = to,

@@ -19,6 +19,7 @@
 mod compile;
 mod keys;
 mod legal;
+mod placed;
 pub mod walk;
 
 use std::ops::ControlFlow;
@@ -101,6 +102,8 @@ pub struct Plan {
     codes: usize,
     /// Whether a rule has tails (its results are then made one by one).
     tails: bool,
+    /// Every content some check accepts.
+    accepted: CodeSet,
 }
 
 /// One alternative of a left side, with each choice of its right side.
@@ -258,6 +261,45 @@ impl FastProgram {
         }
     }
 
+    /// [`FastProgram::holds`] for the game's pattern number `pattern`,
+    /// remembering where it did not hold: on a position made by one change
+    /// in place from such a one, a change that left no square holding what
+    /// a check of the pattern accepts, it does not hold either, untested.
+    pub(crate) fn pattern_holds(
+        &self,
+        pattern: usize,
+        position: &Position,
+        scratch: &mut Scratch,
+        limits: &Limits,
+    ) -> Result<bool, EngineError> {
+        let plan = match self {
+            FastProgram::Choice(p) => p,
+            FastProgram::Walk(w) => match w.choice_tests() {
+                Some(p) => p,
+                None => return self.holds(position, scratch, limits),
+            },
+        };
+        if scratch.unmet.len() <= pattern {
+            scratch.unmet.resize(pattern + 1, Unmet::default());
+        }
+        let unmet = &mut scratch.unmet[pattern];
+        if unmet.has(position.version) {
+            return Ok(false);
+        }
+        if let Some((from, touched)) = position.came_from
+            && unmet.has(from)
+            && !plan.may_hold_anew(touched, &position.cells)
+        {
+            unmet.add(position.version);
+            return Ok(false);
+        }
+        let holds = plan.holds(position, scratch);
+        if !holds {
+            scratch.unmet[pattern].add(position.version);
+        }
+        Ok(holds)
+    }
+
     /// Whether some result on `position` changes `at`; errors as
     /// [`FastProgram::holds`].
     pub(crate) fn changes_square(
@@ -300,7 +342,9 @@ pub(crate) struct Scratch {
     /// Per content code: the squares holding it.
     occupied: Vec<Squares>,
     /// The position those sets are of: its version and cells.
-    loaded: Option<(Version, Vec<Code>)>,
+    loaded: Option<Loaded>,
+    /// Per pattern of the game: the last positions it did not hold on.
+    unmet: Vec<Unmet>,
     changes: Vec<Change>,
     /// The resulting hashes of the results given so far (deduplicating searches).
     seen: KeySet,
@@ -313,6 +357,34 @@ pub(crate) struct Scratch {
     aux: WalkScratch,
 }
 
+/// The position a [`Scratch`]'s square sets are of.
+#[derive(Clone, Debug)]
+struct Loaded {
+    version: Version,
+    /// Its [`Position::came_from`].
+    came_from: Option<(Version, u128)>,
+    cells: Vec<Code>,
+}
+
+/// The last few positions (by version) a pattern did not hold on: a
+/// search that makes and takes back moves comes back to them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Unmet {
+    versions: [Option<Version>; 8],
+    next: usize,
+}
+
+impl Unmet {
+    fn has(&self, v: Version) -> bool {
+        self.versions.contains(&Some(v))
+    }
+
+    fn add(&mut self, v: Version) {
+        self.versions[self.next] = Some(v);
+        self.next = (self.next + 1) % self.versions.len();
+    }
+}
+
 impl Scratch {
     /// Makes walks trace (or not) the squares the outermost piece of
     /// interest moves to.
@@ -323,18 +395,50 @@ impl Scratch {
     /// Makes the square sets those of `position` (kept if it is loaded already).
     fn load(&mut self, position: &Position, codes: usize) {
         if self.occupied.len() >= codes
-            && let Some((version, cells)) = &mut self.loaded
-            && cells.len() == position.cells.len()
+            && let Some(loaded) = &mut self.loaded
+            && loaded.cells.len() == position.cells.len()
         {
-            if *version == position.version {
+            if loaded.version == position.version {
                 return;
             }
-            // The position searched before is usually a move away: update
-            // the sets where the cells differ, sixteen at a time (compared
-            // without an early exit, so that many cells go at once).
-            *version = position.version;
+            // The cells that may differ, when the two positions are one
+            // change in place apart, or two from a common one.
+            let near = match (position.came_from, loaded.came_from) {
+                (Some((from, touched)), _) if from == loaded.version => Some(touched),
+                (_, Some((from, touched))) if from == position.version => Some(touched),
+                (Some((a, here)), Some((b, there))) if a == b => Some(here | there),
+                _ => None,
+            };
+            loaded.version = position.version;
+            loaded.came_from = position.came_from;
+            if let Some(mut touched) = near {
+                while touched != 0 {
+                    let i = touched.trailing_zeros() as usize;
+                    touched &= touched - 1;
+                    let (o, n) = (loaded.cells[i], position.cells[i]);
+                    if o != n {
+                        let bit: Squares = 1 << i;
+                        if let Some(set) = self.occupied.get_mut(o as usize) {
+                            *set &= !bit;
+                        }
+                        if let Some(set) = self.occupied.get_mut(n as usize) {
+                            *set |= bit;
+                        }
+                        loaded.cells[i] = n;
+                    }
+                }
+                return;
+            }
+            // Else update the sets where the cells differ, sixteen at a
+            // time (compared without an early exit, so that many cells go
+            // at once).
             let differ = |a: &[Code], b: &[Code]| a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0;
-            for (k, (old, new)) in cells.chunks_mut(16).zip(position.cells.chunks(16)).enumerate() {
+            for (k, (old, new)) in loaded
+                .cells
+                .chunks_mut(16)
+                .zip(position.cells.chunks(16))
+                .enumerate()
+            {
                 if !differ(old, new) {
                     continue;
                 }
@@ -361,14 +465,14 @@ impl Scratch {
                 *set |= 1 << i;
             }
         }
-        match &mut self.loaded {
-            Some((version, cells)) => {
-                *version = position.version;
-                cells.clear();
-                cells.extend_from_slice(&position.cells);
-            }
-            None => self.loaded = Some((position.version, position.cells.clone())),
-        }
+        let mut cells = self.loaded.take().map(|l| l.cells).unwrap_or_default();
+        cells.clear();
+        cells.extend_from_slice(&position.cells);
+        self.loaded = Some(Loaded {
+            version: position.version,
+            came_from: position.came_from,
+            cells,
+        });
     }
 }
 
@@ -431,6 +535,23 @@ impl Plan {
     /// One more than the largest code a check accepts.
     pub(crate) fn codes(&self) -> usize {
         self.codes
+    }
+
+    /// Whether a position where the plan has no result may have one after
+    /// a change that left `cells` (a position's) at the cells `touched`:
+    /// only if one of them now holds a content some check accepts.
+    fn may_hold_anew(&self, mut touched: u128, cells: &[Code]) -> bool {
+        if self.nil {
+            return true;
+        }
+        while touched != 0 {
+            let i = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            if cells.get(i).is_none_or(|&c| self.accepted.contains(c)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the program has a result on `position` (which must fit).

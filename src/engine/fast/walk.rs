@@ -26,6 +26,7 @@ use rustc_hash::FxHashSet;
 
 use super::compile::Decline;
 use super::keys::KeySet;
+use super::placed::PlacedCount;
 use super::{MAX_SQUARES, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::position::Position;
@@ -107,6 +108,9 @@ pub struct Walker {
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
+    /// The program as a placement counted by square sets, when it is one
+    /// (see [`super::placed`]).
+    placed: Option<PlacedCount>,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -726,7 +730,12 @@ impl Walker {
             parts: None,
             entry: super::compile::entry_plan(program, width, height),
             exact_counts: ExactCounts::default(),
+            placed: None,
         };
+        let start = super::compile::follow(program, program.start)?;
+        if let Some(p) = walker.placements[start as usize] {
+            walker.placed = PlacedCount::of(program, start, p.code, p.sub);
+        }
         // An ordered choice and nothing after it: its alternatives apart.
         let mut pc = program.start;
         while let Inst::Jump { to } = program.insts[pc as usize] {
@@ -840,6 +849,11 @@ impl Walker {
         {
             return Ok(plan.count_on(occupied));
         }
+        if keep.is_none()
+            && let Some(n) = self.placed_count(occupied)
+        {
+            return Ok(n);
+        }
         let (cells, hash) = (&position.cells, position.hash);
         if !self.exact_counts.get() {
             // Results told apart by their keys alone; where two paths give
@@ -885,6 +899,9 @@ impl Walker {
         }
         if self.cannot_start(occupied) {
             return Ok(false);
+        }
+        if let Some(n) = self.placed_count(occupied) {
+            return Ok(n > 0);
         }
         // A test and nothing else (`?{m}`, `!{m}`) that square sets answer.
         if let Inst::Guard { holds, sub, next } = self.prog.insts[self.prog.start as usize]
@@ -950,6 +967,14 @@ impl Walker {
     #[inline]
     pub(crate) fn may_bind_anew(&self, s: u32, old: Code, new: Code, at: u32) -> bool {
         self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
+    }
+
+    /// The number of results, when the program is a placement that square
+    /// sets count ([`super::placed`]) on this position.
+    fn placed_count(&self, occupied: &[Squares]) -> Option<u64> {
+        let placed = self.placed.as_ref()?;
+        let plan = self.poi_plans[placed.sub()].as_ref()?;
+        placed.count(occupied, || plan.anywhere(occupied))
     }
 
     /// Whether the square sets `occupied` show that no piece can make a
@@ -2138,19 +2163,24 @@ impl<'a> Run<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::Walker;
     use crate::ir::{Rules, Value};
-    use crate::program::compile;
+    use crate::program::{Program, compile};
     use crate::source::Source;
 
-    /// The walker of `expr`'s program on an 8 by 8 board.
-    fn walker(expr: &str) -> Walker {
+    /// The program of the move `expr` (the prelude's pieces).
+    pub(in crate::engine::fast) fn program_of(expr: &str) -> Program {
         let rules = Rules::prelude();
         let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
             panic!("not a move")
         };
-        Walker::new(&compile(&m, rules.pieces()).unwrap(), 8, 8).unwrap()
+        compile(&m, rules.pieces()).unwrap()
+    }
+
+    /// The walker of `expr`'s program on an 8 by 8 board.
+    fn walker(expr: &str) -> Walker {
+        Walker::new(&program_of(expr), 8, 8).unwrap()
     }
 
     /// How many loop heads of `expr`'s program the walker runs as slides.
