@@ -1202,6 +1202,20 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         // Slides whose every stop ends the move: counted stop by stop.
         "%♖: (% + u. -> . + u%)* (% -> ♜)",
         "%♖: (% + u. -> . + u%)+ (% + r. -> % + r♙) (%♙: (% + r. -> . + r%)* (% -> ♜))",
+        // A move, then a choice of pieces put down next to it and slid
+        // (Amazons' arrows): counted without keys, ...
+        "%♖: ((% + u. -> . + u%)+ | (% + r. -> . + r%)+ | (% + l. -> . + l%)+) \
+         (((% + u. -> % + u♙) (%♙: (% + u. -> . + u%)* (% -> ♜))) \
+         | ((% + d. -> % + d♙) (%♙: (% + d. -> . + d%)* (% -> ♜))) \
+         | ((% + ur. -> % + ur♙) (%♙: (% + ur. -> . + ur%)* (% -> ♜))))",
+        // ... with keys where the move may take what the arrows leave, ...
+        "%♖: ((% + u(. | ♜) -> . + u%) | (% + r. -> . + r%)+) \
+         (((% + u. -> % + u♙) (%♙: (% + u. -> . + u%)* (% -> ♜))) \
+         | ((% + d. -> % + d♙) (%♙: (% + d. -> . + d%)* (% -> ♜))))",
+        // ... or where two arrows fly the same way.
+        "%♖: (% + r. -> . + r%)* \
+         (((% + u. -> % + u♙) (%♙: (% + u. -> . + u%)* (% -> ♜))) \
+         | ((% + uu. -> % + uu♙) (%♙: (% + uu. -> . + uu%)* (% -> ♜))))",
         // Chains of captures first, else a step.
         "(%♖: (% + u♜ + u². -> . + u. + u²%)+ !{% + u♜ + u². -> . + u. + u²%}) / (%♖: % + d. -> . + d%)",
         // Captures first, else moves of two kinds of piece, one of them
@@ -1352,4 +1366,39 @@ fn a_pattern_remembered_not_to_hold_is_tested_again_where_a_change_may_complete_
         }
     }
     assert!(held.iter().all(|&n| n > 50 && n < 1950), "{held:?}");
+}
+
+#[test]
+fn a_fan_of_arrows_counts_what_the_walk_lists() {
+    let f = Fixture::new();
+    let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
+    let (u, d, ur, uu) = (arrow("u"), arrow("d"), arrow("ur"), arrow("uu"));
+    let programs = [
+        // Counted without keys.
+        format!("%♖: ((% + u. -> . + u%)+ | (% + r. -> . + r%)+) ({u} | {d} | {ur})"),
+        // With keys: the move may take what an arrow leaves; two arrows the same way.
+        format!("%♖: ((% + u(. | ♜) -> . + u%) | (% + r. -> . + r%)+) ({u} | {d})"),
+        format!("%♖: (% + r. -> . + r%)* ({u} | {uu})"),
+    ];
+    let boards = [
+        ".....\n.....\n.....\n.....\n♖...♔\n",
+        "..♜..\n.....\n.♖...\n.....\n♖♜..♔\n",
+        // An arrow piece on the board already: walked, not counted.
+        ".....\n..♙..\n.....\n.....\n♖...♔\n",
+    ];
+    for white in &programs {
+        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Fast);
+        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Backtrack);
+        for board in boards {
+            let position = f.board(board);
+            let listed = move_positions(&*reference, WHITE, &position, false);
+            for _ in 0..2 {
+                let n = fast
+                    .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
+                    .unwrap();
+                assert_eq!(n, listed.len() as u64, "{white} on\n{board}");
+            }
+            assert!(listed.len() > 8, "{white} on\n{board}");
+        }
+    }
 }

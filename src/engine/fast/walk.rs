@@ -68,6 +68,8 @@ pub struct Walker {
     stamps: Vec<Option<Stamp>>,
     /// Per slide loop head: the tail its exit leads to, if it is one.
     slide_tails: Vec<Option<SlideTail>>,
+    /// Per split: the fan of stamps and slides it starts, if it is one.
+    fans: Vec<Option<Fan>>,
     /// Per instruction: the placement it is, when it puts a piece on one
     /// square that the next instructions bind and test by a guard with a
     /// [`Walker::poi_plans`] entry (Othello's `(. -> ◆) (%◆: ?{...} ...)`).
@@ -402,6 +404,211 @@ impl SlideTail {
     }
 }
 
+/// One alternative of a [`Fan`]: a stamp next to the piece of interest
+/// (`% + m. -> % + m✦`), a bind of what it wrote alone, and a slide of
+/// that piece along the same step whose every stop ends the move the same
+/// way ([`SlideTail`]): Amazons' arrow, `(% + m. -> % + m✦) (%✦: (% + m. ->
+/// . + m%)* (% -> ■))`.
+#[derive(Clone, Copy, Debug)]
+struct FanShoot {
+    /// The stamp's rewrite.
+    stamp: RewriteId,
+    /// The slide's loop head.
+    head: Pc,
+    /// Where the slide goes on when it stops.
+    exit: Pc,
+}
+
+/// A choice (a tree of splits) of [`FanShoot`]s and nothing else: counted
+/// by making each stamp and sliding at once, without the splits, the bind's
+/// search for the stamped piece or the instructions between.
+#[derive(Clone, Debug)]
+struct Fan {
+    shoots: Box<[FanShoot]>,
+    /// What the stamps write (each must be absent from the position, so
+    /// that the bind finds the stamped square alone).
+    codes: CodeSet,
+    /// Whether a count may take each stop of each slide as a result of its
+    /// own without comparing keys (see [`keyless_fans`]); set by the walker.
+    keyless: bool,
+}
+
+impl Fan {
+    /// The fan split `pc` starts, if it is one.
+    fn of(
+        prog: &Program,
+        pc: Pc,
+        stamps: &[Option<Stamp>],
+        slides: &[Option<Slide>],
+        tails: &[Option<SlideTail>],
+        visit: &[bool],
+    ) -> Option<Fan> {
+        if !matches!(prog.insts[pc as usize], Inst::Split { .. }) || slides[pc as usize].is_some() {
+            return None;
+        }
+        let mut shoots = Vec::new();
+        let mut todo = vec![pc];
+        while let Some(at) = todo.pop() {
+            // (The split itself may keep a visited set: the walk asks it
+            // before it gets to the fan.)
+            if shoots.len() + todo.len() > 64 || (visit[at as usize] && at != pc) {
+                return None;
+            }
+            match prog.insts[at as usize] {
+                Inst::Jump { to } => todo.push(to),
+                Inst::Split { first, second } => todo.extend([second, first]),
+                Inst::Rewrite { id, next } => {
+                    let stamp = stamps[id.index()].as_ref()?;
+                    let Inst::Bind { id: bind, next } = prog.insts[follow(prog, next)? as usize] else {
+                        return None;
+                    };
+                    if prog.binds[bind.index()][..] != [stamp.code] {
+                        return None;
+                    }
+                    let head = follow(prog, next)?;
+                    let (slide, Inst::Split { second, .. }) =
+                        (slides[head as usize].as_ref()?, &prog.insts[head as usize])
+                    else {
+                        return None;
+                    };
+                    tails[head as usize].as_ref()?;
+                    if (slide.step.dx, slide.step.dy) != (stamp.dx, stamp.dy) {
+                        return None;
+                    }
+                    shoots.push(FanShoot {
+                        stamp: id,
+                        head,
+                        exit: *second,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        let codes = CodeSet::of(
+            shoots
+                .iter()
+                .filter_map(|s| stamps[s.stamp.index()].as_ref().map(|s| s.code)),
+        );
+        (shoots.len() > 1).then(|| Fan {
+            shoots: shoots.into(),
+            codes,
+            keyless: false,
+        })
+    }
+}
+
+/// The instruction `pc` leads to through jumps (none in a loop of jumps).
+fn follow(prog: &Program, mut pc: Pc) -> Option<Pc> {
+    for _ in 0..prog.insts.len() {
+        match prog.insts[pc as usize] {
+            Inst::Jump { to } => pc = to,
+            _ => return Some(pc),
+        }
+    }
+    None
+}
+
+/// Whether every fan of the program may be counted without keys, a stop
+/// of a slide one result: then no two results of a count are the same,
+/// except where one state reaches a fan twice (which its key tells). It
+/// holds when
+/// - every result of the program ends a fan's slide (no match is reached
+///   from the start but through a fan);
+/// - within a fan, the stamps fill squares holding what the slide passes
+///   over, the slides stop by writing something else, and no two stamps'
+///   steps point the same way: from one state, each stop is one square of
+///   one ray, written over with what the tail leaves, and no two rays meet;
+/// - no rewrite but the tails writes what a tail leaves, or writes on a
+///   square that may hold it (no bound piece is one): a result is the
+///   state before the fan with one square, which held what the slide
+///   passes over, holding what the tail leaves, and two different states
+///   (made from one position by such rewrites) cannot give the same result.
+fn keyless_fans(
+    prog: &Program,
+    fans: &[Option<Fan>],
+    stamps: &[Option<Stamp>],
+    slides: &[Option<Slide>],
+    tails: &[Option<SlideTail>],
+) -> bool {
+    if fans.iter().all(Option::is_none) {
+        return false;
+    }
+    // No match but through a fan.
+    let mut seen = vec![false; prog.insts.len()];
+    let mut todo = vec![prog.start];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) || fans[pc as usize].is_some() {
+            continue;
+        }
+        if prog.insts[pc as usize] == Inst::Match {
+            return false;
+        }
+        todo.extend(prog.insts[pc as usize].successors());
+    }
+    // What tails leave, and the rewrites they make.
+    let mut left = Vec::new();
+    let mut in_tail = vec![false; prog.insts.len()];
+    for fan in fans.iter().flatten() {
+        let mut steps = Vec::new();
+        for shoot in fan.shoots.iter() {
+            let (Some(stamp), Some(slide), Some(tail)) = (
+                stamps[shoot.stamp.index()].as_ref(),
+                slides[shoot.head as usize].as_ref(),
+                tails[shoot.head as usize].as_ref(),
+            ) else {
+                return false;
+            };
+            let Some(last) = tail.writes.filter(|&w| w != slide.over) else {
+                return false;
+            };
+            if !stamp.onto.is_only(slide.over) {
+                return false;
+            }
+            left.push(last);
+            steps.push((stamp.dx, stamp.dy));
+            let mut pc = shoot.exit;
+            while let Some(at) = follow(prog, pc) {
+                match prog.insts[at as usize] {
+                    Inst::Rewrite { next, .. } => {
+                        in_tail[at as usize] = true;
+                        pc = next;
+                    }
+                    Inst::Unbind { next } => pc = next,
+                    _ => break,
+                }
+            }
+        }
+        // No two steps a positive multiple of each other.
+        for (i, &(ax, ay)) in steps.iter().enumerate() {
+            for &(bx, by) in &steps[i + 1..] {
+                if ax * by == ay * bx && ax * bx + ay * by > 0 {
+                    return false;
+                }
+            }
+        }
+    }
+    let left = CodeSet::of(left);
+    if prog.binds.iter().flatten().any(|&c| left.contains(c)) {
+        return false;
+    }
+    prog.insts.iter().enumerate().all(|(pc, inst)| {
+        let Inst::Rewrite { id, .. } = inst else {
+            return true;
+        };
+        in_tail[pc]
+            || prog.rewrites[id.index()].alternatives.iter().all(|alt| {
+                alt.choices.iter().flatten().all(|w| {
+                    let writes_left = matches!(w.write, Write::Code(c) if left.contains(c));
+                    let onto_left = alt
+                        .checks
+                        .iter()
+                        .any(|c| (c.dx, c.dy) == (w.dx, w.dy) && c.accepts.codes().any(|k| left.contains(k)));
+                    !writes_left && !onto_left
+                })
+            })
+    })
+}
+
 /// The `attacked` test of a walk: whether a side other than the owner of
 /// `code` (or than the side walking) can change square `at` of the position
 /// `base` with the changes `overlay` made.
@@ -686,7 +893,7 @@ impl Walker {
         let steps = (0..program.rewrites.len() as u32)
             .map(|id| Step::of(program, RewriteId(id)))
             .collect();
-        let stamps = (0..program.rewrites.len() as u32)
+        let stamps: Vec<Option<Stamp>> = (0..program.rewrites.len() as u32)
             .map(|id| Stamp::of(program, RewriteId(id)))
             .collect();
         let terminal: Vec<bool> = (0..program.insts.len() as Pc)
@@ -696,12 +903,18 @@ impl Walker {
         let placements = (0..program.insts.len())
             .map(|pc| Placement::of(program, pc, &poi_plans))
             .collect();
-        let slide_tails = (0..program.insts.len())
+        let slide_tails: Vec<Option<SlideTail>> = (0..program.insts.len())
             .map(|pc| match (&slides[pc], &program.insts[pc]) {
                 (Some(_), &Inst::Split { second, .. }) => SlideTail::of(program, second, &visit, &terminal),
                 _ => None,
             })
             .collect();
+        let mut fans: Vec<Option<Fan>> = (0..program.insts.len() as Pc)
+            .map(|pc| Fan::of(program, pc, &stamps, &slides, &slide_tails, &visit))
+            .collect();
+        if keyless_fans(program, &fans, &stamps, &slides, &slide_tails) {
+            fans.iter_mut().flatten().for_each(|f| f.keyless = true);
+        }
 
         let mut walker = Walker {
             prog: program.clone(),
@@ -720,6 +933,7 @@ impl Walker {
             steps,
             stamps,
             slide_tails,
+            fans,
             placements,
             terminal,
             places,
@@ -1306,6 +1520,28 @@ impl<'a> Run<'a> {
                     {
                         return self.slide(level, pc, slide, second, sink);
                     }
+                    if let Some(fan) = &w.fans[pc as usize]
+                        && let Sink::Count(_, None) = sink
+                        && !self.exact
+                        && level == 0
+                        && self.find.is_none()
+                        && !self.s.pois.is_empty()
+                    {
+                        let alone = fan
+                            .codes
+                            .codes()
+                            .all(|c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
+                            && self.s.overlay.iter().all(|&(_, c)| !fan.codes.contains(c));
+                        if alone {
+                            return self.fan(level, fan, sink);
+                        }
+                        if fan.keyless {
+                            // Counted fans and keyed results must not mix:
+                            // the count is made again, keeping changes.
+                            self.duplicate = true;
+                            return true;
+                        }
+                    }
                     // Looking for a change of one square: leave paths that
                     // cannot write it from where the piece of interest is.
                     if let Some(t) = self.find
@@ -1563,6 +1799,98 @@ impl<'a> Run<'a> {
         self.set_trace(trace);
         *self.s.pois.last_mut().expect("a piece of interest") = top;
         stop
+    }
+
+    /// Counts fan `fan` (see [`Fan`]; the position holds none of what its
+    /// stamps write): each stamp made, its piece bound, and slid.
+    fn fan(&mut self, level: usize, fan: &Fan, sink: &mut Sink<'_, '_>) -> bool {
+        let w = self.w;
+        if fan.keyless
+            && let Sink::Count(count, None) = sink
+        {
+            return self.fan_without_keys(fan, count);
+        }
+        for shoot in fan.shoots.iter() {
+            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
+            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+                continue;
+            };
+            // The stamp's state, as the general rewrite counts it.
+            if self.spent() {
+                return true;
+            }
+            let (len, trace) = (self.s.overlay.len(), self.trace);
+            if let Some(marks) = stamp.marks {
+                let code = code::with_marks(top.code, marks);
+                self.write(top.at, code);
+                self.s.pois.last_mut().expect("a piece of interest").code = code;
+            }
+            let at = (y * w.width + x) as u32;
+            self.write(at, stamp.code);
+            // The bind finds the stamped square alone.
+            self.s.pois.push(Poi {
+                at,
+                x,
+                y,
+                code: stamp.code,
+            });
+            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
+            let stop = self.slide(level, shoot.head, slide, shoot.exit, sink);
+            self.s.pois.pop();
+            self.undo_to(len);
+            self.set_trace(trace);
+            *self.s.pois.last_mut().expect("a piece of interest") = top;
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Counts fan `fan` whose stops are results of their own ([`keyless_fans`]):
+    /// per stamp that applies, one result per square its slide can stop on.
+    /// A state that reaches a fan a second time makes the count exact.
+    fn fan_without_keys(&mut self, fan: &Fan, count: &mut u64) -> bool {
+        const FAN: u64 = 0x5A17_F00D_0FA7_C0DE;
+        if !self.s.seen.insert(self.delta ^ self.trace.key() ^ FAN) {
+            self.duplicate = true;
+            return true;
+        }
+        let w = self.w;
+        let mut found = 0;
+        let mut states = 0;
+        for shoot in fan.shoots.iter() {
+            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
+            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+                continue;
+            };
+            if stamp
+                .marks
+                .is_some_and(|m| code::with_marks(top.code, m) != top.code)
+            {
+                // The stamp changes the piece too: the state the slides
+                // start from is not the one the fan's key was taken of.
+                self.duplicate = true;
+                return true;
+            }
+            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
+            let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
+            let mut n = 0;
+            while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
+                n += 1;
+            }
+            // The stamp, each step, and each stop's tail, as the walk counts states.
+            states += 1 + n as u64 + (n as u64 + 1) * tail.rewrites;
+            found += n as u64 + 1;
+        }
+        if self.states < states {
+            // Too long for the bound on states: the exact count says so.
+            self.duplicate = true;
+            return true;
+        }
+        self.states -= states;
+        *count += found;
+        false
     }
 
     /// Runs slide loop `head`: the piece of interest set down at each square
@@ -2202,6 +2530,32 @@ pub(super) mod tests {
         // The piece stays, or two squares change besides it: the general matcher.
         assert_eq!(steps("%♕: % + u. -> % + u♙"), 0);
         assert_eq!(steps("%♙: % + r♟ + ur. -> . + r. + ur%"), 0);
+    }
+
+    #[test]
+    fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
+        // (fans, of which counted without keys)
+        let fans = |expr: &str| {
+            let w = walker(expr);
+            let fans: Vec<_> = w.fans.iter().flatten().collect();
+            (fans.len(), fans.iter().filter(|f| f.keyless).count())
+        };
+        let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
+        let (u, d, uu) = (arrow("u"), arrow("d"), arrow("uu"));
+        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)+ ({u} | {d})")), (1, 1));
+        // The move may take what an arrow leaves: two states could give one result.
+        assert_eq!(fans(&format!("%♖: (% + r(. | ♜) -> . + r%) ({u} | {d})")), (1, 0));
+        // Two arrows the same way: their rays meet.
+        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {uu})")), (1, 0));
+        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)* ({u} | {uu})")), (1, 0));
+        // A result without an arrow.
+        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {d} | nil)")), (0, 0));
+        assert_eq!(
+            fans(&format!(
+                "(%♖: (% + r. -> . + r%) ({u} | {d})) | (%♖: % + l. -> . + l%)"
+            )),
+            (1, 0)
+        );
     }
 
     #[test]
