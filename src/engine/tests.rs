@@ -1046,6 +1046,14 @@ fn safe_moves_and_can_change_agree_with_their_definitions_on_many_boards() {
                     want_safe,
                     "safe moves, prepared {pw}x{ph}, side {side} on\n{board}"
                 );
+                let counted = e
+                    .count_moves(side, &position, true, &mut Cache::new(), &Limits::default())
+                    .unwrap();
+                assert_eq!(
+                    counted,
+                    want_safe.len() as u64,
+                    "safe moves counted, prepared {pw}x{ph}, side {side} on\n{board}"
+                );
                 for (at, _) in position.squares() {
                     let got = e
                         .can_change(side, &position, at, &mut Cache::new(), &Limits::default())
@@ -1400,5 +1408,25 @@ fn a_fan_of_arrows_counts_what_the_walk_lists() {
             }
             assert!(listed.len() > 8, "{white} on\n{board}");
         }
+    }
+}
+
+#[test]
+fn a_count_of_safe_moves_tests_a_move_that_puts_another_sides_piece_near_the_king() {
+    let f = Fixture::new();
+    // White's pawns put a black king above them: next to the white king
+    // it could take it, though the test of the white king read no square
+    // that the move changes.
+    let white = "%♙: % + u. -> % + u♚";
+    let board = ".....\n.....\n.....\n.....\n.♙♔♙.\n";
+    let position = f.board(board);
+    for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
+        let e = f.engine_on(white, "black_moves", 5, 5, choice);
+        assert_eq!(move_positions(&*e, WHITE, &position, false).len(), 2);
+        assert!(move_positions(&*e, WHITE, &position, true).is_empty());
+        let n = e
+            .count_moves(WHITE, &position, true, &mut Cache::new(), &Limits::default())
+            .unwrap();
+        assert_eq!(n, 0, "{choice:?}");
     }
 }

@@ -16,9 +16,9 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use super::walk::{Attacks, TooLong, WalkScratch};
+use super::walk::{Attacks, Keep, TooLong, WalkScratch};
 use super::{FastProgram, Scratch, Squares, Walker};
-use crate::core::{Code, Coord};
+use crate::core::{Code, CodeSet, Coord};
 use crate::engine::position::Position;
 use crate::engine::{Roles, Successor};
 
@@ -162,8 +162,10 @@ impl Walkers<'_> {
                 return mover.count(position, occupied, walk, self.max_states, attacks, None);
             }
             let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
+            let (cold, calm, other) = self.cold(side, &guarded);
+            let none = CodeSet::default();
             let mut failed = None;
-            let mut keep = |diff: &[(u32, Code)]| {
+            let mut test = |diff: &[(u32, Code)]| {
                 let aux = &mut oracle.scratch.borrow_mut();
                 match self.leaves_safe(side, &guarded, cells, occupied, diff, aux) {
                     Ok(safe) => safe,
@@ -172,6 +174,13 @@ impl Walkers<'_> {
                         false
                     }
                 }
+            };
+            let mut keep = Keep {
+                cold,
+                hot: &self.roles.protected[side],
+                calm,
+                wary: other.map_or(&none, |w| w.bound()),
+                test: &mut test,
             };
             let n = mover.count(
                 position,
@@ -183,6 +192,35 @@ impl Walkers<'_> {
             )?;
             failed.map_or(Ok(n), Err)
         })
+    }
+
+    /// The squares a move of `side` may change, writing none of its
+    /// protected pieces, and be safe untested ([`Walkers::leaves_safe`]
+    /// would say so): none while a protected piece can be changed; else
+    /// every square but the protected pieces' and what their tests read.
+    /// Of those, the squares where it may also put or take a piece the
+    /// other side binds (where such a piece could not reach a protected
+    /// piece), and that side's walker (none: with several other sides,
+    /// where their pieces could reach is not cold).
+    fn cold(&self, side: usize, guarded: &[Guarded]) -> (Squares, Squares, Option<&Walker>) {
+        if guarded.iter().any(|g| g.hit) {
+            return (0, 0, None);
+        }
+        let hot = guarded
+            .iter()
+            .fold(0, |hot: Squares, g| hot | g.reads | 1 << g.at);
+        // Where putting or taking another side's bound piece may matter
+        // (one other side: its binds; else anywhere).
+        let others: SmallVec<[&Walker; 2]> = (self.sides.iter().enumerate())
+            .filter(|&(q, _)| q != side)
+            .filter_map(|(_, w)| *w)
+            .collect();
+        let reach = |w: &Walker| guarded.iter().fold(0, |r: Squares, g| r | w.suspects_at(g.at));
+        let [other] = others[..] else {
+            let reach = others.iter().fold(0, |r, w| r | reach(w));
+            return (!(hot | reach), 0, None);
+        };
+        (!hot, !reach(other), Some(other))
     }
 
     /// Each square of `cells` holding a protected piece of `side`, tested

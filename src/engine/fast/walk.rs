@@ -1191,6 +1191,17 @@ impl Walker {
         placed.count(occupied, || plan.anywhere(occupied))
     }
 
+    /// The squares where putting or taking a bound piece may change what
+    /// [`Walker::changes_at`] says for `at` (see [`Walker::may_bind_anew`]).
+    pub(crate) fn suspects_at(&self, at: u32) -> Squares {
+        self.suspect_any[at as usize]
+    }
+
+    /// Every content a bind names.
+    pub(crate) fn bound(&self) -> &CodeSet {
+        &self.bound
+    }
+
     /// Whether the square sets `occupied` show that no piece can make a
     /// first rewrite, so that the program has no result.
     #[inline]
@@ -1275,9 +1286,39 @@ fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
     false
 }
 
+/// Which results a count keeps: those `test` keeps, given each one's
+/// changes as (square, content) in square order; a result that writes only
+/// `cold` squares and none of the `hot` contents is kept without the test.
+pub(crate) struct Keep<'g> {
+    /// The squares a result may change and be kept untested.
+    pub(crate) cold: Squares,
+    /// The contents a result kept untested may not write.
+    pub(crate) hot: &'g CodeSet,
+    /// Of the cold squares, those where it may also write or take away one
+    /// of the `wary` contents (elsewhere it may not).
+    pub(crate) calm: Squares,
+    pub(crate) wary: &'g CodeSet,
+    /// The test.
+    pub(crate) test: &'g mut KeepTest<'g>,
+}
+
 /// Whether to keep a result, given its changes as (square, content) in
 /// square order.
-pub(crate) type Keep<'g> = dyn FnMut(&[(u32, Code)]) -> bool + 'g;
+pub(crate) type KeepTest<'g> = dyn FnMut(&[(u32, Code)]) -> bool + 'g;
+
+impl Keep<'_> {
+    /// Whether the result whose writes are `overlay` (each square maybe
+    /// more than once) on the position `base` is kept untested.
+    #[inline]
+    fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
+        overlay.iter().all(|&(at, c)| {
+            self.cold >> at & 1 == 1
+                && !self.hot.contains(c)
+                && (self.calm >> at & 1 == 1
+                    || !(self.wary.contains(c) || self.wary.contains(base[at as usize])))
+        })
+    }
+}
 
 /// What a search does with a result.
 enum Sink<'f, 'g> {
@@ -2413,12 +2454,13 @@ impl<'a> Run<'a> {
             }
             let kept = match keep {
                 None => true,
+                Some(keep) if keep.untested(self.base, &self.s.overlay) => true,
                 Some(keep) => {
                     let mut diff = std::mem::take(&mut self.s.diff);
                     diff.clear();
                     self.each_change(|at, new| diff.push((at, new)));
                     diff.sort_unstable_by_key(|&(at, _)| at);
-                    let kept = keep(&diff);
+                    let kept = (keep.test)(&diff);
                     self.s.diff = diff;
                     kept
                 }
@@ -2452,7 +2494,7 @@ impl<'a> Run<'a> {
             });
             match sink {
                 Sink::Count(n, keep) => {
-                    if keep.as_mut().is_none_or(|keep| keep(&diff)) {
+                    if keep.as_mut().is_none_or(|keep| (keep.test)(&diff)) {
                         **n += 1;
                     }
                 }
