@@ -150,14 +150,8 @@ impl Game {
     /// replaced): the turn passes, the counters move on, the next player's
     /// expiring marks are cleared and the position is recorded.
     fn pass_turn(&self, state: &mut State, moved: Changes, reset: bool, version: Version) -> Undo {
-        let undo = Undo {
-            restore: Changes::new(),
-            version,
-            turn: state.turn,
-            quiet_plies: state.quiet_plies,
-            fullmove: state.fullmove,
-            history: state.history.len(),
-        };
+        let (turn, quiet_plies, fullmove, history) =
+            (state.turn, state.quiet_plies, state.fullmove, state.history.len());
         let next = self.next_turn(state.turn);
         state.quiet_plies = if reset { 0 } else { state.quiet_plies + 1 };
         if next.index() == 0 {
@@ -166,10 +160,22 @@ impl Game {
         state.turn = next;
         // Undoing applies the expiry's list first and the move's last, so
         // that a square both touched gets back what it held before the move.
-        let mut restore = self.expire_marks(state);
-        restore.extend(moved);
+        let mut expired = self.expire_marks(state);
+        let restore = if expired.is_empty() {
+            moved
+        } else {
+            expired.extend(moved);
+            expired
+        };
         state.record();
-        Undo { restore, ..undo }
+        Undo {
+            restore,
+            version,
+            turn,
+            quiet_plies,
+            fullmove,
+            history,
+        }
     }
 
     /// Takes back the move [`Game::make`] made.
