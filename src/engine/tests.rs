@@ -71,6 +71,19 @@ impl Fixture {
         self.rules.pieces().lookup(symbol).expect("a prelude piece")
     }
 
+    /// The fixture's moves, unprotected, with `patterns` as the game's
+    /// patterns, prepared for boards of 4 by 4.
+    fn patterns_on(&self, patterns: &[&str], choice: engine::EngineChoice) -> Box<dyn Engine> {
+        let side = |moves| Side {
+            moves: self.program(moves),
+            protected: vec![],
+            owned: vec![],
+        };
+        let sides = vec![side("white_moves"), side("black_moves")];
+        let programs = patterns.iter().map(|p| self.program(p)).collect();
+        engine::prepare(sides, programs, 4, 4, choice)
+    }
+
     /// White (`white_moves`, protecting ♔) and black (`black_moves`,
     /// protecting ♚), prepared for boards at most `width` by `height`.
     fn engine(&self, width: u32, height: u32) -> Box<dyn Engine> {
@@ -1265,25 +1278,9 @@ fn tests_of_pieces_and_patterns_answer_alike_on_both_engines() {
         "?{%♖: nil} ?{%♜: nil}",
         "%♙: nil",
     ];
-    let prepare = |choice| {
-        let sides = vec![
-            Side {
-                moves: f.program("white_moves"),
-                protected: vec![],
-                owned: vec![],
-            },
-            Side {
-                moves: f.program("black_moves"),
-                protected: vec![],
-                owned: vec![],
-            },
-        ];
-        let programs = patterns.iter().map(|p| f.program(p)).collect();
-        engine::prepare(sides, programs, 4, 4, choice)
-    };
     let (fast, reference) = (
-        prepare(engine::EngineChoice::Fast),
-        prepare(engine::EngineChoice::Backtrack),
+        f.patterns_on(&patterns, engine::EngineChoice::Fast),
+        f.patterns_on(&patterns, engine::EngineChoice::Backtrack),
     );
     let mut boards = Boards(0x2545_F491_4F6C_DD1D);
     let mut held = [0; 5];
@@ -1315,19 +1312,9 @@ fn a_pattern_remembered_not_to_hold_is_tested_again_where_a_change_may_complete_
         "(♖ + r♖ -> ♖ + r♖) | (♜ + u. -> ♜ + u.)",
         "!{♜ + d♖ -> ♜ + d♖}",
     ];
-    let prepare = |choice| {
-        let side = |moves| Side {
-            moves: f.program(moves),
-            protected: vec![],
-            owned: vec![],
-        };
-        let sides = vec![side("white_moves"), side("black_moves")];
-        let programs = patterns.iter().map(|p| f.program(p)).collect();
-        engine::prepare(sides, programs, 4, 4, choice)
-    };
     let (fast, reference) = (
-        prepare(engine::EngineChoice::Fast),
-        prepare(engine::EngineChoice::Backtrack),
+        f.patterns_on(&patterns, engine::EngineChoice::Fast),
+        f.patterns_on(&patterns, engine::EngineChoice::Backtrack),
     );
     let contents = [
         crate::core::Content::Empty,

@@ -498,14 +498,8 @@ impl Fan {
 }
 
 /// The instruction `pc` leads to through jumps (none in a loop of jumps).
-fn follow(prog: &Program, mut pc: Pc) -> Option<Pc> {
-    for _ in 0..prog.insts.len() {
-        match prog.insts[pc as usize] {
-            Inst::Jump { to } => pc = to,
-            _ => return Some(pc),
-        }
-    }
-    None
+fn follow(prog: &Program, pc: Pc) -> Option<Pc> {
+    super::compile::follow(prog, pc).ok()
 }
 
 /// Whether every fan of the program may be counted without keys, a stop
@@ -1809,6 +1803,19 @@ impl<'a> Run<'a> {
         stop
     }
 
+    /// Writes stamp `stamp` on `(x, y)` (the piece of interest `top` with
+    /// its marks, if it rewrites them); the square written.
+    fn put_stamp(&mut self, stamp: &Stamp, top: Poi, x: i32, y: i32) -> u32 {
+        if let Some(marks) = stamp.marks {
+            let code = code::with_marks(top.code, marks);
+            self.write(top.at, code);
+            self.s.pois.last_mut().expect("a piece of interest").code = code;
+        }
+        let at = (y * self.w.width + x) as u32;
+        self.write(at, stamp.code);
+        at
+    }
+
     /// Makes stamp `stamp` (the rewrite's one match, at the piece of
     /// interest, and its one choice) if it applies, and continues at `next`.
     fn stamp(&mut self, level: usize, stamp: &Stamp, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
@@ -1820,12 +1827,7 @@ impl<'a> Run<'a> {
             return true;
         }
         let (len, trace) = (self.s.overlay.len(), self.trace);
-        if let Some(marks) = stamp.marks {
-            let code = code::with_marks(top.code, marks);
-            self.write(top.at, code);
-            self.s.pois.last_mut().expect("a piece of interest").code = code;
-        }
-        self.write((y * self.w.width + x) as u32, stamp.code);
+        self.put_stamp(stamp, top, x, y);
         // Another piece left where the piece of interest stands: it is that piece now.
         let poi = *self.s.pois.last().expect("a piece of interest");
         let now = self.s.cur[poi.at as usize];
@@ -1861,13 +1863,7 @@ impl<'a> Run<'a> {
                 return true;
             }
             let (len, trace) = (self.s.overlay.len(), self.trace);
-            if let Some(marks) = stamp.marks {
-                let code = code::with_marks(top.code, marks);
-                self.write(top.at, code);
-                self.s.pois.last_mut().expect("a piece of interest").code = code;
-            }
-            let at = (y * w.width + x) as u32;
-            self.write(at, stamp.code);
+            let at = self.put_stamp(stamp, top, x, y);
             // The bind finds the stamped square alone.
             self.s.pois.push(Poi {
                 at,
