@@ -1417,3 +1417,21 @@ fn a_count_of_safe_moves_tests_a_move_that_puts_another_sides_piece_near_the_kin
         assert_eq!(n, 0, "{choice:?}");
     }
 }
+
+#[test]
+fn a_count_of_safe_moves_tests_a_move_that_changes_nothing() {
+    let f = Fixture::new();
+    // Standing still leaves the white king where the black rook takes it.
+    let white = "(%♖: nil) | (%♔: % + u. -> . + u%)";
+    let board = "♜....\n.....\n.....\n.....\n♔...♖\n";
+    let position = f.board(board);
+    for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
+        let e = f.engine_on(white, "black_moves", 5, 5, choice);
+        let safe = move_positions(&*e, WHITE, &position, true).len();
+        assert_eq!(safe, 0, "{choice:?}");
+        let n = e
+            .count_moves(WHITE, &position, true, &mut Cache::new(), &Limits::default())
+            .unwrap();
+        assert_eq!(n, 0, "{choice:?}");
+    }
+}

@@ -1305,12 +1305,15 @@ impl Keep<'_> {
     /// more than once) on the position `base` is kept untested.
     #[inline]
     fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
-        overlay.iter().all(|&(at, c)| {
-            self.cold >> at & 1 == 1
-                && !self.hot.contains(c)
-                && (self.calm >> at & 1 == 1
-                    || !(self.wary.contains(c) || self.wary.contains(base[at as usize])))
-        })
+        // (A result that writes nothing is tested: with nothing cold, it
+        // leaves a protected piece attacked.)
+        !overlay.is_empty()
+            && overlay.iter().all(|&(at, c)| {
+                self.cold >> at & 1 == 1
+                    && !self.hot.contains(c)
+                    && (self.calm >> at & 1 == 1
+                        || !(self.wary.contains(c) || self.wary.contains(base[at as usize])))
+            })
     }
 }
 
