@@ -427,7 +427,7 @@ struct Fan {
     shoots: Box<[FanShoot]>,
     /// What the stamps write (each must be absent from the position, so
     /// that the bind finds the stamped square alone).
-    codes: CodeSet,
+    codes: Box<[Code]>,
     /// Whether a count may take each stop of each slide as a result of its
     /// own without comparing keys (see [`keyless_fans`]); set by the walker.
     keyless: bool,
@@ -484,14 +484,15 @@ impl Fan {
                 _ => return None,
             }
         }
-        let codes = CodeSet::of(
-            shoots
-                .iter()
-                .filter_map(|s| stamps[s.stamp.index()].as_ref().map(|s| s.code)),
-        );
+        let mut codes: Vec<Code> = shoots
+            .iter()
+            .filter_map(|s| stamps[s.stamp.index()].as_ref().map(|s| s.code))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
         (shoots.len() > 1).then(|| Fan {
             shoots: shoots.into(),
-            codes,
+            codes: codes.into(),
             keyless: false,
         })
     }
@@ -1567,9 +1568,9 @@ impl<'a> Run<'a> {
                     {
                         let alone = fan
                             .codes
-                            .codes()
-                            .all(|c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
-                            && self.s.overlay.iter().all(|&(_, c)| !fan.codes.contains(c));
+                            .iter()
+                            .all(|&c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
+                            && self.s.overlay.iter().all(|&(_, c)| !fan.codes.contains(&c));
                         if alone {
                             return self.fan(level, fan, sink);
                         }
