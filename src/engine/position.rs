@@ -76,6 +76,9 @@ pub type Changes = smallvec::SmallVec<[Change; 4]>;
 pub(crate) struct Version(u64);
 
 impl Version {
+    /// A version no position ever has (for empty slots of a cache).
+    pub(crate) const NEVER: Version = Version(u64::MAX);
+
     /// A version no position has had before (process-wide; each thread
     /// takes them from a block of its own).
     fn fresh() -> Version {

@@ -368,19 +368,28 @@ struct Loaded {
 
 /// The last few positions (by version) a pattern did not hold on: a
 /// search that makes and takes back moves comes back to them.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Unmet {
-    versions: [Option<Version>; 8],
+    versions: [Version; 8],
     next: usize,
+}
+
+impl Default for Unmet {
+    fn default() -> Unmet {
+        Unmet {
+            versions: [Version::NEVER; 8],
+            next: 0,
+        }
+    }
 }
 
 impl Unmet {
     fn has(&self, v: Version) -> bool {
-        self.versions.contains(&Some(v))
+        self.versions.contains(&v)
     }
 
     fn add(&mut self, v: Version) {
-        self.versions[self.next] = Some(v);
+        self.versions[self.next] = v;
         self.next = (self.next + 1) % self.versions.len();
     }
 }
