@@ -357,6 +357,22 @@ pub(crate) struct Scratch {
     aux: WalkScratch,
 }
 
+/// Makes cell `i` of a loaded position, holding `*old`, hold `new`, and
+/// the square sets `occupied` say so.
+#[inline]
+fn move_cell(occupied: &mut [Squares], old: &mut Code, new: Code, i: usize) {
+    if *old != new {
+        let bit: Squares = 1 << i;
+        if let Some(set) = occupied.get_mut(*old as usize) {
+            *set &= !bit;
+        }
+        if let Some(set) = occupied.get_mut(new as usize) {
+            *set |= bit;
+        }
+        *old = new;
+    }
+}
+
 /// The position a [`Scratch`]'s square sets are of.
 #[derive(Clone, Debug)]
 struct Loaded {
@@ -424,17 +440,7 @@ impl Scratch {
                 while touched != 0 {
                     let i = touched.trailing_zeros() as usize;
                     touched &= touched - 1;
-                    let (o, n) = (loaded.cells[i], position.cells[i]);
-                    if o != n {
-                        let bit: Squares = 1 << i;
-                        if let Some(set) = self.occupied.get_mut(o as usize) {
-                            *set &= !bit;
-                        }
-                        if let Some(set) = self.occupied.get_mut(n as usize) {
-                            *set |= bit;
-                        }
-                        loaded.cells[i] = n;
-                    }
+                    move_cell(&mut self.occupied, &mut loaded.cells[i], position.cells[i], i);
                 }
                 return;
             }
@@ -452,16 +458,7 @@ impl Scratch {
                     continue;
                 }
                 for (j, (o, &n)) in old.iter_mut().zip(new).enumerate() {
-                    if *o != n {
-                        let bit: Squares = 1 << (k * 16 + j);
-                        if let Some(set) = self.occupied.get_mut(*o as usize) {
-                            *set &= !bit;
-                        }
-                        if let Some(set) = self.occupied.get_mut(n as usize) {
-                            *set |= bit;
-                        }
-                        *o = n;
-                    }
+                    move_cell(&mut self.occupied, o, n, k * 16 + j);
                 }
             }
             return;
