@@ -83,7 +83,7 @@ pub(super) fn test_plan(program: &Program, start: Pc, width: u32, height: u32) -
 }
 
 /// [`traced_plan`] of the sub-program from `start`.
-fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
+pub(super) fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
@@ -123,6 +123,7 @@ fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Resu
                     traces: vec![Trace {
                         from: 0,
                         to: 0,
+                        from_at: (0, 0),
                         step: (0, 0),
                         became: None,
                         piece: code,
@@ -136,8 +137,13 @@ fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Resu
     let mut plan = finish(rules, false, &geometry);
     plan.tails = plan.rules.iter().any(|r| !r.tails.is_empty());
     // Moves of one piece that go by different steps are different moves,
-    // whatever they change; else their changes must tell them apart.
-    plan.distinct = distinct_moves(&plan.rules) || (!plan.tails && plan.distinct);
+    // whatever they change; else their changes must tell them apart. A
+    // tail whose option is a choice of several rewrites makes several
+    // results of one: the plan then only tells whether there is one.
+    let branching = (plan.rules.iter())
+        .flat_map(|r| &r.tails)
+        .any(|t| t.options.iter().any(|o| o.len() > 1));
+    plan.distinct = !branching && (distinct_moves(&plan.rules) || (!plan.tails && plan.distinct));
     Ok(plan)
 }
 
@@ -163,9 +169,9 @@ fn bind_body(program: &Program, start: Pc) -> Result<(Vec<(RewriteId, Vec<Tail>)
     choice_with_tails(program, start, 1, true)
 }
 
-/// Ordered choice `id` as a tail: each alternative but the last one rewrite
-/// at the piece of interest with one left side and one right side that
-/// writes contents (not the piece), the last `nil`.
+/// Ordered choice `id` as a tail: each alternative but the last a choice of
+/// rewrites at the piece of interest, each with one left side and one
+/// right side that writes contents (not the piece), the last `nil`.
 fn tail(program: &Program, id: ListId) -> Result<Tail, Decline> {
     let no = || Decline::NotAChoice("an ordered choice that may make more than one move");
     let subs = &program.ordered[id.index()];
@@ -176,59 +182,59 @@ fn tail(program: &Program, id: ListId) -> Result<Tail, Decline> {
     let options = options
         .iter()
         .map(|sub| {
-            let Inst::Rewrite { id, next } =
-                program.insts[follow(program, program.subs[sub.index()])? as usize]
-            else {
-                return Err(no());
-            };
-            if program.insts[follow(program, next)? as usize] != Inst::Match {
+            let (rewrites, nil) = choice_of_rewrites(program, program.subs[sub.index()], 0)?;
+            if nil || rewrites.is_empty() {
                 return Err(no());
             }
-            let [alt] = &program.rewrites[id.index()].alternatives[..] else {
-                return Err(no());
-            };
-            let [choice] = &alt.choices[..] else {
-                return Err(no());
-            };
-            let pois: Vec<&ProgramCheck> = alt.checks.iter().filter(|c| c.poi).collect();
-            let [poi] = pois[..] else {
-                return Err(no());
-            };
-            if !poi.poi_marks.is_empty()
-                || !alt.tally_checks.is_empty()
-                || alt.tally_writes.iter().any(|w| !w.is_empty())
-            {
-                return Err(no());
-            }
-            let checks = alt
-                .checks
-                .iter()
-                .map(|c| TailCheck {
-                    dx: c.dx - poi.dx,
-                    dy: c.dy - poi.dy,
-                    accepts: c.accepts.clone(),
-                    poi: c.poi,
-                })
-                .collect();
-            let mut writes = Vec::new();
-            for w in choice.iter() {
-                let ProgramWrite::Code(c) = w.write else {
-                    return Err(no());
-                };
-                let check = alt.checks.iter().find(|k| (k.dx, k.dy) == (w.dx, w.dy));
-                match check {
-                    // Writes back what the square must hold: no change.
-                    Some(k) if !k.poi && k.accepts == CodeSet::of([c]) => {}
-                    Some(k) if c != OFF && !k.accepts.contains(OFF) => {
-                        writes.push((w.dx - poi.dx, w.dy - poi.dy, c))
-                    }
-                    _ => return Err(Decline::ChangesTheBoard),
-                }
-            }
-            Ok(TailRewrite { checks, writes })
+            rewrites.into_iter().map(|id| tail_rewrite(program, id)).collect()
         })
         .collect::<Result<_, _>>()?;
     Ok(Tail { options })
+}
+
+/// Rewrite `id` as one rewrite of a [`Tail`]'s option.
+fn tail_rewrite(program: &Program, id: RewriteId) -> Result<TailRewrite, Decline> {
+    let no = || Decline::NotAChoice("an ordered choice that may make more than one move");
+    let [alt] = &program.rewrites[id.index()].alternatives[..] else {
+        return Err(no());
+    };
+    let [choice] = &alt.choices[..] else {
+        return Err(no());
+    };
+    let pois: Vec<&ProgramCheck> = alt.checks.iter().filter(|c| c.poi).collect();
+    let [poi] = pois[..] else {
+        return Err(no());
+    };
+    if !poi.poi_marks.is_empty()
+        || !alt.tally_checks.is_empty()
+        || alt.tally_writes.iter().any(|w| !w.is_empty())
+    {
+        return Err(no());
+    }
+    let checks = alt
+        .checks
+        .iter()
+        .map(|c| TailCheck {
+            dx: c.dx - poi.dx,
+            dy: c.dy - poi.dy,
+            accepts: c.accepts.clone(),
+            poi: c.poi,
+        })
+        .collect();
+    let mut writes = Vec::new();
+    for w in choice.iter() {
+        let ProgramWrite::Code(c) = w.write else {
+            return Err(no());
+        };
+        let check = alt.checks.iter().find(|k| (k.dx, k.dy) == (w.dx, w.dy));
+        match check {
+            // Writes back what the square must hold: no change.
+            Some(k) if !k.poi && k.accepts == CodeSet::of([c]) => {}
+            Some(k) if c != OFF && !k.accepts.contains(OFF) => writes.push((w.dx - poi.dx, w.dy - poi.dy, c)),
+            _ => return Err(Decline::ChangesTheBoard),
+        }
+    }
+    Ok(TailRewrite { checks, writes })
 }
 
 /// The rewrites of the choice that starts at `start` (each followed by
@@ -474,6 +480,7 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
         .map(|(to, became, poi)| Trace {
             from: shift(from),
             to: shift(to),
+            from_at: (from.0 - rx, from.1 - ry),
             step: (to.0 - from.0, to.1 - from.1),
             became,
             piece: code,
@@ -495,14 +502,14 @@ pub(super) fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
 }
 
 /// A board's size, and the square sets that depend on it alone.
-struct Geometry {
-    width: u32,
-    height: u32,
+pub(super) struct Geometry {
+    pub(super) width: u32,
+    pub(super) height: u32,
 }
 
 impl Geometry {
     /// Every square of the board.
-    fn all(&self) -> Squares {
+    pub(super) fn all(&self) -> Squares {
         let n = self.width * self.height;
         if n == Squares::BITS {
             Squares::MAX
@@ -513,7 +520,7 @@ impl Geometry {
 
     /// A check at `(dx, dy)` from the place a left side matches at,
     /// accepting `accepts`.
-    fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
+    pub(super) fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
         let inside = self.inside(dx, dy);
         Check {
             dx,
@@ -533,7 +540,7 @@ impl Geometry {
     }
 
     /// The squares `t` whose square `t + (dx, dy)` is on the board.
-    fn inside(&self, dx: i32, dy: i32) -> Squares {
+    pub(super) fn inside(&self, dx: i32, dy: i32) -> Squares {
         let (w, h) = (self.width as i32, self.height as i32);
         let mut set = 0;
         for y in 0..h {

@@ -16,6 +16,7 @@
 //! decline it ([`Decline`]): ordered choices, `attacked`, boxes and boards of
 //! more than [`MAX_SQUARES`] squares are left to the backtracker.
 
+mod bulk;
 mod compile;
 mod keys;
 mod legal;
@@ -128,7 +129,9 @@ struct Rule {
 /// rewrite: the first of its rewrites that matches is made (none: nothing).
 #[derive(Clone, Debug)]
 struct Tail {
-    options: Vec<TailRewrite>,
+    /// Each a choice of rewrites: the first with a rewrite that matches
+    /// makes each that matches, a result each.
+    options: Vec<Vec<TailRewrite>>,
 }
 
 /// One rewrite of a [`Tail`], its offsets from the piece.
@@ -155,6 +158,8 @@ struct TailCheck {
 struct Trace {
     from: i32,
     to: i32,
+    /// `from` as an offset from the place.
+    from_at: (i32, i32),
     /// From `from` to `to` on the board.
     step: (i32, i32),
     became: Option<Code>,
@@ -772,7 +777,9 @@ impl Plan {
         };
         let (mut poi, mut became) = (trace.poi, trace.became);
         for tail in tails {
-            let made_one = tail.options.iter().find(|o| {
+            // (A plan whose options branch is not distinct: its results
+            // are not made here, one per rule.)
+            let made_one = tail.options.iter().flatten().find(|o| {
                 o.checks.iter().all(|c| {
                     let here = read(made, px + c.dx, py + c.dy);
                     c.accepts.contains(here) || (c.poi && here == poi)

@@ -24,6 +24,7 @@ use std::ops::ControlFlow;
 
 use rustc_hash::FxHashSet;
 
+use super::bulk::Bulk;
 use super::compile::Decline;
 use super::keys::KeySet;
 use super::placed::PlacedCount;
@@ -113,6 +114,9 @@ pub struct Walker {
     /// The program as a placement counted by square sets, when it is one
     /// (see [`super::placed`]).
     placed: Option<PlacedCount>,
+    /// The program as a choice among pieces whose moves square sets count
+    /// (see [`super::bulk`]), when some are.
+    bulk: Option<Box<Bulk>>,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -166,17 +170,17 @@ fn at_piece_and_one_square(prog: &Program, id: RewriteId) -> Option<(&[SquareWri
 /// holding one of some contents and leaves one content behind
 /// (`% + m target -> . + m%`): run without the general matcher.
 #[derive(Clone, Debug)]
-struct Step {
-    dx: i32,
-    dy: i32,
+pub(super) struct Step {
+    pub(super) dx: i32,
+    pub(super) dy: i32,
     /// What the square one step on may hold.
-    onto: CodeSet,
+    pub(super) onto: CodeSet,
     /// What the piece's own square may hold besides the piece.
     from: CodeSet,
     /// What the piece leaves behind.
-    behind: Code,
+    pub(super) behind: Code,
     /// The marks the piece carries once it has moved.
-    marks: crate::core::Marks,
+    pub(super) marks: crate::core::Marks,
 }
 
 impl Step {
@@ -255,10 +259,10 @@ impl Stamp {
 /// (`(% + m. -> . + m%)*`): run as a scan along the ray, the piece set
 /// down at each square it reaches, without the steps in between.
 #[derive(Clone, Debug)]
-struct Slide {
+pub(super) struct Slide {
     /// The loop's step: onto `over`, leaving `over`.
-    step: Step,
-    over: Code,
+    pub(super) step: Step,
+    pub(super) over: Code,
 }
 
 impl Slide {
@@ -940,6 +944,7 @@ impl Walker {
             entry: super::compile::entry_plan(program, width, height),
             exact_counts: ExactCounts::default(),
             placed: None,
+            bulk: None,
         };
         let start = super::compile::follow(program, program.start)?;
         if let Some(p) = walker.placements[start as usize] {
@@ -967,6 +972,12 @@ impl Walker {
         }
         if let Some(e) = &walker.entry {
             walker.codes = walker.codes.max(e.codes());
+        }
+        if walker.parts.is_none() {
+            walker.bulk = Bulk::of(&walker, program, width, height).map(Box::new);
+            if let Some(b) = &walker.bulk {
+                walker.codes = walker.codes.max(b.codes());
+            }
         }
         Ok(walker)
     }
@@ -1062,6 +1073,9 @@ impl Walker {
             && let Some(n) = self.placed_count(occupied)
         {
             return Ok(n);
+        }
+        if let Some(bulk) = &self.bulk {
+            return bulk.count(position, occupied, scratch, max_states, attacks, keep);
         }
         let (cells, hash) = (&position.cells, position.hash);
         if !self.exact_counts.get() {
@@ -1192,6 +1206,16 @@ impl Walker {
         self.suspect_any[at as usize]
     }
 
+    /// The slide the loop head `pc` runs, if it is one.
+    pub(super) fn slide_at(&self, pc: Pc) -> Option<&Slide> {
+        self.slides[pc as usize].as_ref()
+    }
+
+    /// The step rewrite `id` is, if it is one.
+    pub(super) fn step_of(&self, id: RewriteId) -> Option<&Step> {
+        self.steps[id.index()].as_ref()
+    }
+
     /// Every content a bind names.
     pub(crate) fn bound(&self) -> &CodeSet {
         &self.bound
@@ -1305,7 +1329,7 @@ impl Keep<'_> {
     /// Whether the result whose writes are `overlay` (each square maybe
     /// more than once) on the position `base` is kept untested.
     #[inline]
-    fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
+    pub(super) fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
         // (A result that writes nothing is tested: with nothing cold, it
         // leaves a protected piece attacked.)
         !overlay.is_empty()

@@ -1,0 +1,794 @@
+//! Counting pieces' moves by square sets, without walking them: the counts
+//! of a program that chooses among pieces (`%♘: ... | %♖: ... | ...`), such
+//! as perft's last ply.
+//!
+//! Each alternative that binds pieces no other bind of the program names is
+//! a group of its own, counted without the walker when its moves have one
+//! of two shapes:
+//!
+//! - **rays**: fixed steps onto one class of contents, and slides over one
+//!   content then a step in the same direction (`step(m)`, `slide(m)`): the
+//!   squares a piece reaches are a shift of the pieces' squares, or a ray
+//!   cut at its first square that is not slid over (a table of rays per
+//!   square);
+//! - **rules**: one rewrite at the piece, maybe followed by ordered choices
+//!   at the piece (a pawn's push, double step, captures, promotion): the
+//!   rules of its traced plan ([`super::compile::traced_plan`]), whose
+//!   places are square-set operations.
+//!
+//! A count with a legality filter ([`Keep`]) counts by population the moves
+//! whose squares are all cold (kept untested), and makes and tests the
+//! others one by one. The other alternatives are walked, as one program.
+//!
+//! Results of different groups, and of a group and the rest, are different
+//! moves: they start from different squares (a square holds one content,
+//! and the groups' contents are bound nowhere else). Within a group the
+//! shapes are checked to give each move once (different steps, rays that do
+//! not overlap, rules that cannot match together).
+
+use smallvec::SmallVec;
+
+use super::compile::{Geometry, traced_plan_at};
+use super::walk::{Attacks, Keep, TooLong, WalkScratch, Walker};
+use super::{Check, Squares, Tail, Write};
+use crate::core::{self as code, Code, Marks};
+use crate::engine::position::Position;
+use crate::program::{Inst, Pc, Program};
+
+/// A choice among pieces, its groups counted by square sets and the rest walked.
+#[derive(Clone, Debug)]
+pub(super) struct Bulk {
+    groups: Vec<Group>,
+    /// The alternatives no group takes, walked as one program.
+    rest: Option<Box<Walker>>,
+    /// The contents of each class of squares a group reads (the squares of
+    /// each class are gathered once per count).
+    classes: Vec<Box<[Code]>>,
+    width: i32,
+    /// One more than the largest code a class names.
+    codes: usize,
+}
+
+/// The moves of one alternative's pieces.
+#[derive(Clone, Debug)]
+struct Group {
+    /// The codes its bind names (for rays; rules name theirs).
+    pieces: Box<[Code]>,
+    moves: Moves,
+}
+
+/// How a group's pieces move.
+#[derive(Clone, Debug)]
+enum Moves {
+    Rays(Vec<Ray>),
+    Rules(Vec<BulkRule>),
+}
+
+/// A fixed step of the piece onto a class of contents, or a slide over
+/// one content and then such a step, in one direction.
+#[derive(Clone, Debug)]
+struct Ray {
+    /// The step as a distance in bits.
+    shift: i32,
+    /// The squares from which the step stays on the board.
+    inside: Squares,
+    /// For a slide: the class it slides over, and per square the squares
+    /// of the ray from it (itself not included).
+    slide: Option<(usize, Box<[Squares]>)>,
+    /// The class of contents the piece may end on.
+    onto: usize,
+    /// What the piece leaves behind.
+    behind: Code,
+    /// The marks the piece has once moved.
+    marks: Marks,
+}
+
+/// A rule of a traced plan, its checks reading classes.
+#[derive(Clone, Debug)]
+struct BulkRule {
+    checks: Vec<ClassCheck>,
+    /// Per choice: its writes, and whether one of them always changes its square.
+    choices: Vec<(Vec<Write>, bool)>,
+    tails: Vec<Tail>,
+    /// Where the tails may make a rewrite: the places where each of the
+    /// first tail's rewrites may match, as checks (none: the tails never
+    /// do); places there are made one by one. `None`: every place.
+    tail_places: Option<Vec<Vec<ClassCheck>>>,
+    /// Where the piece ends, as a distance in bits from the place, and its
+    /// code there.
+    to: i32,
+    poi: Code,
+}
+
+/// A check of a rule on the squares of a class.
+#[derive(Clone, Copy, Debug)]
+struct ClassCheck {
+    shift: i32,
+    class: usize,
+    inside: Squares,
+    outside: Squares,
+}
+
+/// The places `t` where `t + shift` is in `set` (the caller masks what
+/// wraps round the board's edges).
+#[inline]
+fn back(set: Squares, shift: i32) -> Squares {
+    if shift >= 0 {
+        set.checked_shr(shift as u32).unwrap_or(0)
+    } else {
+        set.checked_shl(-shift as u32).unwrap_or(0)
+    }
+}
+
+/// The squares `t + shift` for `t` in `set`.
+#[inline]
+fn ahead(set: Squares, shift: i32) -> Squares {
+    back(set, -shift)
+}
+
+/// The squares of `set`, one by one.
+fn squares(mut set: Squares) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros();
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+/// A count's legality filter with the square sets it needs.
+struct Filter<'k, 'g> {
+    keep: &'k mut Keep<'g>,
+    /// The squares holding a content of `keep.wary`.
+    wary: Squares,
+}
+
+impl Filter<'_, '_> {
+    /// The squares where writing `new` keeps a result untested (as far as
+    /// that write goes).
+    fn quiet(&self, new: Code) -> Squares {
+        let k = &self.keep;
+        if k.hot.contains(new) {
+            0
+        } else if k.wary.contains(new) {
+            k.cold & k.calm
+        } else {
+            k.cold & (k.calm | !self.wary)
+        }
+    }
+
+    /// Whether the result changing `diff` (square order) on `cells` is kept.
+    fn kept(&mut self, cells: &[Code], diff: &[(u32, Code)]) -> bool {
+        self.keep.untested(cells, diff) || (self.keep.test)(diff)
+    }
+}
+
+impl Bulk {
+    /// The groups of `walker`'s program (a choice of alternatives from its
+    /// start) on boards of `width` by `height`, if one alternative is a
+    /// group; the other alternatives go to a walker of their own.
+    pub(super) fn of(walker: &Walker, program: &Program, width: u32, height: u32) -> Option<Bulk> {
+        let mut alternatives = Vec::new();
+        let mut todo = vec![program.start];
+        let mut seen = vec![false; program.insts.len()];
+        while let Some(pc) = todo.pop() {
+            let pc = follow(program, pc).ok()?;
+            if std::mem::replace(&mut seen[pc as usize], true) {
+                return None;
+            }
+            match program.insts[pc as usize] {
+                Inst::Split { first, second } if walker.slide_at(pc).is_none() => {
+                    todo.extend([second, first])
+                }
+                _ => alternatives.push(pc),
+            }
+        }
+        let geometry = Geometry { width, height };
+        let mut classes = Vec::new();
+        let (mut groups, mut rest) = (Vec::new(), Vec::new());
+        for &pc in &alternatives {
+            let interned = classes.len();
+            let group = match program.insts[pc as usize] {
+                Inst::Bind { id, next } if !bound_elsewhere(program, pc, &program.binds[id.index()]) => {
+                    let pieces = &program.binds[id.index()];
+                    rays(walker, program, next, pieces, &geometry, &mut classes)
+                        .or_else(|| {
+                            classes.truncate(interned);
+                            rules(program, pc, &geometry, &mut classes)
+                        })
+                        .map(|moves| Group {
+                            pieces: pieces.clone(),
+                            moves,
+                        })
+                }
+                _ => None,
+            };
+            match group {
+                Some(g) => groups.push(g),
+                None => {
+                    classes.truncate(interned);
+                    rest.push(pc);
+                }
+            }
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        let rest = match rest[..] {
+            [] => None,
+            _ => {
+                let mut part = program.clone();
+                part.start = choice_of(&mut part, &rest);
+                Some(Box::new(Walker::new(&part, width, height).ok()?))
+            }
+        };
+        let codes = (classes.iter().flatten())
+            .chain(groups.iter().flat_map(|g| g.pieces.iter()))
+            .map(|&c| c as usize + 1)
+            .chain(rest.iter().map(|w| w.codes()))
+            .max()
+            .unwrap_or(1);
+        Some(Bulk {
+            groups,
+            rest,
+            classes,
+            width: width as i32,
+            codes,
+        })
+    }
+
+    /// One more than the largest code the square sets must cover.
+    pub(super) fn codes(&self) -> usize {
+        self.codes
+    }
+
+    /// How many results the program has on `position` (square sets
+    /// `occupied`) that `keep` (if any) keeps: [`Walker::count`].
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn count(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        max_states: u64,
+        attacks: Option<&dyn Attacks>,
+        keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong> {
+        let mut keep = keep;
+        let mut n = match &self.rest {
+            Some(w) => w.count(
+                position,
+                occupied,
+                scratch,
+                max_states,
+                attacks,
+                keep.as_deref_mut(),
+            )?,
+            None => 0,
+        };
+        let held = |code: Code| occupied.get(code as usize).copied().unwrap_or(0);
+        let sets: SmallVec<[Squares; 16]> = (self.classes.iter())
+            .map(|c| c.iter().fold(0, |s, &k| s | held(k)))
+            .collect();
+        let mut filter = keep.map(|keep| {
+            let wary = if keep.cold == 0 {
+                0
+            } else {
+                (0..occupied.len() as Code)
+                    .filter(|&c| keep.wary.contains(c))
+                    .fold(0, |s, c| s | held(c))
+            };
+            Filter { keep, wary }
+        });
+        let cells = &position.cells;
+        for group in &self.groups {
+            n += match &group.moves {
+                Moves::Rays(rays) => self.rays(&group.pieces, rays, cells, occupied, &sets, filter.as_mut()),
+                Moves::Rules(rules) => self.rules(rules, cells, &sets, filter.as_mut()),
+            };
+        }
+        Ok(n)
+    }
+
+    /// How many moves of `pieces` by `rays` are kept.
+    fn rays(
+        &self,
+        pieces: &[Code],
+        rays: &[Ray],
+        cells: &[Code],
+        occupied: &[Squares],
+        sets: &[Squares],
+        mut filter: Option<&mut Filter<'_, '_>>,
+    ) -> u64 {
+        let mut n = 0;
+        for &piece in pieces {
+            let at = occupied.get(piece as usize).copied().unwrap_or(0);
+            if at == 0 {
+                continue;
+            }
+            for ray in rays {
+                let moved = code::with_marks(piece, ray.marks);
+                let onto = sets[ray.onto];
+                let (from_quiet, to_quiet) = match &filter {
+                    Some(f) => (f.quiet(ray.behind), f.quiet(moved)),
+                    None => (Squares::MAX, Squares::MAX),
+                };
+                let tested = |filter: &mut Option<&mut Filter<'_, '_>>, from: u32, to: u32| {
+                    let f = filter.as_mut().expect("tested only under a filter");
+                    let pair = if from < to {
+                        [(from, ray.behind), (to, moved)]
+                    } else {
+                        [(to, moved), (from, ray.behind)]
+                    };
+                    f.kept(cells, &pair) as u64
+                };
+                match &ray.slide {
+                    None => {
+                        let to = ahead(at & ray.inside, ray.shift) & onto;
+                        let quiet = ahead(at & ray.inside & from_quiet, ray.shift) & to & to_quiet;
+                        n += quiet.count_ones() as u64;
+                        if filter.is_some() {
+                            for t in squares(to & !quiet) {
+                                n += tested(&mut filter, (t as i32 - ray.shift) as u32, t);
+                            }
+                        }
+                    }
+                    Some((over, lines)) => {
+                        let over = sets[*over];
+                        for from in squares(at) {
+                            let line = lines[from as usize];
+                            let stop = line & !over;
+                            let to = if stop == 0 {
+                                line & onto
+                            } else {
+                                let first = if ray.shift > 0 {
+                                    stop.trailing_zeros()
+                                } else {
+                                    Squares::BITS - 1 - stop.leading_zeros()
+                                };
+                                line & !lines[first as usize] & onto
+                            };
+                            let quiet = if from_quiet >> from & 1 == 1 {
+                                to & to_quiet
+                            } else {
+                                0
+                            };
+                            n += quiet.count_ones() as u64;
+                            if filter.is_some() {
+                                for t in squares(to & !quiet) {
+                                    n += tested(&mut filter, from, t);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// How many results of `rules` are kept.
+    fn rules(
+        &self,
+        rules: &[BulkRule],
+        cells: &[Code],
+        sets: &[Squares],
+        mut filter: Option<&mut Filter<'_, '_>>,
+    ) -> u64 {
+        let w = self.width;
+        let height = cells.len() as i32 / w;
+        let mut n = 0;
+        let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
+        let mut diff: SmallVec<[(u32, Code); 8]> = SmallVec::new();
+        for rule in rules {
+            let places = places_of(&rule.checks, sets);
+            if places == 0 {
+                continue;
+            }
+            let one_by_one = match &rule.tail_places {
+                None => places,
+                Some(list) => places & list.iter().fold(0, |m, checks| m | places_of(checks, sets)),
+            };
+            let plain = places & !one_by_one;
+            for (writes, changes) in &rule.choices {
+                let Some(f) = filter.as_mut() else {
+                    n += plain.count_ones() as u64;
+                    continue;
+                };
+                let quiet = match changes {
+                    true => (writes.iter()).fold(plain, |q, wr| q & back(f.quiet(wr.code), wr.shift)),
+                    false => 0,
+                };
+                n += quiet.count_ones() as u64;
+                for t in squares(plain & !quiet) {
+                    made.clear();
+                    made.extend(writes.iter().map(|wr| (t as i32 + wr.shift, wr.code)));
+                    settle(cells, &made, &mut diff);
+                    n += f.kept(cells, &diff) as u64;
+                }
+            }
+            for t in squares(one_by_one) {
+                for (writes, _) in &rule.choices {
+                    made.clear();
+                    made.extend(writes.iter().map(|wr| (t as i32 + wr.shift, wr.code)));
+                    let at = t as i32 + rule.to;
+                    each_tailed(
+                        cells,
+                        w,
+                        height,
+                        &rule.tails,
+                        at,
+                        rule.poi,
+                        &mut made,
+                        &mut |made| {
+                            n += match filter.as_mut() {
+                                None => 1,
+                                Some(f) => {
+                                    settle(cells, made, &mut diff);
+                                    f.kept(cells, &diff) as u64
+                                }
+                            };
+                        },
+                    );
+                }
+            }
+        }
+        n
+    }
+}
+
+/// The places where every one of `checks` holds, on a position whose
+/// classes hold the squares `sets`; every place when there is no check.
+fn places_of(checks: &[ClassCheck], sets: &[Squares]) -> Squares {
+    let mut at = Squares::MAX;
+    for c in checks {
+        at &= back(sets[c.class], c.shift) & c.inside | c.outside;
+        if at == 0 {
+            break;
+        }
+    }
+    at
+}
+
+/// What receives each result's writes (square and content, in order).
+type Writes<'a> = dyn FnMut(&[(i32, Code)]) + 'a;
+
+/// The changes the writes `made` (in order, a square maybe twice) make to
+/// `cells`: the last write to each square, where it differs, in square order.
+fn settle(cells: &[Code], made: &[(i32, Code)], diff: &mut SmallVec<[(u32, Code); 8]>) {
+    diff.clear();
+    for (k, &(i, c)) in made.iter().enumerate() {
+        if made[k + 1..].iter().any(|m| m.0 == i) {
+            continue;
+        }
+        if cells[i as usize] != c {
+            diff.push((i as u32, c));
+        }
+    }
+    diff.sort_unstable_by_key(|d| d.0);
+}
+
+/// Makes `tails` after the writes `made`, the piece (`poi`) on square `at`:
+/// in each, the first option with a rewrite that matches makes each one
+/// that matches, a result each (none: nothing). Gives each result's writes
+/// to `out`.
+#[allow(clippy::too_many_arguments)]
+fn each_tailed(
+    cells: &[Code],
+    width: i32,
+    height: i32,
+    tails: &[Tail],
+    at: i32,
+    poi: Code,
+    made: &mut SmallVec<[(i32, Code); 8]>,
+    out: &mut Writes<'_>,
+) {
+    let Some((tail, later)) = tails.split_first() else {
+        return out(made);
+    };
+    let (px, py) = (at % width, at / width);
+    let read = |made: &[(i32, Code)], x: i32, y: i32| -> Code {
+        if !(0..width).contains(&x) || !(0..height).contains(&y) {
+            return code::OFF;
+        }
+        let i = y * width + x;
+        made.iter()
+            .rev()
+            .find(|m| m.0 == i)
+            .map_or(cells[i as usize], |m| m.1)
+    };
+    for option in &tail.options {
+        let mut any = false;
+        for o in option {
+            let holds = o.checks.iter().all(|c| {
+                let here = read(made, px + c.dx, py + c.dy);
+                c.accepts.contains(here) || (c.poi && here == poi)
+            });
+            if !holds {
+                continue;
+            }
+            any = true;
+            let len = made.len();
+            made.extend(
+                o.writes
+                    .iter()
+                    .map(|&(dx, dy, code)| ((py + dy) * width + px + dx, code)),
+            );
+            // Another piece left where the piece stands: it is that piece now.
+            let here = read(made, px, py);
+            let poi = if here != poi && code::as_piece(here).is_some() {
+                here
+            } else {
+                poi
+            };
+            each_tailed(cells, width, height, later, at, poi, made, out);
+            made.truncate(len);
+        }
+        if any {
+            return;
+        }
+    }
+    each_tailed(cells, width, height, later, at, poi, made, out)
+}
+
+/// The instruction `pc` leads to past any jumps.
+fn follow(program: &Program, pc: Pc) -> Result<Pc, super::Decline> {
+    super::compile::follow(program, pc)
+}
+
+/// Whether a bind of `program` other than the one at `pc` names one of `codes`.
+fn bound_elsewhere(program: &Program, pc: Pc, codes: &[Code]) -> bool {
+    program.insts.iter().enumerate().any(|(at, inst)| {
+        matches!(inst, Inst::Bind { id, .. }
+            if at != pc as usize && program.binds[id.index()].iter().any(|c| codes.contains(c)))
+    })
+}
+
+/// The index of the class holding exactly `codes` in `classes` (added if new).
+fn intern(classes: &mut Vec<Box<[Code]>>, codes: impl IntoIterator<Item = Code>) -> usize {
+    let mut codes: Vec<Code> = codes.into_iter().collect();
+    codes.sort_unstable();
+    codes.dedup();
+    match classes.iter().position(|c| c[..] == codes[..]) {
+        Some(i) => i,
+        None => {
+            classes.push(codes.into());
+            classes.len() - 1
+        }
+    }
+}
+
+/// Appends to `program` a choice among the instructions `alternatives`, in
+/// that order, and gives where it starts.
+fn choice_of(program: &mut Program, alternatives: &[Pc]) -> Pc {
+    let (&last, others) = alternatives.split_last().expect("an alternative");
+    let mut next = last;
+    for &pc in others.iter().rev() {
+        program.insts.push(Inst::Split {
+            first: pc,
+            second: next,
+        });
+        program.visit.push(false);
+        program.loop_heads.push(false);
+        program.entry.push(Box::default());
+        program.skip.push(None);
+        next = program.insts.len() as Pc - 1;
+    }
+    next
+}
+
+/// Whether `v` is `d` taken a whole number of times, once or more.
+fn on_ray(v: (i32, i32), d: (i32, i32)) -> bool {
+    let k = if d.0 != 0 {
+        if v.0 % d.0 != 0 {
+            return false;
+        }
+        v.0 / d.0
+    } else if d.1 != 0 {
+        if v.1 % d.1 != 0 || v.0 != 0 {
+            return false;
+        }
+        v.1 / d.1
+    } else {
+        return false;
+    };
+    k >= 1 && v == (k * d.0, k * d.1)
+}
+
+/// The moves of the body from `start` of a bind of `pieces`, when each is
+/// a step or a slide ([`Ray`]), each ending at an unbind and the match, and
+/// no two can be the same move.
+fn rays(
+    walker: &Walker,
+    program: &Program,
+    start: Pc,
+    pieces: &[Code],
+    geometry: &Geometry,
+    classes: &mut Vec<Box<[Code]>>,
+) -> Option<Moves> {
+    let (w, h) = (geometry.width as i32, geometry.height as i32);
+    let ends = |pc: Pc| -> bool {
+        matches!(follow(program, pc).map(|pc| &program.insts[pc as usize]),
+            Ok(&Inst::Unbind { next }) if follow(program, next).is_ok_and(|m| program.insts[m as usize] == Inst::Match))
+    };
+    let mut found: Vec<((i32, i32), Ray)> = Vec::new();
+    let mut todo = vec![start];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        let pc = follow(program, pc).ok()?;
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        let (step, slide) = match program.insts[pc as usize] {
+            Inst::Split { second, .. } if let Some(slide) = walker.slide_at(pc) => {
+                let Inst::Rewrite { id, next } = program.insts[follow(program, second).ok()? as usize] else {
+                    return None;
+                };
+                let exit = walker.step_of(id)?;
+                let same = (exit.dx, exit.dy) == (slide.step.dx, slide.step.dy) && exit.behind == slide.over;
+                if !same || !ends(next) {
+                    return None;
+                }
+                (exit, Some(slide.over))
+            }
+            Inst::Split { first, second } => {
+                todo.extend([second, first]);
+                continue;
+            }
+            Inst::Rewrite { id, next } if ends(next) => (walker.step_of(id)?, None),
+            _ => return None,
+        };
+        let onto = step.onto.codes().collect::<Vec<_>>();
+        for &piece in pieces {
+            let moved = code::with_marks(piece, step.marks);
+            if pieces.contains(&step.behind) || onto.contains(&moved) || slide == Some(moved) {
+                return None;
+            }
+        }
+        let (dx, dy) = (step.dx, step.dy);
+        let lines = slide.map(|over| {
+            let line = |s: i32| {
+                let (mut x, mut y, mut set) = (s % w + dx, s / w + dy, 0 as Squares);
+                while (0..w).contains(&x) && (0..h).contains(&y) {
+                    set |= 1 << (y * w + x);
+                    (x, y) = (x + dx, y + dy);
+                }
+                set
+            };
+            (intern(classes, [over]), (0..w * h).map(line).collect())
+        });
+        let ray = Ray {
+            shift: dx + dy * w,
+            inside: geometry.inside(dx, dy),
+            slide: lines,
+            onto: intern(classes, onto),
+            behind: step.behind,
+            marks: step.marks,
+        };
+        found.push(((dx, dy), ray));
+    }
+    // No two moves the same: steps apart, no step along a slide's ray, no
+    // two slides' rays overlapping.
+    for (i, (a, ra)) in found.iter().enumerate() {
+        for (b, rb) in &found[i + 1..] {
+            let clash = match (ra.slide.is_some(), rb.slide.is_some()) {
+                (false, false) => a == b,
+                (false, true) => on_ray(*a, *b),
+                (true, false) => on_ray(*b, *a),
+                (true, true) => a.0 * b.1 == a.1 * b.0 && a.0 * b.0 + a.1 * b.1 > 0,
+            };
+            if clash {
+                return None;
+            }
+        }
+    }
+    (!found.is_empty()).then(|| Moves::Rays(found.into_iter().map(|(_, r)| r).collect()))
+}
+
+/// The moves of the bind at `pc` as the rules of its traced plan, when no
+/// two results can be the same move and its tails are counted exactly.
+fn rules(program: &Program, pc: Pc, geometry: &Geometry, classes: &mut Vec<Box<[Code]>>) -> Option<Moves> {
+    let plan = traced_plan_at(program, pc, geometry.width, geometry.height).ok()?;
+    let rules = &plan.rules;
+    // Results that could be one move: the same piece by the same step to
+    // the same piece, unless their rules cannot match together.
+    let exclusive = |i: usize, fi: (i32, i32), j: usize, fj: (i32, i32)| {
+        rules[i].checks.iter().any(|a| {
+            rules[j].checks.iter().any(|b| {
+                (a.dx - fi.0, a.dy - fi.1) == (b.dx - fj.0, b.dy - fj.1)
+                    && a.codes.iter().all(|&c| !b.accepts.contains(c))
+            })
+        })
+    };
+    let moves: Vec<(usize, &super::Trace)> = (rules.iter().enumerate())
+        .flat_map(|(i, r)| r.traces.iter().map(move |t| (i, t)))
+        .collect();
+    for (k, &(i, a)) in moves.iter().enumerate() {
+        for &(j, b) in &moves[k + 1..] {
+            let apart = (a.piece, a.step) != (b.piece, b.step)
+                || (a.became != b.became && rules[i].tails.is_empty() && rules[j].tails.is_empty())
+                || (i != j && exclusive(i, a.from_at, j, b.from_at));
+            if !apart {
+                return None;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for rule in rules {
+        let class_check = |c: &Check, classes: &mut Vec<Box<[Code]>>| ClassCheck {
+            shift: c.shift,
+            class: intern(classes, c.codes.iter().copied()),
+            inside: c.inside,
+            outside: c.outside,
+        };
+        let checks = rule.checks.iter().map(|c| class_check(c, classes)).collect();
+        let choices: Vec<(Vec<Write>, bool)> = (rule.choices.iter())
+            .map(|w| (w.clone(), w.iter().any(|w| w.always)))
+            .collect();
+        let first = rule.traces.first()?;
+        let tail_places = match (&rule.tails[..], &rule.choices[..]) {
+            ([], _) => Some(Vec::new()),
+            ([tail], [writes]) => {
+                // Branching options must give each result its own piece.
+                for option in &tail.options {
+                    let mut put: Vec<Code> = Vec::new();
+                    for o in option.iter().filter(|_| option.len() > 1) {
+                        let here = o.writes.iter().rev().find(|&&(dx, dy, _)| (dx, dy) == (0, 0));
+                        match here {
+                            Some(&(_, _, c))
+                                if code::as_piece(c).is_some() && c != first.poi && !put.contains(&c) =>
+                            {
+                                put.push(c)
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                let to = (first.from_at.0 + first.step.0, first.from_at.1 + first.step.1);
+                let mut list = Vec::new();
+                for o in tail.options.iter().flatten() {
+                    let mut checks = Vec::new();
+                    let mut possible = true;
+                    for c in &o.checks {
+                        let sq = (to.0 + c.dx, to.1 + c.dy);
+                        match writes.iter().rev().find(|w| (w.dx, w.dy) == sq) {
+                            Some(w) => {
+                                possible &=
+                                    c.accepts.contains(w.code) || (c.poi && sq == to && w.code == first.poi)
+                            }
+                            None if c.poi && sq == to => {}
+                            None => {
+                                checks.push(class_check(&geometry.check(sq.0, sq.1, &c.accepts), classes))
+                            }
+                        }
+                    }
+                    if possible {
+                        list.push(checks);
+                    }
+                }
+                Some(list)
+            }
+            // Several tails, or a rule with several choices: one by one.
+            _ => {
+                if (rule.tails.iter().flat_map(|t| &t.options)).any(|o| o.len() > 1) {
+                    return None;
+                }
+                None
+            }
+        };
+        let same_end = rule.traces.iter().all(|t| (t.to, t.poi) == (first.to, first.poi));
+        if !rule.tails.is_empty() && !same_end {
+            return None;
+        }
+        out.push(BulkRule {
+            checks,
+            choices,
+            tails: rule.tails.clone(),
+            tail_places,
+            to: first.to,
+            poi: first.poi,
+        });
+    }
+    (!out.is_empty()).then_some(Moves::Rules(out))
+}
