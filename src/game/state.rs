@@ -7,7 +7,7 @@
 //! down and up instead of copying it per node; [`Game::play`] is the copying
 //! form for callers that keep both states.
 
-use crate::core::{Change, Content, PlayerId};
+use crate::core::{Change, Code, Content, PlayerId};
 use crate::engine::{Changes, Position, Version};
 
 use super::{Action, Candidates, Game, PlayError};
@@ -204,7 +204,9 @@ impl Game {
     /// Clears the expiring marks of the pieces of the player to move;
     /// returns what the changed squares held.
     fn expire_marks(&self, state: &mut State) -> Changes {
-        if self.expiring.is_empty() {
+        let expiring = self.expiring;
+        let carries = |c: &Code| crate::core::as_piece(*c).is_some_and(|(_, m)| !m.meet(expiring).is_empty());
+        if expiring.is_empty() || !state.position.cells.iter().any(carries) {
             return Changes::new();
         }
         let changes: Vec<Change> = state

@@ -275,9 +275,9 @@ impl Bulk {
             let wary = if keep.cold == 0 {
                 0
             } else {
-                (0..occupied.len() as Code)
-                    .filter(|&c| keep.wary.contains(c))
-                    .fold(0, |s, c| s | held(c))
+                (occupied.iter().enumerate())
+                    .filter(|&(c, &at)| at != 0 && keep.wary.contains(c as Code))
+                    .fold(0, |s, (_, &at)| s | at)
             };
             Filter { keep, wary }
         });
