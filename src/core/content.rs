@@ -116,9 +116,14 @@ impl CodeSet {
             .chain(self.high.iter())
             .enumerate()
             .flat_map(|(i, &word)| {
-                (0..64u32)
-                    .filter(move |b| word >> b & 1 == 1)
-                    .map(move |b| (i as u32 * 64 + b) as Code)
+                let mut rest = word;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let b = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        (i as u32 * 64 + b) as Code
+                    })
+                })
             })
     }
 

@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 use super::compile::{Geometry, traced_plan_at};
 use super::walk::{Attacks, Keep, TooLong, WalkScratch, Walker};
 use super::{Check, Squares, Tail, Write};
-use crate::core::{self as code, Code, Marks};
+use crate::core::{self as code, Code, CodeSet, Marks};
 use crate::engine::position::Position;
 use crate::program::{Inst, Pc, Program};
 
@@ -44,9 +44,14 @@ pub(super) struct Bulk {
     /// The contents of each class of squares a group reads (the squares of
     /// each class are gathered once per count).
     classes: Vec<Box<[Code]>>,
+    /// The same, as sets.
+    class_sets: Vec<CodeSet>,
     width: i32,
     /// One more than the largest code a class names.
     codes: usize,
+    /// Whether the groups can say which squares their moves change
+    /// ([`Bulk::changes_at`]): no tail writes beside the piece.
+    answers_changes: bool,
 }
 
 /// The moves of one alternative's pieces.
@@ -55,6 +60,9 @@ struct Group {
     /// The codes its bind names (for rays; rules name theirs).
     pieces: Box<[Code]>,
     moves: Moves,
+    /// Per square: the squares from which a piece of the group could
+    /// change it (its own included).
+    near: Box<[Squares]>,
 }
 
 /// How a group's pieces move.
@@ -68,19 +76,29 @@ enum Moves {
 /// one content and then such a step, in one direction.
 #[derive(Clone, Debug)]
 struct Ray {
+    /// The step on the board.
+    step: (i32, i32),
     /// The step as a distance in bits.
     shift: i32,
     /// The squares from which the step stays on the board.
     inside: Squares,
-    /// For a slide: the class it slides over, and per square the squares
-    /// of the ray from it (itself not included).
-    slide: Option<(usize, Box<[Squares]>)>,
+    /// For a slide: what it slides over, and its rays.
+    slide: Option<Lines>,
     /// The class of contents the piece may end on.
     onto: usize,
     /// What the piece leaves behind.
     behind: Code,
     /// The marks the piece has once moved.
     marks: Marks,
+}
+
+/// The class a slide slides over, and per square the squares of its ray
+/// from there (the square itself not included), ahead and back.
+#[derive(Clone, Debug)]
+struct Lines {
+    over: usize,
+    ahead: Box<[Squares]>,
+    back: Box<[Squares]>,
 }
 
 /// A rule of a traced plan, its checks reading classes.
@@ -98,6 +116,11 @@ struct BulkRule {
     /// code there.
     to: i32,
     poi: Code,
+    /// Where the piece starts, as a distance in bits from the place, and its code.
+    from: i32,
+    piece: Code,
+    /// Where the tails' checks look, as offsets from the piece.
+    tail_reads: Vec<(i32, i32)>,
 }
 
 /// A check of a rule on the squares of a class.
@@ -199,6 +222,7 @@ impl Bulk {
                         })
                         .map(|moves| Group {
                             pieces: pieces.clone(),
+                            near: near(&moves, &geometry),
                             moves,
                         })
                 }
@@ -229,18 +253,217 @@ impl Bulk {
             .chain(rest.iter().map(|w| w.codes()))
             .max()
             .unwrap_or(1);
+        // Tails that write beside the piece: which squares a move changes
+        // is left to the walk.
+        let answers_changes = groups.iter().all(|g| match &g.moves {
+            Moves::Rays(_) => true,
+            Moves::Rules(rules) => (rules.iter().flat_map(|r| &r.tails))
+                .flat_map(|t| t.options.iter().flatten())
+                .all(|o| o.writes.iter().all(|&(dx, dy, _)| (dx, dy) == (0, 0))),
+        });
         Some(Bulk {
             groups,
             rest,
+            class_sets: classes.iter().map(|c| CodeSet::of(c.iter().copied())).collect(),
             classes,
             width: width as i32,
             codes,
+            answers_changes,
         })
     }
 
     /// One more than the largest code the square sets must cover.
     pub(super) fn codes(&self) -> usize {
         self.codes
+    }
+
+    /// Whether [`Bulk::changes_at`] answers for the program.
+    pub(super) fn answers_changes(&self) -> bool {
+        self.answers_changes
+    }
+
+    /// Whether some result on `base` with the changes `overlay` made
+    /// changes square `at`, and the squares the answer read:
+    /// [`Walker::changes_at`]. The groups look at the squares their pieces
+    /// would come from; the rest is walked.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn changes_at(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        scratch: &mut WalkScratch,
+        max_states: u64,
+    ) -> Result<(bool, Squares), TooLong> {
+        let (mut hit, mut reads) = match &self.rest {
+            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, max_states)?,
+            None => (false, 0),
+        };
+        let board = Board {
+            base,
+            overlay,
+            width: self.width,
+            height: base.len() as i32 / self.width,
+        };
+        reads |= 1 << at;
+        for group in &self.groups {
+            if hit {
+                break;
+            }
+            let on = on_board(&group.pieces, occupied, overlay);
+            if on & group.near[at as usize] == 0 {
+                // (A piece put where one could reach `at` is the caller's
+                // to watch: see `Walker::may_bind_anew`.)
+                continue;
+            }
+            hit = match &group.moves {
+                Moves::Rays(rays) => self.rays_change(&group.pieces, rays, &board, occupied, at, &mut reads),
+                Moves::Rules(rules) => self.rules_change(rules, &board, at, &mut reads),
+            };
+        }
+        Ok((hit, reads))
+    }
+
+    /// Whether a move of `pieces` by `rays` on `board` (whose base's square
+    /// sets are `occupied`) changes `at`, noting in `reads` the squares the
+    /// answer rests on. (Where no piece is, nothing is read: a piece put
+    /// there is a bound piece where one could reach `at`, which the caller
+    /// watches; see [`Walker::may_bind_anew`].)
+    fn rays_change(
+        &self,
+        pieces: &[Code],
+        rays: &[Ray],
+        board: &Board<'_>,
+        occupied: &[Squares],
+        at: u32,
+        reads: &mut Squares,
+    ) -> bool {
+        let on = on_board(pieces, occupied, board.overlay);
+        let here = board.read(at);
+        let (x, y) = board.xy(at);
+        if on >> at & 1 == 1 {
+            // The piece there changes it by any move it has.
+            *reads = Squares::MAX;
+            let moves = rays.iter().any(|ray| {
+                let onto = &self.class_sets[ray.onto];
+                let over = ray.slide.as_ref().map(|l| &self.class_sets[l.over]);
+                let (dx, dy) = ray.step;
+                let (mut sx, mut sy) = (x + dx, y + dy);
+                while let Some(s) = board.at(sx, sy) {
+                    let there = board.read(s);
+                    if onto.contains(there) {
+                        return true;
+                    }
+                    if !over.is_some_and(|o| o.contains(there)) {
+                        return false;
+                    }
+                    (sx, sy) = (sx + dx, sy + dy);
+                }
+                false
+            });
+            if moves {
+                return true;
+            }
+        }
+        rays.iter().any(|ray| {
+            if !self.class_sets[ray.onto].contains(here) {
+                return false;
+            }
+            let (dx, dy) = ray.step;
+            let Some(lines) = &ray.slide else {
+                // A step: a piece one step back.
+                return board.at(x - dx, y - dy).is_some_and(|s| on >> s & 1 == 1);
+            };
+            if lines.back[at as usize] & on == 0 {
+                return false;
+            }
+            // Back along the ray: a piece there, the squares between slid over.
+            let over = Some(&self.class_sets[lines.over]);
+            let (mut sx, mut sy) = (x - dx, y - dy);
+            while let Some(s) = board.at(sx, sy) {
+                *reads |= 1 << s;
+                let there = board.read(s);
+                if pieces.contains(&there) {
+                    return true;
+                }
+                if !over.is_some_and(|o| o.contains(there)) {
+                    return false;
+                }
+                (sx, sy) = (sx - dx, sy - dy);
+            }
+            false
+        })
+    }
+
+    /// Whether a result of `rules` on `board` changes `at`, noting the
+    /// squares looked at in `reads`.
+    fn rules_change(&self, rules: &[BulkRule], board: &Board<'_>, at: u32, reads: &mut Squares) -> bool {
+        let here = board.read(at);
+        let n = board.base.len() as i32;
+        for rule in rules {
+            for (writes, _) in &rule.choices {
+                for wr in writes {
+                    let t = at as i32 - wr.shift;
+                    // Without its piece the rule cannot match (and a piece
+                    // put there is the caller's to watch, as in `rays_change`).
+                    let from = t + rule.from;
+                    if !(0..n).contains(&t)
+                        || !(0..n).contains(&from)
+                        || board.read(from as u32) != rule.piece
+                    {
+                        continue;
+                    }
+                    // Does the rule match at `t`? (A check that fails decides.)
+                    let matches = rule.checks.iter().all(|c| {
+                        if c.inside >> t & 1 == 0 {
+                            return c.outside >> t & 1 == 1;
+                        }
+                        let s = (t + c.shift) as u32;
+                        *reads |= 1 << s;
+                        self.class_sets[c.class].contains(board.read(s))
+                    });
+                    if !matches {
+                        continue;
+                    }
+                    if rule.tails.is_empty() {
+                        if wr.code != here {
+                            return true;
+                        }
+                        continue;
+                    }
+                    // The tails may write the piece's square again: each result's last word.
+                    let piece = t + rule.to;
+                    let (px, py) = board.xy(piece as u32);
+                    for &(dx, dy) in &rule.tail_reads {
+                        if let Some(s) = board.at(px + dx, py + dy) {
+                            *reads |= 1 << s;
+                        }
+                    }
+                    let mut made: SmallVec<[(i32, Code); 8]> =
+                        writes.iter().map(|wr| (t + wr.shift, wr.code)).collect();
+                    let mut changed = false;
+                    let cells = board.cells();
+                    each_tailed(
+                        &cells,
+                        board.width,
+                        board.height,
+                        &rule.tails,
+                        piece,
+                        rule.poi,
+                        &mut made,
+                        &mut |made| {
+                            let last = made.iter().rev().find(|m| m.0 == at as i32);
+                            changed |= last.is_some_and(|m| m.1 != here);
+                        },
+                    );
+                    if changed {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// How many results the program has on `position` (square sets
@@ -334,7 +557,9 @@ impl Bulk {
                             }
                         }
                     }
-                    Some((over, lines)) => {
+                    Some(Lines {
+                        over, ahead: lines, ..
+                    }) => {
                         let over = sets[*over];
                         for from in squares(at) {
                             let line = lines[from as usize];
@@ -435,6 +660,102 @@ impl Bulk {
             }
         }
         n
+    }
+}
+
+/// The squares holding one of `codes` on a position whose square sets are
+/// `occupied`, with the writes `overlay` made.
+fn on_board(codes: &[Code], occupied: &[Squares], overlay: &[(u32, Code)]) -> Squares {
+    let mut on = (codes.iter()).fold(0, |s: Squares, &c| {
+        s | occupied.get(c as usize).copied().unwrap_or(0)
+    });
+    for &(s, c) in overlay {
+        if codes.contains(&c) {
+            on |= 1 << s;
+        } else {
+            on &= !(1 << s);
+        }
+    }
+    on
+}
+
+/// Per square `a`: the squares from which a piece moving by `moves` could
+/// change `a` (`a` itself included).
+fn near(moves: &Moves, geometry: &Geometry) -> Box<[Squares]> {
+    let (w, h) = (geometry.width as i32, geometry.height as i32);
+    let on = |x: i32, y: i32| (0..w).contains(&x) && (0..h).contains(&y);
+    (0..w * h)
+        .map(|a| {
+            let (x, y) = (a % w, a / w);
+            let mut set: Squares = 1 << a;
+            match moves {
+                Moves::Rays(rays) => {
+                    for ray in rays {
+                        let (dx, dy) = ray.step;
+                        match &ray.slide {
+                            None if on(x - dx, y - dy) => set |= 1 << ((y - dy) * w + x - dx),
+                            None => {}
+                            Some(lines) => set |= lines.back[a as usize],
+                        }
+                    }
+                }
+                Moves::Rules(rules) => {
+                    for rule in rules {
+                        let shifts = (rule.choices.iter().flat_map(|(w, _)| w.iter().map(|w| w.shift)))
+                            .chain([rule.to]);
+                        for shift in shifts {
+                            let t = a - shift;
+                            let inside = rule
+                                .checks
+                                .iter()
+                                .all(|c| c.inside >> t & 1 == 1 || c.outside >> t & 1 == 1);
+                            if (0..w * h).contains(&t) && inside {
+                                set |= 1 << (t + rule.from);
+                            }
+                        }
+                    }
+                }
+            }
+            set
+        })
+        .collect()
+}
+
+/// A position as a base and changes over it, read square by square.
+struct Board<'a> {
+    base: &'a [Code],
+    /// Writes over the base, in order (a square maybe twice).
+    overlay: &'a [(u32, Code)],
+    width: i32,
+    height: i32,
+}
+
+impl Board<'_> {
+    /// What square `s` holds.
+    #[inline]
+    fn read(&self, s: u32) -> Code {
+        (self.overlay.iter().rev())
+            .find(|o| o.0 == s)
+            .map_or(self.base[s as usize], |o| o.1)
+    }
+
+    /// The square at `(x, y)`, if it is on the board.
+    #[inline]
+    fn at(&self, x: i32, y: i32) -> Option<u32> {
+        ((0..self.width).contains(&x) && (0..self.height).contains(&y)).then(|| (y * self.width + x) as u32)
+    }
+
+    fn xy(&self, s: u32) -> (i32, i32) {
+        (s as i32 % self.width, s as i32 / self.width)
+    }
+
+    /// Every square's content, the overlay made.
+    fn cells(&self) -> Vec<Code> {
+        let mut cells = self.base.to_vec();
+        for &(s, c) in self.overlay {
+            cells[s as usize] = c;
+        }
+        cells
     }
 }
 
@@ -648,7 +969,7 @@ fn rays(
         }
         let (dx, dy) = (step.dx, step.dy);
         let lines = slide.map(|over| {
-            let line = |s: i32| {
+            let line = |s: i32, (dx, dy): (i32, i32)| {
                 let (mut x, mut y, mut set) = (s % w + dx, s / w + dy, 0 as Squares);
                 while (0..w).contains(&x) && (0..h).contains(&y) {
                     set |= 1 << (y * w + x);
@@ -656,9 +977,14 @@ fn rays(
                 }
                 set
             };
-            (intern(classes, [over]), (0..w * h).map(line).collect())
+            Lines {
+                over: intern(classes, [over]),
+                ahead: (0..w * h).map(|s| line(s, (dx, dy))).collect(),
+                back: (0..w * h).map(|s| line(s, (-dx, -dy))).collect(),
+            }
         });
         let ray = Ray {
+            step: (dx, dy),
             shift: dx + dy * w,
             inside: geometry.inside(dx, dy),
             slide: lines,
@@ -781,6 +1107,9 @@ fn rules(program: &Program, pc: Pc, geometry: &Geometry, classes: &mut Vec<Box<[
         if !rule.tails.is_empty() && !same_end {
             return None;
         }
+        let tail_reads = (rule.tails.iter().flat_map(|t| t.options.iter().flatten()))
+            .flat_map(|o| o.checks.iter().map(|c| (c.dx, c.dy)))
+            .collect();
         out.push(BulkRule {
             checks,
             choices,
@@ -788,6 +1117,9 @@ fn rules(program: &Program, pc: Pc, geometry: &Geometry, classes: &mut Vec<Box<[
             tail_places,
             to: first.to,
             poi: first.poi,
+            from: first.from,
+            piece: first.piece,
+            tail_reads,
         });
     }
     (!out.is_empty()).then_some(Moves::Rules(out))

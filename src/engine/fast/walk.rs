@@ -56,6 +56,8 @@ pub struct Walker {
     suspect_any: Vec<Squares>,
     /// Every code a bind names.
     bound: CodeSet,
+    /// The same, listed.
+    bound_codes: Box<[Code]>,
     /// Per instruction: where the program may write from a `Split` on,
     /// relative to the piece of interest.
     split_reach: Vec<Reach>,
@@ -882,10 +884,19 @@ impl Walker {
                     .collect()
             })
             .collect();
+        // Only the binds the program can reach (a part of a program keeps
+        // the others' instructions).
+        let live = live_binds(program);
         let suspect_any = (0..(w * h) as usize)
-            .map(|t| suspects.iter().fold(0, |set, per| set | per[t]))
+            .map(|t| {
+                (suspects.iter().zip(&live)).fold(0, |set, (per, &on)| if on { set | per[t] } else { set })
+            })
             .collect();
-        let bound = CodeSet::of(program.binds.iter().flat_map(|b| b.iter().copied()));
+        let bound = CodeSet::of(
+            (program.binds.iter().zip(&live))
+                .filter(|&(_, &on)| on)
+                .flat_map(|(b, _)| b.iter().copied()),
+        );
         let slides: Vec<Option<Slide>> = (0..program.insts.len() as Pc)
             .map(|pc| Slide::of(program, pc, &visit))
             .collect();
@@ -925,6 +936,7 @@ impl Walker {
             codes,
             suspects,
             suspect_any,
+            bound_codes: bound.codes().collect(),
             bound,
             split_reach,
             attacks,
@@ -1175,6 +1187,14 @@ impl Walker {
         scratch: &mut WalkScratch,
         max_states: u64,
     ) -> Result<(bool, Squares), TooLong> {
+        if !self.prog.unbound_writes && self.none_near(occupied, overlay, at) {
+            // Only a bound piece changes squares, none is where one could
+            // reach `at`, and one put there is the caller's to watch.
+            return Ok((false, 0));
+        }
+        if let Some(bulk) = self.bulk.as_ref().filter(|b| b.answers_changes()) {
+            return bulk.changes_at(base, occupied, overlay, at, scratch, max_states);
+        }
         let mut run = Run::new(self, base, 0, occupied, scratch, max_states, overlay);
         let (x, y) = run.xy(at);
         let before = run.read(x, y);
@@ -1182,6 +1202,23 @@ impl Walker {
         run.reads.set(0);
         let found = run.finish(&mut Sink::Changes)?;
         Ok((found, run.reads.get()))
+    }
+
+    /// Whether no square from which a bound piece could change `at` holds
+    /// one, on a position whose square sets are `occupied` with `overlay` made.
+    fn none_near(&self, occupied: &[Squares], overlay: &[(u32, Code)], at: u32) -> bool {
+        let near = self.suspect_any[at as usize];
+        let mut held = (self.bound_codes.iter()).fold(0, |s: Squares, &c| {
+            s | occupied.get(c as usize).copied().unwrap_or(0)
+        });
+        for &(s, c) in overlay {
+            if self.bound.contains(c) {
+                held |= 1 << s;
+            } else {
+                held &= !(1 << s);
+            }
+        }
+        held & near == 0
     }
 
     /// Whether a change from `old` to `new` at square `s` may change what
@@ -1249,6 +1286,32 @@ impl Walker {
     pub(crate) fn codes(&self) -> usize {
         self.codes
     }
+}
+
+/// Per bind of `program`: whether an instruction the program can reach
+/// (from its start, through guards and ordered choices) is that bind.
+fn live_binds(program: &Program) -> Vec<bool> {
+    let mut live = vec![false; program.binds.len()];
+    let mut seen = vec![false; program.insts.len()];
+    let mut todo = vec![program.start];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            continue;
+        }
+        let inst = &program.insts[pc as usize];
+        match *inst {
+            Inst::Bind { id, .. } => live[id.index()] = true,
+            Inst::Guard { sub, .. } => todo.push(program.subs[sub.index()]),
+            Inst::Ordered { id, .. } => todo.extend(
+                program.ordered[id.index()]
+                    .iter()
+                    .map(|s| program.subs[s.index()]),
+            ),
+            _ => {}
+        }
+        todo.extend(inst.successors());
+    }
+    live
 }
 
 /// The match a choice of rewrites starting at `start` ends at (each rewrite,
