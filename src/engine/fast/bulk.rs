@@ -119,6 +119,8 @@ struct BulkRule {
     /// Where the piece starts, as a distance in bits from the place, and its code.
     from: i32,
     piece: Code,
+    /// The steps its choices move the piece by.
+    steps: Vec<(i32, i32)>,
     /// Where the tails' checks look, as offsets from the piece.
     tail_reads: Vec<(i32, i32)>,
 }
@@ -208,26 +210,64 @@ impl Bulk {
             }
         }
         let geometry = Geometry { width, height };
+        // The moves of the alternative at `pc`, if it is a group's shape.
+        let shape = |pc: Pc, classes: &mut Vec<Box<[Code]>>| {
+            let Inst::Bind { id, next } = program.insts[pc as usize] else {
+                return None;
+            };
+            let interned = classes.len();
+            rays(
+                walker,
+                program,
+                next,
+                &program.binds[id.index()],
+                &geometry,
+                classes,
+            )
+            .or_else(|| {
+                classes.truncate(interned);
+                rules(program, pc, &geometry, classes)
+            })
+        };
+        let shaped: Vec<bool> = (alternatives.iter())
+            .map(|&pc| shape(pc, &mut Vec::new()).is_some())
+            .collect();
+        // Another bind of a group's pieces must be an alternative walked
+        // whose piece never ends where the group's moves take it.
+        let apart = |pc: Pc, moves: &Moves| {
+            let Inst::Bind { id, .. } = program.insts[pc as usize] else {
+                return false;
+            };
+            let codes = &program.binds[id.index()];
+            program.insts.iter().enumerate().all(|(at, inst)| match inst {
+                Inst::Bind { id, .. }
+                    if at != pc as usize && program.binds[id.index()].iter().any(|c| codes.contains(c)) =>
+                {
+                    let walked = alternatives
+                        .iter()
+                        .position(|&a| a as usize == at)
+                        .is_some_and(|i| !shaped[i]);
+                    walked && displacements(program, at as Pc).is_some_and(|ends| never_ends(moves, &ends))
+                }
+                _ => true,
+            })
+        };
         let mut classes = Vec::new();
         let (mut groups, mut rest) = (Vec::new(), Vec::new());
         for &pc in &alternatives {
             let interned = classes.len();
-            let group = match program.insts[pc as usize] {
-                Inst::Bind { id, next } if !bound_elsewhere(program, pc, &program.binds[id.index()]) => {
-                    let pieces = &program.binds[id.index()];
-                    rays(walker, program, next, pieces, &geometry, &mut classes)
-                        .or_else(|| {
-                            classes.truncate(interned);
-                            rules(program, pc, &geometry, &mut classes)
-                        })
-                        .map(|moves| Group {
-                            pieces: pieces.clone(),
-                            near: near(&moves, &geometry),
-                            moves,
-                        })
-                }
-                _ => None,
-            };
+            let group = shape(pc, &mut classes)
+                .filter(|moves| apart(pc, moves))
+                .map(|moves| {
+                    let Inst::Bind { id, .. } = program.insts[pc as usize] else {
+                        unreachable!("a shape is a bind's")
+                    };
+                    Group {
+                        pieces: program.binds[id.index()].clone(),
+                        near: near(&moves, &geometry),
+                        moves,
+                    }
+                });
             match group {
                 Some(g) => groups.push(g),
                 None => {
@@ -498,9 +538,7 @@ impl Bulk {
             let wary = if keep.cold == 0 {
                 0
             } else {
-                (occupied.iter().enumerate())
-                    .filter(|&(c, &at)| at != 0 && keep.wary.contains(c as Code))
-                    .fold(0, |s, (_, &at)| s | at)
+                (keep.wary_codes.iter()).fold(0, |s, &c| s | held(c))
             };
             Filter { keep, wary }
         });
@@ -508,7 +546,7 @@ impl Bulk {
         for group in &self.groups {
             n += match &group.moves {
                 Moves::Rays(rays) => self.rays(&group.pieces, rays, cells, occupied, &sets, filter.as_mut()),
-                Moves::Rules(rules) => self.rules(rules, cells, &sets, filter.as_mut()),
+                Moves::Rules(rules) => self.rules(rules, cells, occupied, &sets, filter.as_mut()),
             };
         }
         Ok(n)
@@ -598,6 +636,7 @@ impl Bulk {
         &self,
         rules: &[BulkRule],
         cells: &[Code],
+        occupied: &[Squares],
         sets: &[Squares],
         mut filter: Option<&mut Filter<'_, '_>>,
     ) -> u64 {
@@ -607,6 +646,9 @@ impl Bulk {
         let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
         let mut diff: SmallVec<[(u32, Code); 8]> = SmallVec::new();
         for rule in rules {
+            if occupied.get(rule.piece as usize).is_none_or(|&at| at == 0) {
+                continue;
+            }
             let places = places_of(&rule.checks, sets);
             if places == 0 {
                 continue;
@@ -858,12 +900,99 @@ fn follow(program: &Program, pc: Pc) -> Result<Pc, super::Decline> {
     super::compile::follow(program, pc)
 }
 
-/// Whether a bind of `program` other than the one at `pc` names one of `codes`.
-fn bound_elsewhere(program: &Program, pc: Pc, codes: &[Code]) -> bool {
-    program.insts.iter().enumerate().any(|(at, inst)| {
-        matches!(inst, Inst::Bind { id, .. }
-            if at != pc as usize && program.binds[id.index()].iter().any(|c| codes.contains(c)))
-    })
+/// Whether no move of `moves` takes its piece by one of the steps `ends`.
+fn never_ends(moves: &Moves, ends: &[(i32, i32)]) -> bool {
+    match moves {
+        Moves::Rays(rays) => rays.iter().all(|ray| match ray.slide {
+            None => !ends.contains(&ray.step),
+            Some(_) => !ends.iter().any(|&e| on_ray(e, ray.step)),
+        }),
+        Moves::Rules(rules) => rules.iter().all(|r| r.steps.iter().all(|s| !ends.contains(s))),
+    }
+}
+
+/// Where the piece bound at `pc` may end, as steps from where it was
+/// bound, over every path to the unbind: none when that is not known (a
+/// loop that moves it, a bind within, a rewrite not at the piece or one
+/// that removes it).
+fn displacements(program: &Program, pc: Pc) -> Option<Vec<(i32, i32)>> {
+    let Inst::Bind { next, .. } = program.insts[pc as usize] else {
+        return None;
+    };
+    let mut ends = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    walk_ends(program, next, (0, 0), false, &mut ends, &mut seen)?;
+    ends.sort_unstable();
+    ends.dedup();
+    Some(ends)
+}
+
+/// The ends of [`displacements`] from `pc` with the piece moved by `at`
+/// so far, in a sub-program (`sub`, which ends at its match) or not (which
+/// ends at the unbind), into `ends`; `seen` the states met (none: give up).
+fn walk_ends(
+    program: &Program,
+    pc: Pc,
+    at: (i32, i32),
+    sub: bool,
+    ends: &mut Vec<(i32, i32)>,
+    seen: &mut std::collections::HashSet<(Pc, (i32, i32), bool)>,
+) -> Option<()> {
+    if !seen.insert((pc, at, sub)) {
+        return Some(());
+    }
+    if seen.len() > 4096 {
+        return None;
+    }
+    match program.insts[pc as usize] {
+        Inst::Jump { to } => walk_ends(program, to, at, sub, ends, seen),
+        Inst::Split { first, second } => {
+            walk_ends(program, first, at, sub, ends, seen)?;
+            walk_ends(program, second, at, sub, ends, seen)
+        }
+        Inst::Guard { next, .. } | Inst::Test { next, .. } | Inst::Attacked { next } => {
+            walk_ends(program, next, at, sub, ends, seen)
+        }
+        Inst::Match if sub => {
+            ends.push(at);
+            Some(())
+        }
+        Inst::Unbind { next }
+            if !sub && program.insts[follow(program, next).ok()? as usize] == Inst::Match =>
+        {
+            ends.push(at);
+            Some(())
+        }
+        Inst::Rewrite { id, next } => {
+            for alt in program.rewrites[id.index()].alternatives.iter() {
+                let poi = alt.checks.iter().find(|c| c.poi)?;
+                for choice in alt.choices.iter() {
+                    let moved = choice.iter().find_map(|w| match w.write {
+                        crate::program::Write::Poi(_) => Some((w.dx - poi.dx, w.dy - poi.dy)),
+                        crate::program::Write::Code(_) => None,
+                    });
+                    let step = match moved {
+                        Some(step) => step,
+                        None if choice.iter().any(|w| (w.dx, w.dy) == (poi.dx, poi.dy)) => return None,
+                        None => (0, 0),
+                    };
+                    walk_ends(program, next, (at.0 + step.0, at.1 + step.1), sub, ends, seen)?;
+                }
+            }
+            Some(())
+        }
+        Inst::Ordered { id, next } => {
+            for s in program.ordered[id.index()].iter() {
+                let mut inner = Vec::new();
+                walk_ends(program, program.subs[s.index()], at, true, &mut inner, seen)?;
+                for end in inner {
+                    walk_ends(program, next, end, sub, ends, seen)?;
+                }
+            }
+            Some(())
+        }
+        Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Match => None,
+    }
 }
 
 /// The index of the class holding exactly `codes` in `classes` (added if new).
@@ -1119,6 +1248,7 @@ fn rules(program: &Program, pc: Pc, geometry: &Geometry, classes: &mut Vec<Box<[
             poi: first.poi,
             from: first.from,
             piece: first.piece,
+            steps: rule.traces.iter().map(|t| t.step).collect(),
             tail_reads,
         });
     }

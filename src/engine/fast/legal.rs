@@ -180,6 +180,7 @@ impl Walkers<'_> {
                 hot: &self.roles.protected[side],
                 calm,
                 wary: other.map_or(&none, |w| w.bound()),
+                wary_codes: other.map_or(&[], |w| w.bound_codes()),
                 test: &mut test,
             };
             let n = mover.count(

@@ -1258,6 +1258,11 @@ impl Walker {
         &self.bound
     }
 
+    /// The same, listed.
+    pub(crate) fn bound_codes(&self) -> &[Code] {
+        &self.bound_codes
+    }
+
     /// Whether the square sets `occupied` show that no piece can make a
     /// first rewrite, so that the program has no result.
     #[inline]
@@ -1380,6 +1385,8 @@ pub(crate) struct Keep<'g> {
     /// of the `wary` contents (elsewhere it may not).
     pub(crate) calm: Squares,
     pub(crate) wary: &'g CodeSet,
+    /// The same, listed.
+    pub(crate) wary_codes: &'g [Code],
     /// The test.
     pub(crate) test: &'g mut KeepTest<'g>,
 }
