@@ -1263,6 +1263,21 @@ impl Walker {
         &self.bound_codes
     }
 
+    /// The choice among pieces square sets count, if the program is one.
+    #[cfg(test)]
+    pub(super) fn bulk(&self) -> Option<&Bulk> {
+        self.bulk.as_deref()
+    }
+
+    /// The same walker with every alternative walked.
+    #[cfg(test)]
+    pub(super) fn without_bulk(&self) -> Walker {
+        Walker {
+            bulk: None,
+            ..self.clone()
+        }
+    }
+
     /// Whether the square sets `occupied` show that no piece can make a
     /// first rewrite, so that the program has no result.
     #[inline]
