@@ -35,3 +35,4 @@ pub mod report;
 pub mod session;
 pub mod source;
 pub mod syntax;
+pub mod uci;

@@ -23,6 +23,8 @@ use eval::{has_more_than_least, material_gain, value_gain, value_of};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::Cache;
 
@@ -35,6 +37,25 @@ pub struct Budget {
     pub depth: u32,
     /// Stop deepening once this much time has passed (the first iteration always completes).
     pub time: Option<Duration>,
+}
+
+/// What else ends a search early, besides its [`Budget`]: a flag another
+/// thread sets (a protocol's `stop`), and a number of positions searched.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt {
+    /// Stop as soon as this is set.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop once this many positions are searched.
+    pub nodes: Option<u64>,
+}
+
+/// How many moves (not plies) a score says the side is from mating (positive)
+/// or being mated (negative), if it is a forced win or loss.
+pub fn moves_to_mate(score: i32) -> Option<i32> {
+    (score.abs() >= MATE_BOUND).then(|| {
+        let moves = (WIN - score.abs() + 1) / 2;
+        if score > 0 { moves } else { -moves }
+    })
 }
 
 /// The move the AI chose and what it found.
@@ -124,6 +145,10 @@ pub struct Ai {
     active: SearchOptions,
     /// Whether the node about to be searched was reached by a pass (no two in a row).
     after_null: bool,
+    /// What else ends the search under way.
+    interrupt: Interrupt,
+    /// The most positions the transposition table keeps.
+    table_limit: usize,
 }
 
 impl Ai {
@@ -145,7 +170,32 @@ impl Ai {
                 reductions: false,
             },
             after_null: false,
+            interrupt: Interrupt::default(),
+            table_limit: 1 << 20,
         }
+    }
+
+    /// Makes the next searches end early as `interrupt` says, too.
+    pub fn set_interrupt(&mut self, interrupt: Interrupt) {
+        self.interrupt = interrupt;
+    }
+
+    /// Keeps at most about `megabytes` MiB of searched positions (at least one MiB's worth).
+    pub fn set_table_megabytes(&mut self, megabytes: usize) {
+        let entry = std::mem::size_of::<(u64, Entry)>() * 2;
+        self.table_limit = (megabytes.max(1) << 20) / entry;
+    }
+
+    /// Whether the search must stop: its time is up, it was told to, or
+    /// it searched as many positions as it may.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .interrupt
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.interrupt.nodes.is_some_and(|n| self.nodes >= n)
     }
 
     /// This AI, taking the given shortcuts in every game instead of each game's own.
@@ -163,6 +213,19 @@ impl Ai {
         budget: Budget,
         cache: &mut Cache,
     ) -> Result<Choice, PlayError> {
+        self.choose_reporting(game, state, legal, budget, cache, &mut |_| {})
+    }
+
+    /// [`Ai::choose`], giving `report` the best move after each completed iteration.
+    pub fn choose_reporting(
+        &mut self,
+        game: &Game,
+        state: &State,
+        legal: &[Action],
+        budget: Budget,
+        cache: &mut Cache,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, PlayError> {
         let started = Instant::now();
         self.deadline = budget.time.map(|t| started + t);
         self.nodes = 0;
@@ -170,7 +233,7 @@ impl Ai {
         self.after_null = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.values_mut().for_each(|h| *h /= 8);
-        if self.table.len() > 1 << 20 {
+        if self.table.len() > self.table_limit {
             self.table.clear();
         }
         // Positions of the game so far count as draws: the AI avoids repeating when ahead.
@@ -213,6 +276,7 @@ impl Ai {
                         depth,
                         nodes: self.nodes,
                     };
+                    report(&best);
                     // Search the best move first next time.
                     if let Some(p) = order.iter().position(|&i| i == index) {
                         let i = order.remove(p);
@@ -239,7 +303,7 @@ impl Ai {
                 }
                 Err(Stop::Error(e)) => return Err(e),
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.out_of_time() {
                 break;
             }
         }
@@ -547,7 +611,7 @@ impl Ai {
     /// Counts a node; every 64, stops the search if time is up (when `timed`).
     fn count_node(&mut self, timed: bool) -> Result<(), Stop> {
         self.nodes += 1;
-        if timed && self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if timed && self.nodes.is_multiple_of(64) && self.out_of_time() {
             return Err(Stop::Time);
         }
         Ok(())

@@ -57,6 +57,8 @@ enum Command {
     Match(cmd::matches::MatchArgs),
     /// Measure the AI's search rate and perft's, on fixed positions (`benches/positions.txt`).
     Bench(cmd::bench::BenchArgs),
+    /// Run as a UCI engine playing the rule file's game (for GUIs, match runners and bots).
+    Uci(cmd::uci::UciArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -81,6 +83,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(&args),
         Command::Match(args) => cmd::matches::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
+        Command::Uci(args) => cmd::uci::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -90,6 +93,11 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The engine chosen on the command line (`--engine`).
+pub fn engine() -> EngineChoice {
+    ENGINE.get().copied().unwrap_or_default()
 }
 
 /// A search that gave up, as the one line the command prints.

@@ -9,6 +9,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod uci;
 
 use clap::Args;
 

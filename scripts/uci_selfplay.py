@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Drive `chessalg uci` with python-chess's engine module: whole games of
+chessalg against itself (or against another UCI engine), each move checked
+legal by python-chess, and `go perft` compared with python-chess's own count.
+
+Usage:
+  python3 scripts/uci_selfplay.py [--binary target/release/chessalg]
+      [--rules rules/chess.alg] [--games 2] [--time 0.05] [--opponent CMD]
+
+Needs python-chess (`pip install chess`). Exits 1 on any disagreement.
+"""
+import argparse
+import subprocess
+import sys
+
+import chess
+import chess.engine
+
+
+def perft(board, depth):
+    if depth == 0:
+        return 1
+    n = 0
+    for move in board.legal_moves:
+        board.push(move)
+        n += perft(board, depth - 1)
+        board.pop()
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default="target/release/chessalg")
+    ap.add_argument("--rules", default="rules/chess.alg")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--time", type=float, default=0.05)
+    ap.add_argument("--opponent", help="another UCI engine's command line (default: chessalg itself)")
+    args = ap.parse_args()
+
+    command = [args.binary, "uci", args.rules]
+    white = chess.engine.SimpleEngine.popen_uci(command)
+    black = chess.engine.SimpleEngine.popen_uci(args.opponent.split() if args.opponent else command)
+    print(f"engine: {white.id.get('name')}")
+
+    # go perft against python-chess, after a few moves.
+    board = chess.Board()
+    for san in ["e4", "c5", "Nf3", "d6"]:
+        board.push_san(san)
+    moves = " ".join(m.uci() for m in board.move_stack)
+    proc = subprocess.run(command, input=f"position startpos moves {moves}\ngo perft 3\nquit\n",
+                          capture_output=True, text=True, check=True)
+    total = int(proc.stdout.strip().splitlines()[-1].split(": ")[1])
+    want = perft(board, 3)
+    print(f"go perft 3 after {moves}: {total} (python-chess {want})")
+    if total != want:
+        return 1
+
+    for g in range(args.games):
+        board = chess.Board()
+        engines = [white, black] if g % 2 == 0 else [black, white]
+        while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+            engine = engines[0] if board.turn == chess.WHITE else engines[1]
+            result = engine.play(board, chess.engine.Limit(time=args.time))
+            if result.move is None or result.move not in board.legal_moves:
+                print(f"game {g + 1}: illegal or no move {result.move} at {board.fen()}")
+                return 1
+            board.push(result.move)
+        print(f"game {g + 1}: {board.result(claim_draw=True)} in {board.ply()} plies")
+    white.quit()
+    black.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+//! `chessalg uci`: the game of a rule file as a UCI engine on stdin and stdout.
+
+use std::path::Path;
+
+use clap::Args;
+
+use chessalg::uci::{Server, variants_beside};
+
+use crate::cli::{Failure, engine, load_game};
+
+/// Arguments of `chessalg uci`.
+#[derive(Args, Debug)]
+pub struct UciArgs {
+    /// The rule file of the game (`UCI_Variant` offers the game files beside it).
+    pub rules: String,
+}
+
+/// Runs `chessalg uci` until `quit` or the end of its input.
+pub fn run(args: &UciArgs) -> Result<(), Failure> {
+    // A bad rule file gets its diagnostics before any protocol starts.
+    load_game(&args.rules)?;
+    let path = Path::new(&args.rules);
+    let server = Server::new(path, variants_beside(path), engine(), std::io::stdout())
+        .map_err(|e| Failure::Message(e.to_string()))?;
+    server
+        .run(std::io::stdin().lock())
+        .map_err(|e| Failure::Message(format!("cannot read the input: {e}")))
+}

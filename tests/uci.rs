@@ -1,0 +1,257 @@
+//! `chessalg uci` driven as a GUI drives it: the binary on pipes, whole
+//! games checked move by move against the library's legal moves.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use chessalg::decl::Spec;
+use chessalg::engine::Cache;
+use chessalg::game::{Game, State, divide};
+use chessalg::source::Source;
+
+/// The engine on pipes.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(rules: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(["uci", rules])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Engine { child, input, output }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that starts with `last`.
+    fn until(&mut self, last: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "the engine ended; got {lines:?}"
+            );
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(last);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+fn game(path: &str) -> Game {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (spec, _) = Spec::load(&Source::new(path, text)).unwrap();
+    Game::new(&spec).unwrap()
+}
+
+/// The legal moves of `state` by name.
+fn names(game: &Game, state: &State, cache: &mut Cache) -> Vec<String> {
+    let legal = game.legal_actions(state, cache).unwrap();
+    game.move_names(state, &legal)
+}
+
+#[test]
+fn the_engine_says_who_it_is_and_answers_isready() {
+    let mut e = Engine::start("rules/chess.alg");
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines[0].starts_with("id name chessalg ") && lines[0].ends_with("(Chess)"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")));
+    assert!(lines.iter().any(
+        |l| l.starts_with("option name UCI_Variant type combo default chess")
+            && l.contains(" var irreversible")
+    ));
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.quit();
+}
+
+#[test]
+fn go_perft_divides_as_chessalg_perft_does() {
+    let chess = game("rules/chess.alg");
+    let mut cache = Cache::new();
+    let start = chess.initial();
+    let legal = chess.legal_actions(&start, &mut cache).unwrap();
+    let i = chess
+        .move_names(&start, &legal)
+        .iter()
+        .position(|n| n == "e2e4")
+        .unwrap();
+    let after = chess.play(&start, &legal[i]);
+    let mut want: Vec<String> = divide(&chess, &after, 3, &mut cache)
+        .unwrap()
+        .into_iter()
+        .map(|(name, n)| format!("{name}: {n}"))
+        .collect();
+    let total: u64 = divide(&chess, &after, 3, &mut cache)
+        .unwrap()
+        .iter()
+        .map(|r| r.1)
+        .sum();
+    want.push(String::new());
+    want.push(format!("Nodes searched: {total}"));
+    let mut e = Engine::start("rules/chess.alg");
+    e.send("position startpos moves e2e4");
+    e.send("go perft 3");
+    assert_eq!(e.until("Nodes searched"), want);
+    e.quit();
+}
+
+/// Plays a game of `rules` against itself through the protocol, each
+/// `bestmove` checked against the legal moves, until the engine says the
+/// game is over (`bestmove (none)`, which must be so) or `plies` are played.
+fn self_play(rules: &str, plies: usize) -> usize {
+    let game = game(rules);
+    let mut cache = Cache::new();
+    let mut e = Engine::start(rules);
+    e.send("uci");
+    e.until("uciok");
+    e.send("ucinewgame");
+    let (mut state, mut played) = (game.initial(), Vec::new());
+    for _ in 0..plies {
+        let position = match played.is_empty() {
+            true => "position startpos".to_string(),
+            false => format!("position startpos moves {}", played.join(" ")),
+        };
+        e.send(&position);
+        e.send("go depth 2");
+        let lines = e.until("bestmove");
+        let best = lines
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap()
+            .to_string();
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let over = legal.is_empty() || game.ending(&state, &legal, &mut cache).unwrap().is_some();
+        if best == "(none)" {
+            assert!(over, "{rules}: (none) with the game going on after {played:?}");
+            break;
+        }
+        assert!(!over, "{rules}: a move after the game ended, after {played:?}");
+        assert!(lines.iter().any(|l| l.starts_with("info depth ")), "{lines:?}");
+        let names = game.move_names(&state, &legal);
+        let i = names.iter().position(|n| *n == best);
+        let i = i.unwrap_or_else(|| panic!("{rules}: {best} is not legal after {played:?}: {names:?}"));
+        state = game.play(&state, &legal[i]);
+        played.push(best);
+    }
+    e.quit();
+    played.len()
+}
+
+#[test]
+fn whole_games_of_chess_and_irreversible_chess_are_played_through_the_protocol() {
+    assert!(self_play("rules/chess.alg", 200) >= 10);
+    assert!(self_play("rules/irreversible.alg", 200) >= 10);
+}
+
+#[test]
+fn bad_input_gets_an_info_string_and_changes_nothing_after_it() {
+    let chess = game("rules/chess.alg");
+    let mut e = Engine::start("rules/chess.alg");
+    // An illegal move: the position stops before it.
+    e.send("position startpos moves e2e4 e7e4 d2d4");
+    e.send("go perft 1");
+    let lines = e.until("Nodes searched");
+    assert!(lines[0].starts_with("info string illegal move e7e4"), "{lines:?}");
+    let mut cache = Cache::new();
+    let start = chess.initial();
+    let after_e4 = {
+        let legal = chess.legal_actions(&start, &mut cache).unwrap();
+        let i = chess
+            .move_names(&start, &legal)
+            .iter()
+            .position(|n| n == "e2e4")
+            .unwrap();
+        chess.play(&start, &legal[i])
+    };
+    let want = names(&chess, &after_e4, &mut cache).len();
+    assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {want}"));
+    for (bad, says) in [
+        ("sideways", "info string unknown command: sideways"),
+        ("position fen 8/8/8 w - - 0 1", "info string bad FEN"),
+        ("position", "info string position needs"),
+        ("go depth x", "info string go depth: `x` is not a number"),
+        (
+            "setoption name Colour value red",
+            "info string unknown option: Colour",
+        ),
+        (
+            "setoption name Hash value 0",
+            "info string Hash must be 1 to 4096",
+        ),
+        (
+            "setoption name UCI_Variant value nowhere",
+            "info string no variant named nowhere",
+        ),
+        (
+            "setoption name RulesFile value /no/such.alg",
+            "info string cannot read /no/such.alg",
+        ),
+    ] {
+        e.send(bad);
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(lines[0].starts_with(says), "{bad}: {lines:?}");
+    }
+    // The game is still chess, at the start.
+    e.send("position startpos");
+    e.send("go perft 1");
+    assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 20");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move_and_variants_switch_games() {
+    let mut e = Engine::start("rules/chess.alg");
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    e.send("stop");
+    let best = e.until("bestmove");
+    let best = best
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .to_string();
+    let chess = game("rules/chess.alg");
+    let mut cache = Cache::new();
+    let after = chess
+        .from_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1")
+        .unwrap();
+    assert!(names(&chess, &after, &mut cache).contains(&best), "{best}");
+    e.send("setoption name UCI_Variant value tictactoe");
+    e.send("uci");
+    assert!(e.until("uciok")[0].ends_with("(Tic-tac-toe)"));
+    e.send("position startpos");
+    e.send("go perft 2");
+    assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 72");
+    e.quit();
+}
