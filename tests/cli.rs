@@ -40,10 +40,16 @@ fn check_reports_every_error_of_every_file() {
 #[test]
 fn check_refuses_text_that_is_not_utf8() {
     let path = std::env::temp_dir().join("chessalg-not-utf8.alg");
-    std::fs::write(&path, b"x = \xff\xfe . -> \x80\n").unwrap();
+    std::fs::write(&path, "a = .\n// caf\u{e9} \n".as_bytes()).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    // The é's first byte alone: line 2, column 7, byte 12.
+    bytes.remove(13);
+    std::fs::write(&path, &bytes).unwrap();
     let out = chessalg(&["check", path.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("chessalg::syntax::not_utf8"));
+    let err = text(&out.stderr);
+    assert!(err.contains("chessalg::syntax::not_utf8"), "{err}");
+    assert!(err.contains("line 2, column 7 (byte 12)"), "{err}");
 }
 
 #[test]

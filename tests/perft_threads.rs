@@ -32,6 +32,29 @@ fn perft_on_several_threads_gives_the_published_counts() {
 }
 
 #[test]
+fn a_watched_perft_counts_the_same_and_notes_every_subtree() {
+    for (rules, depth, published) in CASES {
+        let g = common::game(rules);
+        for threads in [1, 2] {
+            let progress = game::PerftProgress::default();
+            let n = game::perft_watched(&g, &g.initial(), depth, threads, None, Some(&progress)).unwrap();
+            assert_eq!(
+                n, published,
+                "{rules} depth {depth} on {threads} threads, watched"
+            );
+            let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(
+                load(&progress.parts) >= 8,
+                "{rules}: split into {}",
+                load(&progress.parts)
+            );
+            assert_eq!(load(&progress.done), load(&progress.parts), "{rules}");
+            assert_eq!(load(&progress.leaves), published, "{rules}");
+        }
+    }
+}
+
+#[test]
 fn divide_on_several_threads_matches_one_thread() {
     let g = common::chess();
     let start = g.initial();

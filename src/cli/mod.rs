@@ -140,7 +140,7 @@ pub fn read_source(path: &str) -> Result<Source, Failure> {
             let mut problems = Problems::default();
             problems
                 .list
-                .push((source, SyntaxError::NotUtf8 { offset }.into()));
+                .push((source, SyntaxError::not_utf8(e.as_bytes(), offset).into()));
             print_problems(&problems);
             Err(Failure::Reported)
         }

@@ -36,7 +36,10 @@ pub use notation::MoveInputError;
 pub use notation::pgn;
 pub use notation::pgn::PgnTags;
 pub use notation::square_name;
-pub use perft::{PerftTable, divide, divide_parallel, divide_with, perft, perft_parallel, perft_with};
+pub use perft::{
+    PerftProgress, PerftTable, divide, divide_parallel, divide_with, perft, perft_parallel, perft_watched,
+    perft_with,
+};
 pub use policy::{Legality, SearchOptions, TurnOrder};
 pub use prospects::Prospects;
 pub use state::{State, Undo};

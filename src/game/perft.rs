@@ -193,6 +193,18 @@ pub fn divide_with(
     Ok(out)
 }
 
+/// How far a perft has come, for a progress line: how many subtrees it was
+/// split into, how many are counted, and their leaves.
+#[derive(Debug, Default)]
+pub struct PerftProgress {
+    /// The subtrees (set once the split is made).
+    pub parts: AtomicU64,
+    /// The subtrees counted so far.
+    pub done: AtomicU64,
+    /// The leaves of those.
+    pub leaves: AtomicU64,
+}
+
 /// Perft on `threads` threads: the tree is split at the first plies into
 /// at least eight subtrees per thread (each still deep enough to count its
 /// last ply in bulk), which the threads take in turn; the same count as
@@ -204,11 +216,24 @@ pub fn perft_parallel(
     threads: usize,
     table: Option<&PerftTable>,
 ) -> Result<u64, PlayError> {
+    perft_watched(game, state, depth, threads, table, None)
+}
+
+/// [`perft_parallel`], noting in `progress` (if any) each subtree counted
+/// (with progress, one thread splits the tree too).
+pub fn perft_watched(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+    progress: Option<&PerftProgress>,
+) -> Result<u64, PlayError> {
     let mut cache = Cache::new();
-    if threads <= 1 || depth <= 2 {
+    if (threads <= 1 && progress.is_none()) || depth <= 2 {
         return perft_with(game, state, depth, &mut cache, table);
     }
-    let want = threads * 8;
+    let want = threads.max(1) * 8;
     let mut frontier = vec![state.clone()];
     let mut left = depth;
     while frontier.len() < want && left > 2 {
@@ -224,10 +249,21 @@ pub fn perft_parallel(
         frontier = next;
         left -= 1;
     }
-    pool(threads)?.install(|| {
+    if let Some(p) = progress {
+        p.parts.store(frontier.len() as u64, Ordering::Relaxed);
+    }
+    let count = |cache: &mut Cache, s: &State| {
+        let n = perft_with(game, s, left, cache, table)?;
+        if let Some(p) = progress {
+            p.done.fetch_add(1, Ordering::Relaxed);
+            p.leaves.fetch_add(n, Ordering::Relaxed);
+        }
+        Ok(n)
+    };
+    pool(threads.max(1))?.install(|| {
         frontier
             .par_iter()
-            .map_init(Cache::new, |cache, s| perft_with(game, s, left, cache, table))
+            .map_init(Cache::new, |cache, s| count(cache, s))
             .try_reduce(|| 0, |a, b| Ok(a + b))
     })
 }

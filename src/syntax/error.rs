@@ -24,14 +24,20 @@ pub enum SyntaxError {
     },
 
     /// The text is not UTF-8.
-    #[error("the text is not valid UTF-8")]
+    #[error(
+        "the text is not valid UTF-8: line {line}, column {column} (byte {offset}) starts an invalid sequence"
+    )]
     #[diagnostic(
         code(chessalg::syntax::not_utf8),
-        help("rule files are UTF-8 text; this byte starts an invalid sequence")
+        help("rule files are UTF-8 text: save the file as UTF-8 (the byte is shown as �)")
     )]
     NotUtf8 {
         /// Byte offset of the first invalid byte.
         offset: usize,
+        /// Its line, from 1.
+        line: usize,
+        /// Its column in characters, from 1.
+        column: usize,
     },
 
     /// Brackets nest deeper than the parser allows.
@@ -173,6 +179,14 @@ pub enum SyntaxError {
 }
 
 impl SyntaxError {
+    /// The error for `bytes`, valid UTF-8 up to `offset`: where that byte is.
+    pub fn not_utf8(bytes: &[u8], offset: usize) -> SyntaxError {
+        let before = String::from_utf8_lossy(&bytes[..offset.min(bytes.len())]);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        SyntaxError::NotUtf8 { offset, line, column }
+    }
+
     /// Where the error is, when it has a place in the text.
     pub fn span(&self) -> Option<Span> {
         match self {
@@ -186,7 +200,8 @@ impl SyntaxError {
             | SyntaxError::MalformedPower { span }
             | SyntaxError::BadPlace { span, .. }
             | SyntaxError::RepetitionBounds { span, .. } => Some(*span),
-            SyntaxError::NotUtf8 { offset } => Some(Span::new(*offset, *offset + 1)),
+            // Shown in the text read with the bad byte as U+FFFD (three bytes).
+            SyntaxError::NotUtf8 { offset, .. } => Some(Span::new(*offset, *offset + '\u{FFFD}'.len_utf8())),
         }
     }
 }

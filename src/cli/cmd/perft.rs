@@ -1,6 +1,8 @@
 //! `chessalg perft`: the leaves of the legal-move tree, optionally per first move.
 
-use std::time::Instant;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -57,7 +59,26 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         println!("Nodes searched: {total}");
         total
     } else {
-        let total = game::perft_parallel(&game, &state, args.depth, threads, table).map_err(play_error)?;
+        // On a terminal, a line of progress while it counts; nothing in a pipe.
+        let watching = std::io::stderr().is_terminal();
+        let progress = game::PerftProgress::default();
+        let done = AtomicBool::new(false);
+        let total = std::thread::scope(|scope| {
+            if watching {
+                scope.spawn(|| show_progress(&progress, &done, started));
+            }
+            let total = game::perft_watched(
+                &game,
+                &state,
+                args.depth,
+                threads,
+                table,
+                watching.then_some(&progress),
+            );
+            done.store(true, Ordering::Relaxed);
+            total
+        })
+        .map_err(play_error)?;
         println!("{total}");
         total
     };
@@ -67,4 +88,30 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         total as f64 / secs.max(1e-9)
     );
     Ok(())
+}
+
+/// Rewrites one line on stderr every half second until `done`: subtrees
+/// counted, leaves so far and their rate; then clears it.
+fn show_progress(progress: &game::PerftProgress, done: &AtomicBool, started: Instant) {
+    let mut shown = false;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        let secs = started.elapsed().as_secs_f64();
+        if secs < 0.5 || done.load(Ordering::Relaxed) {
+            continue;
+        }
+        let (parts, counted, leaves) = (
+            progress.parts.load(Ordering::Relaxed),
+            progress.done.load(Ordering::Relaxed),
+            progress.leaves.load(Ordering::Relaxed),
+        );
+        eprint!(
+            "\r\x1b[Kperft: {counted}/{parts} subtrees, {leaves} leaves, {:.1} M leaves/s, {secs:.0} s",
+            leaves as f64 / secs / 1e6
+        );
+        shown = true;
+    }
+    if shown {
+        eprint!("\r\x1b[K");
+    }
 }
