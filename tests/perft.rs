@@ -511,3 +511,61 @@ fn chess960_perft() {
         2420
     );
 }
+
+/// Every position of the perft data files, all reached in real games or
+/// published as such, passes the plausibility checks `--fen` makes; the
+/// checks still refuse what no game could reach.
+#[test]
+fn every_published_position_is_plausible_and_impossible_ones_are_not() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir("tests/data/perft").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let rules = format!("rules/{name}.alg");
+        if !std::path::Path::new(&rules).exists() {
+            continue;
+        }
+        let game = common::game(&rules);
+        let mut cache = chessalg::engine::Cache::new();
+        let mut fens: Vec<String> = cases_of(path.to_str().unwrap())
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
+        fens.dedup();
+        for fen in fens.iter().filter(|f| *f != "start") {
+            if let Err(e) = game.from_fen_checked(fen, &mut cache) {
+                panic!("{rules}: {fen}: {e}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} positions");
+    let chess = common::chess();
+    let mut cache = chessalg::engine::Cache::new();
+    for (fen, says) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+            "target square e3",
+        ),
+        (
+            "KKKKKKKK/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "9 of the royal piece ♔",
+        ),
+        (
+            "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1",
+            "♙ on h8",
+        ),
+        ("8/8/8/8/8/8/8/KPk5 w - - 0 1", "♙ on b1"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "rights letter `K`",
+        ),
+    ] {
+        let e = chess
+            .from_fen_checked(fen, &mut cache)
+            .expect_err(fen)
+            .to_string();
+        assert!(e.contains(says), "{fen}: {e}");
+        assert!(chess.from_fen(fen).is_ok(), "{fen} loads without the checks");
+    }
+}

@@ -12,6 +12,7 @@ mod legal;
 mod notation;
 mod outcome;
 mod perft;
+mod plausible;
 mod policy;
 mod prospects;
 mod state;

@@ -28,6 +28,9 @@ pub struct Prospects {
     scope: Vec<u32>,
     /// The largest scope of each piece over all squares.
     full: Vec<u32>,
+    /// Per piece: the squares some move (of any of its owner's pieces,
+    /// alone or taking one piece) leaves it on.
+    arrivals: Vec<SquareSet>,
 }
 
 /// A set of square indices.
@@ -70,7 +73,7 @@ impl Prospects {
     }
 
     /// [`Prospects::new`], with captures tried one target at a time or all at once.
-    fn build(game: &Game, cache: &mut Cache, one_target: bool) -> Result<Prospects, PlayError> {
+    pub(super) fn build(game: &Game, cache: &mut Cache, one_target: bool) -> Result<Prospects, PlayError> {
         let frame = game.frame;
         let squares: Vec<Coord> = game.initial.position().squares().map(|(at, _)| at).collect();
         let mut index = vec![None; (frame.files * frame.ranks) as usize];
@@ -166,11 +169,18 @@ impl Prospects {
         let full = (0..pieces)
             .map(|p| (0..n).map(|s| scope[node(p, s)]).max().unwrap_or(0))
             .collect();
+        let mut arrivals = vec![SquareSet::new(n); pieces];
+        for edges in &next {
+            for &m in edges {
+                arrivals[m / n].insert(m % n);
+            }
+        }
         Ok(Prospects {
             squares: n,
             index,
             scope,
             full,
+            arrivals,
         })
     }
 
@@ -181,7 +191,17 @@ impl Prospects {
             index: Vec::new(),
             scope: Vec::new(),
             full: Vec::new(),
+            arrivals: Vec::new(),
         }
+    }
+
+    /// Whether some move could leave `piece` on `at`; none when no move
+    /// leaves it anywhere (its moves need more than one other piece, or
+    /// it is only ever placed by moves that need context).
+    pub fn arrives(&self, game: &Game, piece: PieceId, at: Coord) -> Option<bool> {
+        let set = self.arrivals.get(piece.index()).filter(|s| s.len() > 0)?;
+        let s = frame_index(game.frame, at).and_then(|k| self.index.get(k).copied().flatten())?;
+        Some(set.0[s / 64] >> (s % 64) & 1 == 1)
     }
 
     /// How many squares `piece` could ever take on from `at` (0 off the board).

@@ -98,6 +98,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let (game, state) = setup(&GameArgs {
             rules: p.rules.clone(),
             fen: p.fen.clone(),
+            lenient: true,
         })?;
         let mut cache = Cache::new();
         let legal = game.legal_actions(&state, &mut cache).map_err(play_error)?;

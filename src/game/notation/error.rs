@@ -15,6 +15,13 @@ pub enum FenError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The position reads, but could not arise in the game.
+    #[error("implausible FEN: {reason}")]
+    #[diagnostic(code(chessalg::game::implausible_fen), help("`--lenient` loads it anyway"))]
+    Implausible {
+        /// Why not, for the first thing found.
+        reason: String,
+    },
 }
 
 /// A [`FenError`] for `field`, saying why.

@@ -9,11 +9,33 @@ use crate::engine::Position;
 
 use super::error::{FenError, bad};
 use super::{name, parse_square};
+use crate::engine::Cache;
 use crate::game::{Game, State};
 
 impl Game {
     /// The state a FEN string describes.
     pub fn from_fen(&self, fen: &str) -> Result<State, FenError> {
+        self.read_fen(fen, &mut Vec::new())
+    }
+
+    /// [`Game::from_fen`], refusing a position the game could not reach as
+    /// far as the rule file tells: more royal pieces than the initial
+    /// position has, a piece where no move could have put it, a rights
+    /// letter or a target square that marks no piece.
+    pub fn from_fen_checked(&self, fen: &str, cache: &mut Cache) -> Result<State, FenError> {
+        let mut doubts = Vec::new();
+        let state = self.read_fen(fen, &mut doubts)?;
+        if doubts.is_empty() {
+            doubts.extend(self.implausible(&state, cache));
+        }
+        match doubts.into_iter().next() {
+            Some(reason) => Err(FenError::Implausible { reason }),
+            None => Ok(state),
+        }
+    }
+
+    /// [`Game::from_fen`], noting in `doubts` the fields that mark nothing.
+    fn read_fen(&self, fen: &str, doubts: &mut Vec<String>) -> Result<State, FenError> {
         if self.is_numbered() && super::numbered::looks_numbered(fen) {
             return super::numbered::from_fen(self, fen);
         }
@@ -68,6 +90,7 @@ impl Game {
                     ));
                 };
                 for &(piece, m, sq) in &rule.squares {
+                    let before = marks.len();
                     for at in self.rights_squares(sq) {
                         if let Content::Piece(p, have) = position.get(at)
                             && p == piece
@@ -80,6 +103,12 @@ impl Game {
                                 break;
                             }
                         }
+                    }
+                    if marks.len() == before {
+                        let symbol = self.pieces.symbol(piece);
+                        doubts.push(format!(
+                            "the rights letter `{letter}` names a {symbol} that is not on its square"
+                        ));
                     }
                 }
                 position = position.with_changes(&marks);
@@ -105,6 +134,11 @@ impl Game {
                         content: Content::Piece(p, have.union(rule.marks)),
                     });
                 }
+            }
+            if marks.is_empty() {
+                doubts.push(format!(
+                    "the target square {target} has no piece beside it for the target rules to mark"
+                ));
             }
             position = position.with_changes(&marks);
         }
