@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod ai;
+pub mod bundled;
 pub mod core;
 pub mod decl;
 pub mod engine;

@@ -322,3 +322,43 @@ fn commands_end_quietly_when_their_reader_goes_away() {
         );
     }
 }
+
+#[test]
+fn bundled_games_are_found_by_name_from_any_directory() {
+    let elsewhere = std::env::temp_dir();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .unwrap()
+    };
+    // A bare name, and a bundled file that imports another.
+    let out = run(&["perft", "chess", "-d", "2"]);
+    assert_eq!(text(&out.stdout).trim(), "400", "{}", text(&out.stderr));
+    let out = run(&["perft", "irreversible-castling", "-d", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // An unknown name says which games there are.
+    let out = run(&["show", "no-such-game"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("cannot read no-such-game") && err.contains("bundled games: amazons"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fen_refuses_a_position_the_game_cannot_reach_unless_lenient() {
+    let fen = "8/8/8/8/8/8/8/KPk5 w - - 0 1";
+    let out = chessalg(&["show", "rules/chess.alg", "--fen", fen], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("implausible FEN: ♙ on b1") && err.contains("--lenient"),
+        "{err}"
+    );
+    let out = chessalg(&["show", "rules/chess.alg", "--fen", fen, "--lenient"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

@@ -130,7 +130,15 @@ pub fn read_source(path: &str) -> Result<Source, Failure> {
     } else {
         std::fs::read(path).map(|b| bytes = b)
     };
-    read.map_err(|e| Failure::Message(format!("cannot read {name}: {e}")))?;
+    if let Err(e) = read {
+        // A bare name (`chess`) is a rule file built into chessalg.
+        return chessalg::bundled::lookup(path).ok_or_else(|| {
+            Failure::Message(format!(
+                "cannot read {name}: {e} (bundled games: {})",
+                bundled_names().join(", ")
+            ))
+        });
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source::new(name, text)),
         Err(e) => {
@@ -145,6 +153,14 @@ pub fn read_source(path: &str) -> Result<Source, Failure> {
             Err(Failure::Reported)
         }
     }
+}
+
+/// The names of the rule files built into chessalg (`chess`, `othello`, ...).
+fn bundled_names() -> Vec<&'static str> {
+    (chessalg::bundled::files().iter())
+        .filter_map(|(n, _)| n.strip_suffix(".alg"))
+        .filter(|n| *n != "prelude")
+        .collect()
 }
 
 /// Loads a rule file's definitions (checking the whole file, its game

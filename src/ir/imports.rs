@@ -69,14 +69,14 @@ pub(super) fn merge(
             );
             continue;
         }
-        let text = match std::fs::read_to_string(&full) {
-            Ok(t) => t,
+        // (A bundled file's imports are bundled too.)
+        let source = match crate::bundled::read(&name) {
+            Ok(source) => source,
             Err(e) => {
                 fail(problems, format!("cannot read {name}: {e}"));
                 continue;
             }
         };
-        let source = Source::new(name, text);
         let parsed = match syntax::parse_file(&source.text) {
             Ok(f) => f,
             Err(errs) => {

@@ -51,7 +51,7 @@ pub enum UciError {
 /// The game of the rule file at `path`, built on the engines `engine` allows.
 pub fn load(path: &Path, engine: EngineChoice) -> Result<Game, UciError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| UciError::Read {
+    let source = crate::bundled::read(&name).map_err(|error| UciError::Read {
         path: name.clone(),
         error,
     })?;
@@ -62,7 +62,7 @@ pub fn load(path: &Path, engine: EngineChoice) -> Result<Game, UciError> {
             .trim()
             .to_string()
     };
-    let (spec, _) = Spec::load(&Source::new(&name, text)).map_err(|problems| UciError::Rules {
+    let (spec, _) = Spec::load(&source).map_err(|problems| UciError::Rules {
         path: name.clone(),
         why: one_line(report::render(&problems, Style::PLAIN)),
     })?;
@@ -73,25 +73,39 @@ pub fn load(path: &Path, engine: EngineChoice) -> Result<Game, UciError> {
 }
 
 /// The rule files beside `rules` (its folder's `.alg` files that declare a
-/// game), by name (file stem), sorted.
+/// game), by name (file stem), sorted; for a bundled file (or a folder
+/// without games), the bundled games.
 pub fn variants_beside(rules: &Path) -> Vec<(String, PathBuf)> {
+    let is_game = |source: &Source| Spec::load(source).is_ok_and(|(s, _)| s.game().is_game());
     let dir = rules
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+    let mut found: Vec<(String, PathBuf)> = match std::fs::read_dir(dir) {
+        Ok(entries) if !rules.starts_with(crate::bundled::DIR) => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+            .filter(|p| {
+                let text = std::fs::read_to_string(p).unwrap_or_default();
+                is_game(&Source::new(p.display().to_string(), text))
+            })
+            .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
+            .collect(),
+        _ => Vec::new(),
     };
-    let mut found: Vec<(String, PathBuf)> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
-        .filter(|p| {
-            let text = std::fs::read_to_string(p).unwrap_or_default();
-            Spec::load(&Source::new(p.display().to_string(), text)).is_ok_and(|(s, _)| s.game().is_game())
-        })
-        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
-        .collect();
+    if found.is_empty() {
+        found = (crate::bundled::files().iter())
+            .filter(|(name, text)| is_game(&Source::new(format!("{}/{name}", crate::bundled::DIR), *text)))
+            .filter_map(|(name, _)| {
+                let stem = name.strip_suffix(".alg")?;
+                Some((
+                    stem.to_string(),
+                    PathBuf::from(format!("{}/{name}", crate::bundled::DIR)),
+                ))
+            })
+            .collect();
+    }
     found.sort();
     found
 }

@@ -19,7 +19,12 @@ pub struct UciArgs {
 pub fn run(args: &UciArgs) -> Result<(), Failure> {
     // A bad rule file gets its diagnostics before any protocol starts.
     load_game(&args.rules)?;
-    let path = Path::new(&args.rules);
+    // A bare name stands for a bundled file (whose variants are the bundled ones).
+    let bundled = match Path::new(&args.rules).exists() {
+        true => None,
+        false => chessalg::bundled::lookup(&args.rules).map(|s| s.name),
+    };
+    let path = Path::new(bundled.as_deref().unwrap_or(&args.rules));
     let server = Server::new(path, variants_beside(path), engine(), std::io::stdout())
         .map_err(|e| Failure::Message(e.to_string()))?;
     server

@@ -1,0 +1,70 @@
+//! The rule files of `rules/`, built into the program: an installed
+//! `chessalg` finds them by name (`chessalg play chess`) from any
+//! directory, and their imports among themselves.
+//!
+//! A bundled file's source is named `<bundled>/rules/NAME.alg`; a file on
+//! disk always comes first.
+
+use std::path::Path;
+
+use crate::source::Source;
+
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/bundled_rules.rs"));
+}
+
+/// Where bundled files seem to live, in their sources' names.
+pub const DIR: &str = "<bundled>/rules";
+
+/// The bundled files: file name (`chess.alg`) and text.
+pub fn files() -> &'static [(&'static str, &'static str)] {
+    files::FILES
+}
+
+/// The text of bundled file `name` (`chess.alg`).
+pub fn text(name: &str) -> Option<&'static str> {
+    files().iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// The bundled file a path stands for: `<bundled>/rules/NAME.alg`, or a
+/// bare name (`chess`, `chess.alg`) when no such file is on disk.
+pub fn lookup(path: &str) -> Option<Source> {
+    let bare = match path.strip_prefix(DIR).and_then(|p| p.strip_prefix('/')) {
+        Some(name) => name.to_string(),
+        None if !path.contains(['/', '\\']) && !Path::new(path).exists() => {
+            if path.ends_with(".alg") {
+                path.to_string()
+            } else {
+                format!("{path}.alg")
+            }
+        }
+        None => return None,
+    };
+    text(&bare).map(|t| Source::new(format!("{DIR}/{bare}"), t))
+}
+
+/// A rule file's source: the file at `path` if there is one, else the
+/// bundled file it names.
+pub fn read(path: &str) -> std::io::Result<Source> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Source::new(path, text)),
+        Err(e) => lookup(path).ok_or(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{files, lookup};
+
+    #[test]
+    fn every_rule_file_is_bundled_and_found_by_name() {
+        let on_disk = std::fs::read_dir("rules").unwrap().count();
+        assert_eq!(files().len(), on_disk);
+        let chess = lookup("chess").expect("chess is bundled");
+        assert_eq!(chess.name, "<bundled>/rules/chess.alg");
+        assert!(chess.text.contains("game Chess"));
+        assert!(lookup("<bundled>/rules/irreversible.alg").is_some());
+        assert!(lookup("no-such-game").is_none());
+        assert!(lookup("somewhere/chess.alg").is_none());
+    }
+}
