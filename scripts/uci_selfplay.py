@@ -6,6 +6,7 @@ legal by python-chess, and `go perft` compared with python-chess's own count.
 Usage:
   python3 scripts/uci_selfplay.py [--binary target/release/chessalg]
       [--rules rules/chess.alg] [--games 2] [--time 0.05] [--opponent CMD]
+      [--opponent-depth N]
 
 Needs python-chess (`pip install chess`). Exits 1 on any disagreement.
 """
@@ -35,11 +36,20 @@ def main():
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--time", type=float, default=0.05)
     ap.add_argument("--opponent", help="another UCI engine's command line (default: chessalg itself)")
+    ap.add_argument("--opponent-depth", type=int, help="the opponent searches to this depth instead of for --time")
     args = ap.parse_args()
 
     command = [args.binary, "uci", args.rules]
     white = chess.engine.SimpleEngine.popen_uci(command)
     black = chess.engine.SimpleEngine.popen_uci(args.opponent.split() if args.opponent else command)
+    try:
+        return run(args, command, white, black)
+    finally:
+        white.quit()
+        black.quit()
+
+
+def run(args, command, white, black):
     print(f"engine: {white.id.get('name')}")
 
     # go perft against python-chess, after a few moves.
@@ -48,26 +58,33 @@ def main():
         board.push_san(san)
     moves = " ".join(m.uci() for m in board.move_stack)
     proc = subprocess.run(command, input=f"position startpos moves {moves}\ngo perft 3\nquit\n",
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, timeout=120)
     total = int(proc.stdout.strip().splitlines()[-1].split(": ")[1])
     want = perft(board, 3)
     print(f"go perft 3 after {moves}: {total} (python-chess {want})")
     if total != want:
         return 1
 
+    score = 0.0
     for g in range(args.games):
         board = chess.Board()
         engines = [white, black] if g % 2 == 0 else [black, white]
         while not board.is_game_over(claim_draw=True) and board.ply() < 300:
             engine = engines[0] if board.turn == chess.WHITE else engines[1]
-            result = engine.play(board, chess.engine.Limit(time=args.time))
+            limit = chess.engine.Limit(time=args.time)
+            if engine is black and args.opponent_depth:
+                limit = chess.engine.Limit(depth=args.opponent_depth)
+            result = engine.play(board, limit)
             if result.move is None or result.move not in board.legal_moves:
                 print(f"game {g + 1}: illegal or no move {result.move} at {board.fen()}")
                 return 1
             board.push(result.move)
-        print(f"game {g + 1}: {board.result(claim_draw=True)} in {board.ply()} plies")
-    white.quit()
-    black.quit()
+        result = board.result(claim_draw=True)
+        ours = chess.WHITE if g % 2 == 0 else chess.BLACK
+        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        score += points if ours == chess.WHITE else 1.0 - points
+        print(f"game {g + 1}: {result} in {board.ply()} plies (chessalg {'white' if ours == chess.WHITE else 'black'})")
+    print(f"chessalg (the first engine) scored {score}/{args.games}")
     return 0
 
 

@@ -255,3 +255,39 @@ fn stop_ends_an_infinite_search_with_a_legal_move_and_variants_switch_games() {
     assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 72");
     e.quit();
 }
+
+/// python-chess's engine module drives the binary through a whole game of
+/// chess, every move checked legal by python-chess, and `go perft` agrees
+/// with python-chess's count (`scripts/uci_selfplay.py`). Needs python3
+/// with python-chess (`.ci/run` installs it); without it the test says so
+/// and checks nothing else.
+#[test]
+fn python_chess_drives_a_whole_game() {
+    let has = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        eprintln!("python_chess_drives_a_whole_game: python3 with python-chess is not installed; not run");
+        return;
+    }
+    let out = Command::new("python3")
+        .args([
+            "scripts/uci_selfplay.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_chessalg"),
+        ])
+        .args(["--rules", "rules/chess.alg", "--games", "1", "--time", "0.02"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("go perft 3") && stdout.contains("game 1: "),
+        "{stdout}"
+    );
+}
