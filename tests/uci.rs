@@ -220,6 +220,11 @@ fn bad_input_gets_an_info_string_and_changes_nothing_after_it() {
         let lines = e.until("readyok");
         assert!(lines[0].starts_with(says), "{bad}: {lines:?}");
     }
+    // Bytes that are not text: an unknown command, and the engine goes on.
+    e.input.write_all(b"\xff\xfe go\n").unwrap();
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines[0].starts_with("info string unknown command"), "{lines:?}");
     // The game is still chess, at the start.
     e.send("position startpos");
     e.send("go perft 1");

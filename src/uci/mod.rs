@@ -173,8 +173,10 @@ impl<W: Write + Send + 'static> Server<W> {
     /// Answers each line of `input` until `quit` or its end (a search under
     /// way is stopped and its best move given).
     pub fn run(mut self, input: impl BufRead) -> std::io::Result<()> {
-        for line in input.lines() {
-            if !self.handle(&line?) {
+        // Bytes that are not UTF-8 are read as U+FFFD (an unknown command).
+        for line in input.split(b'\n') {
+            let line = String::from_utf8_lossy(&line?).into_owned();
+            if !self.handle(line.trim_end_matches('\r')) {
                 break;
             }
         }
