@@ -37,6 +37,9 @@ def main():
     ap.add_argument("--time", type=float, default=0.05)
     ap.add_argument("--opponent", help="another UCI engine's command line (default: chessalg itself)")
     ap.add_argument("--opponent-depth", type=int, help="the opponent searches to this depth instead of for --time")
+    ap.add_argument("--own-rules", action="store_true",
+                    help="the rule file is not chess (Irreversible Chess): python-chess only relays the moves, "
+                         "each checked against `chessalg moves`, and the engine says when the game is over")
     args = ap.parse_args()
 
     command = [args.binary, "uci", args.rules]
@@ -49,8 +52,55 @@ def main():
         black.quit()
 
 
+class Relay(chess.Board):
+    """A board that takes the engine's word for what is legal (its rules are not chess's)."""
+
+    def is_legal(self, move):
+        return True
+
+
+def legal_by_chessalg(args, board):
+    out = subprocess.run([args.binary, "moves", args.rules, "--lenient", "--fen", board.fen()],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    return out.split()
+
+
+def over_by_chessalg(args, board):
+    out = subprocess.run([args.binary, "show", args.rules, "--lenient", "--fen", board.fen()],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    return "Game over" in out
+
+
+def own_rules(args, white, black):
+    """Games of a rule file python-chess does not know, relayed and checked by chessalg itself."""
+    # The game's own start, which python-chess then sends as `position fen`.
+    shown = subprocess.run([args.binary, "show", args.rules], capture_output=True, text=True, check=True).stdout
+    start = next(line[len("FEN: "):] for line in shown.splitlines() if line.startswith("FEN: "))
+    # python-chess asks for its board's variant by name (`setoption name
+    # UCI_Variant`): the rule file's own.
+    Relay.uci_variant = args.rules.rsplit("/", 1)[-1].removesuffix(".alg")
+    for g in range(args.games):
+        board = Relay(start)
+        while board.ply() < 300:
+            engine = white if board.turn == chess.WHITE else black
+            result = engine.play(board, chess.engine.Limit(time=args.time))
+            if result.move is None:
+                if not over_by_chessalg(args, board):
+                    print(f"game {g + 1}: no move, but the game is not over at {board.fen()}")
+                    return 1
+                break
+            if result.move.uci() not in legal_by_chessalg(args, board):
+                print(f"game {g + 1}: {result.move} is not legal at {board.fen()}")
+                return 1
+            board.push(result.move)
+        print(f"game {g + 1}: over after {board.ply()} plies, every move legal by chessalg's rules")
+    return 0
+
+
 def run(args, command, white, black):
     print(f"engine: {white.id.get('name')}")
+    if args.own_rules:
+        return own_rules(args, white, black)
 
     # go perft against python-chess, after a few moves.
     board = chess.Board()
