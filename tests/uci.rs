@@ -267,32 +267,35 @@ fn stop_ends_an_infinite_search_with_a_legal_move_and_variants_switch_games() {
 /// with python-chess (`.ci/run` installs it); without it the test says so
 /// and checks nothing else.
 #[test]
-fn python_chess_drives_a_whole_game() {
+fn python_chess_drives_whole_games_of_chess_and_irreversible_chess() {
     let has = Command::new("python3")
         .args(["-c", "import chess.engine"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !has {
-        eprintln!("python_chess_drives_a_whole_game: python3 with python-chess is not installed; not run");
+        eprintln!("python-chess is not installed: its games through `chessalg uci` are not run");
         return;
     }
-    let out = Command::new("python3")
-        .args([
-            "scripts/uci_selfplay.py",
-            "--binary",
-            env!("CARGO_BIN_EXE_chessalg"),
-        ])
-        .args(["--rules", "rules/chess.alg", "--games", "1", "--time", "0.02"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains("go perft 3") && stdout.contains("game 1: "),
-        "{stdout}"
+    // Chess, judged by python-chess; Irreversible Chess, relayed by
+    // python-chess and judged by `chessalg moves`.
+    for (rules, extra, says) in [
+        ("rules/chess.alg", None, "go perft 3"),
+        ("rules/irreversible.alg", Some("--own-rules"), "every move legal"),
+    ] {
+        let out = Command::new("python3")
+            .args(["scripts/uci_selfplay.py", "--binary", env!("CARGO_BIN_EXE_chessalg")])
+            .args(["--rules", rules, "--games", "1", "--time", "0.02"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{rules}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(says) && stdout.contains("game 1: "), "{rules}: {stdout}");
+    }
+}"
     );
 }
