@@ -283,7 +283,11 @@ fn python_chess_drives_whole_games_of_chess_and_irreversible_chess() {
         ("rules/irreversible.alg", Some("--own-rules"), "every move legal"),
     ] {
         let out = Command::new("python3")
-            .args(["scripts/uci_selfplay.py", "--binary", env!("CARGO_BIN_EXE_chessalg")])
+            .args([
+                "scripts/uci_selfplay.py",
+                "--binary",
+                env!("CARGO_BIN_EXE_chessalg"),
+            ])
             .args(["--rules", rules, "--games", "1", "--time", "0.02"])
             .args(extra)
             .output()
@@ -294,8 +298,9 @@ fn python_chess_drives_whole_games_of_chess_and_irreversible_chess() {
             "{rules}: {stdout}{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(stdout.contains(says) && stdout.contains("game 1: "), "{rules}: {stdout}");
+        assert!(
+            stdout.contains(says) && stdout.contains("game 1: "),
+            "{rules}: {stdout}"
+        );
     }
-}"
-    );
 }
