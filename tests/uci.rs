@@ -53,6 +53,17 @@ impl Engine {
         }
     }
 
+    /// The lines up to `bestmove`, and the move it names.
+    fn best(&mut self) -> (Vec<String>, String) {
+        let lines = self.until("bestmove");
+        let best = lines
+            .last()
+            .and_then(|l| l.strip_prefix("bestmove "))
+            .unwrap()
+            .to_string();
+        (lines, best)
+    }
+
     fn quit(mut self) {
         self.send("quit");
         let status = self.child.wait().unwrap();
@@ -140,13 +151,7 @@ fn self_play(rules: &str, plies: usize) -> usize {
         };
         e.send(&position);
         e.send("go depth 2");
-        let lines = e.until("bestmove");
-        let best = lines
-            .last()
-            .unwrap()
-            .strip_prefix("bestmove ")
-            .unwrap()
-            .to_string();
+        let (lines, best) = e.best();
         let legal = game.legal_actions(&state, &mut cache).unwrap();
         let over = legal.is_empty() || game.ending(&state, &legal, &mut cache).unwrap().is_some();
         if best == "(none)" {
@@ -239,13 +244,7 @@ fn stop_ends_an_infinite_search_with_a_legal_move_and_variants_switch_games() {
     e.send("go infinite");
     std::thread::sleep(std::time::Duration::from_millis(300));
     e.send("stop");
-    let best = e.until("bestmove");
-    let best = best
-        .last()
-        .unwrap()
-        .strip_prefix("bestmove ")
-        .unwrap()
-        .to_string();
+    let (_, best) = e.best();
     let chess = game("rules/chess.alg");
     let mut cache = Cache::new();
     let after = chess
