@@ -77,6 +77,17 @@ fn game(path: &str) -> Game {
     Game::new(&spec).unwrap()
 }
 
+/// The state after the legal move named `name`.
+fn after(game: &Game, state: &State, name: &str, cache: &mut Cache) -> State {
+    let legal = game.legal_actions(state, cache).unwrap();
+    let i = game
+        .move_names(state, &legal)
+        .iter()
+        .position(|n| n == name)
+        .unwrap();
+    game.play(state, &legal[i])
+}
+
 /// The legal moves of `state` by name.
 fn names(game: &Game, state: &State, cache: &mut Cache) -> Vec<String> {
     let legal = game.legal_actions(state, cache).unwrap();
@@ -106,24 +117,10 @@ fn the_engine_says_who_it_is_and_answers_isready() {
 fn go_perft_divides_as_chessalg_perft_does() {
     let chess = game("rules/chess.alg");
     let mut cache = Cache::new();
-    let start = chess.initial();
-    let legal = chess.legal_actions(&start, &mut cache).unwrap();
-    let i = chess
-        .move_names(&start, &legal)
-        .iter()
-        .position(|n| n == "e2e4")
-        .unwrap();
-    let after = chess.play(&start, &legal[i]);
-    let mut want: Vec<String> = divide(&chess, &after, 3, &mut cache)
-        .unwrap()
-        .into_iter()
-        .map(|(name, n)| format!("{name}: {n}"))
-        .collect();
-    let total: u64 = divide(&chess, &after, 3, &mut cache)
-        .unwrap()
-        .iter()
-        .map(|r| r.1)
-        .sum();
+    let after_e4 = after(&chess, &chess.initial(), "e2e4", &mut cache);
+    let rows = divide(&chess, &after_e4, 3, &mut cache).unwrap();
+    let total: u64 = rows.iter().map(|r| r.1).sum();
+    let mut want: Vec<String> = rows.into_iter().map(|(name, n)| format!("{name}: {n}")).collect();
     want.push(String::new());
     want.push(format!("Nodes searched: {total}"));
     let mut e = Engine::start("rules/chess.alg");
@@ -186,16 +183,7 @@ fn bad_input_gets_an_info_string_and_changes_nothing_after_it() {
     let lines = e.until("Nodes searched");
     assert!(lines[0].starts_with("info string illegal move e7e4"), "{lines:?}");
     let mut cache = Cache::new();
-    let start = chess.initial();
-    let after_e4 = {
-        let legal = chess.legal_actions(&start, &mut cache).unwrap();
-        let i = chess
-            .move_names(&start, &legal)
-            .iter()
-            .position(|n| n == "e2e4")
-            .unwrap();
-        chess.play(&start, &legal[i])
-    };
+    let after_e4 = after(&chess, &chess.initial(), "e2e4", &mut cache);
     let want = names(&chess, &after_e4, &mut cache).len();
     assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {want}"));
     for (bad, says) in [
