@@ -155,9 +155,25 @@ impl<W: Write + Send + 'static> Server<W> {
         engine: EngineChoice,
         out: W,
     ) -> Result<Server<W>, UciError> {
-        let game = load(rules, engine)?;
+        Ok(Server::with_game(
+            load(rules, engine)?,
+            rules,
+            variants,
+            engine,
+            out,
+        ))
+    }
+
+    /// The same for `game`, already built from the rule file `rules`.
+    pub fn with_game(
+        game: Game,
+        rules: &Path,
+        variants: Vec<(String, PathBuf)>,
+        engine: EngineChoice,
+        out: W,
+    ) -> Server<W> {
         let state = game.initial();
-        Ok(Server {
+        Server {
             game: Arc::new(game),
             rules: rules.to_path_buf(),
             variants,
@@ -167,7 +183,7 @@ impl<W: Write + Send + 'static> Server<W> {
             search: None,
             hash_mb: 16,
             out: Arc::new(Mutex::new(out)),
-        })
+        }
     }
 
     /// Answers each line of `input` until `quit` or its end (a search under

@@ -18,15 +18,14 @@ pub struct UciArgs {
 /// Runs `chessalg uci` until `quit` or the end of its input.
 pub fn run(args: &UciArgs) -> Result<(), Failure> {
     // A bad rule file gets its diagnostics before any protocol starts.
-    load_game(&args.rules)?;
+    let game = load_game(&args.rules)?;
     // A bare name stands for a bundled file (whose variants are the bundled ones).
     let bundled = match Path::new(&args.rules).exists() {
         true => None,
         false => chessalg::bundled::lookup(&args.rules).map(|s| s.name),
     };
     let path = Path::new(bundled.as_deref().unwrap_or(&args.rules));
-    let server = Server::new(path, variants_beside(path), engine(), std::io::stdout())
-        .map_err(|e| Failure::Message(e.to_string()))?;
+    let server = Server::with_game(game, path, variants_beside(path), engine(), std::io::stdout());
     server
         .run(std::io::stdin().lock())
         .map_err(|e| Failure::Message(format!("cannot read the input: {e}")))

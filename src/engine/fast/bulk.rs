@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 
 use super::compile::{Geometry, traced_plan_at};
 use super::walk::{Attacks, Keep, TooLong, WalkScratch, Walker};
-use super::{Check, Squares, Tail, Write};
+use super::{Check, Squares, Tail, Write, on_board};
 use crate::core::{self as code, Code, CodeSet, Marks};
 use crate::engine::position::Position;
 use crate::program::{Inst, Pc, Program};
@@ -351,22 +351,22 @@ impl Bulk {
             if hit {
                 break;
             }
-            let on = on_board(&group.pieces, occupied, overlay);
+            let on = on_board(&group.pieces, |c| group.pieces.contains(&c), occupied, overlay);
             if on & group.near[at as usize] == 0 {
                 // (A piece put where one could reach `at` is the caller's
                 // to watch: see `Walker::may_bind_anew`.)
                 continue;
             }
             hit = match &group.moves {
-                Moves::Rays(rays) => self.rays_change(&group.pieces, rays, &board, occupied, at, &mut reads),
+                Moves::Rays(rays) => self.rays_change(&group.pieces, rays, &board, on, at, &mut reads),
                 Moves::Rules(rules) => self.rules_change(rules, &board, at, &mut reads),
             };
         }
         Ok((hit, reads))
     }
 
-    /// Whether a move of `pieces` by `rays` on `board` (whose base's square
-    /// sets are `occupied`) changes `at`, noting in `reads` the squares the
+    /// Whether a move of `pieces` by `rays` on `board` (where they stand
+    /// on the squares `on`) changes `at`, noting in `reads` the squares the
     /// answer rests on. (Where no piece is, nothing is read: a piece put
     /// there is a bound piece where one could reach `at`, which the caller
     /// watches; see [`Walker::may_bind_anew`].)
@@ -375,11 +375,10 @@ impl Bulk {
         pieces: &[Code],
         rays: &[Ray],
         board: &Board<'_>,
-        occupied: &[Squares],
+        on: Squares,
         at: u32,
         reads: &mut Squares,
     ) -> bool {
-        let on = on_board(pieces, occupied, board.overlay);
         let here = board.read(at);
         let (x, y) = board.xy(at);
         if on >> at & 1 == 1 {
@@ -703,22 +702,6 @@ impl Bulk {
         }
         n
     }
-}
-
-/// The squares holding one of `codes` on a position whose square sets are
-/// `occupied`, with the writes `overlay` made.
-fn on_board(codes: &[Code], occupied: &[Squares], overlay: &[(u32, Code)]) -> Squares {
-    let mut on = (codes.iter()).fold(0, |s: Squares, &c| {
-        s | occupied.get(c as usize).copied().unwrap_or(0)
-    });
-    for &(s, c) in overlay {
-        if codes.contains(&c) {
-            on |= 1 << s;
-        } else {
-            on &= !(1 << s);
-        }
-    }
-    on
 }
 
 /// Per square `a`: the squares from which a piece moving by `moves` could

@@ -378,6 +378,28 @@ fn move_cell(occupied: &mut [Squares], old: &mut Code, new: Code, i: usize) {
     }
 }
 
+/// The squares holding one of `codes` (each of which `holds` accepts) on a
+/// position whose square sets are `occupied`, with the writes `overlay` made.
+#[inline]
+fn on_board(
+    codes: &[Code],
+    holds: impl Fn(Code) -> bool,
+    occupied: &[Squares],
+    overlay: &[(u32, Code)],
+) -> Squares {
+    let mut on = (codes.iter()).fold(0, |s: Squares, &c| {
+        s | occupied.get(c as usize).copied().unwrap_or(0)
+    });
+    for &(s, c) in overlay {
+        if holds(c) {
+            on |= 1 << s;
+        } else {
+            on &= !(1 << s);
+        }
+    }
+    on
+}
+
 /// The position a [`Scratch`]'s square sets are of.
 #[derive(Clone, Debug)]
 struct Loaded {

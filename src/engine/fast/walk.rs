@@ -28,7 +28,7 @@ use super::bulk::Bulk;
 use super::compile::Decline;
 use super::keys::KeySet;
 use super::placed::PlacedCount;
-use super::{MAX_SQUARES, Squares};
+use super::{MAX_SQUARES, Squares, on_board};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
@@ -1207,18 +1207,8 @@ impl Walker {
     /// Whether no square from which a bound piece could change `at` holds
     /// one, on a position whose square sets are `occupied` with `overlay` made.
     fn none_near(&self, occupied: &[Squares], overlay: &[(u32, Code)], at: u32) -> bool {
-        let near = self.suspect_any[at as usize];
-        let mut held = (self.bound_codes.iter()).fold(0, |s: Squares, &c| {
-            s | occupied.get(c as usize).copied().unwrap_or(0)
-        });
-        for &(s, c) in overlay {
-            if self.bound.contains(c) {
-                held |= 1 << s;
-            } else {
-                held &= !(1 << s);
-            }
-        }
-        held & near == 0
+        let held = on_board(&self.bound_codes, |c| self.bound.contains(c), occupied, overlay);
+        held & self.suspect_any[at as usize] == 0
     }
 
     /// Whether a change from `old` to `new` at square `s` may change what
