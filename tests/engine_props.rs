@@ -192,7 +192,8 @@ impl Naive {
         self.spend(states.len() + 1)?;
         Some(match m {
             // Without opponents (the engine's `search`), nothing is attacked.
-            Move::Attacked => BTreeSet::new(),
+            // Nor has anyone to reply: no position is one without replies.
+            Move::Attacked | Move::NoReply => BTreeSet::new(),
             Move::Nil => states,
             Move::Rewrite(rw) => {
                 let mut out = BTreeSet::new();

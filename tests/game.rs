@@ -703,3 +703,101 @@ fn chess960_names_castling_as_the_king_taking_its_rook() {
         }
     }
 }
+
+/// The names of the legal moves of `fen`, sorted.
+fn legal_names(game: &Game, fen: &str) -> Vec<String> {
+    let state = game.from_fen(fen).unwrap();
+    let mut cache = Cache::new();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let mut names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
+    names.sort();
+    names
+}
+
+/// `region home d1-f2 h8` with `?{% + @home}` keeps the king on those
+/// squares; `pieces()` is a hurdle of either colour, left as it was.
+#[test]
+fn regions_any_piece_and_looking_guards() {
+    let game = game_of("tests/data/games/regions.alg");
+    // From e1 the king may go to d1, f1, d2, e2 and f2: all in the region.
+    assert_eq!(
+        legal_names(&game, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
+    // From e2 only the squares of ranks 1 and 2 remain.
+    assert_eq!(
+        legal_names(&game, "4k3/8/8/8/8/8/4K3/8 w - - 0 1"),
+        ["e2d1", "e2d2", "e2e1", "e2f1", "e2f2"]
+    );
+    // The queen hops over a piece of either colour to the empty square behind it.
+    for fen in [
+        "k7/8/8/8/3P4/3Q4/8/7K w - - 0 1",
+        "k7/8/8/8/3p4/3Q4/8/7K w - - 0 1",
+    ] {
+        let state = game.from_fen(fen).unwrap();
+        let after = play(&game, state.clone(), &["d3d5"]);
+        let hurdle = state.position().get(Coord::new(3, 3));
+        assert_eq!(after.position().get(Coord::new(3, 3)), hurdle, "{fen}");
+    }
+    // Black's region is white's turned half round (c7-e8 and a1): from e8
+    // the king may not go to f7 or f8.
+    assert_eq!(
+        legal_names(&game, "4k3/8/8/8/8/8/8/7K b - - 0 1"),
+        ["e8d7", "e8d8", "e8e7"]
+    );
+}
+
+/// `no_reply` refuses a check that leaves no legal reply; other checks and
+/// moves stay.
+#[test]
+fn no_reply_refuses_a_mating_move() {
+    let game = game_of("tests/data/games/no_mate.alg");
+    let chess = chess();
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let names = legal_names(&game, fen);
+    assert!(!names.contains(&"a1a8".to_string()), "Ra8 mates");
+    assert!(legal_names(&chess, fen).contains(&"a1a8".to_string()));
+    assert_eq!(names.len() + 1, legal_names(&chess, fen).len());
+    // A check with a reply stays: Ra8+ when the king can step to h7... here g7 is free.
+    let escape = "6k1/5p1p/8/8/8/8/8/R5K1 w - - 0 1";
+    assert!(legal_names(&game, escape).contains(&"a1a8".to_string()));
+}
+
+/// `outcome extinct` and `outcome bare` judge the player who ran out, the
+/// player who just moved first.
+#[test]
+fn extinct_and_bare_judge_the_player_who_ran_out() {
+    let extinction = game_of("rules/extinction.alg");
+    // Black (to move) has no queen: black has lost.
+    let s = extinction
+        .from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+        .unwrap();
+    assert_eq!(ending(&extinction, &s), Some(Ending::Win(PlayerId::new(0))));
+    // White (who just moved) has no pawn left: white has lost.
+    let s = extinction
+        .from_fen("rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR b KQkq - 0 1")
+        .unwrap();
+    assert_eq!(ending(&extinction, &s), Some(Ending::Win(PlayerId::new(1))));
+    let shatranj = game_of("rules/shatranj.alg");
+    // A bare black king to move against two white pieces beyond the king may not bare white in return: lost.
+    let s = shatranj.from_fen("4k3/8/8/8/8/8/8/RR2K3 b - - 0 1").unwrap();
+    assert_eq!(ending(&shatranj, &s), Some(Ending::Win(PlayerId::new(0))));
+    // Against one, it plays on (it may take it and bare white in return).
+    let s = shatranj.from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+    assert_eq!(ending(&shatranj, &s), None);
+    // White, having just moved, is bare against a black rook: white has lost.
+    let s = shatranj.from_fen("4k3/r7/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    assert_eq!(ending(&shatranj, &s), Some(Ending::Win(PlayerId::new(1))));
+}
+
+/// Berolina's two-square en passant field (`c5d6`: the square crossed and
+/// the pawn's own) is read in either order and written a1 first.
+#[test]
+fn a_two_square_en_passant_field_round_trips() {
+    let game = game_of("rules/berolina.alg");
+    let fen = "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PP1PPPPP/RNBQKBNR w KQkq c5d6 0 1";
+    let state = game.from_fen(&fen.replace("c5d6", "d6c5")).unwrap();
+    assert_eq!(game.to_fen(&state), fen);
+    // Only the c5 pawn may be taken en passant (the e5 pawn crossed nothing).
+    assert!(legal_names(&game, fen).contains(&"d5d6".to_string()));
+}

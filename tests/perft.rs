@@ -569,3 +569,38 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
         assert!(chess.from_fen(fen).is_ok(), "{fen} loads without the checks");
     }
 }
+
+/// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
+/// up to this many leaves, and how many counts that is. Every number
+/// Fairy-Stockfish's own tests publish for them is among these.
+const FAIRY_VARIANTS: [(&str, u64, usize); 7] = [
+    ("shatranj", 2_000_000, 34),
+    ("makruk", 2_000_000, 29),
+    ("knightmate", 2_000_000, 36),
+    ("berolina", 2_000_000, 41),
+    ("capablanca", 2_000_000, 29),
+    ("grasshopper", 2_000_000, 21),
+    ("extinction", 2_000_000, 10),
+];
+
+/// Fairy-Stockfish's variants against its published counts and counts of
+/// Fairy-Stockfish itself (see each data file's header).
+#[test]
+fn fairy_stockfish_variants_perft() {
+    for (name, most, cases) in FAIRY_VARIANTS {
+        let rules = format!("rules/{name}.alg");
+        let data = format!("tests/data/perft/{name}.perft");
+        assert_eq!(check_file(&rules, &data, most), cases, "{rules}");
+    }
+}
+
+/// Their deeper counts (depth 5 from the start and the like).
+#[test]
+#[ignore = "seconds to minutes in release mode: the deeper counts of Fairy-Stockfish's variants"]
+fn fairy_stockfish_variants_deep_perft() {
+    for (name, _, cases) in FAIRY_VARIANTS {
+        let rules = format!("rules/{name}.alg");
+        let data = format!("tests/data/perft/{name}.perft");
+        assert!(check_file(&rules, &data, u64::MAX) >= cases, "{rules}");
+    }
+}

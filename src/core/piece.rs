@@ -63,6 +63,8 @@ pub struct PieceTable {
     partners: Vec<Option<PieceId>>,
     marks: Vec<char>,
     boxes: Vec<String>,
+    regions: Vec<(String, Vec<(u32, u32)>)>,
+    players: Vec<String>,
 }
 
 /// A box: a named place off the board holding any number of pieces (a hand
@@ -97,6 +99,38 @@ impl PieceTable {
     pub fn pair(&mut self, a: PieceId, b: PieceId) {
         self.partners[a.index()] = Some(b);
         self.partners[b.index()] = Some(a);
+    }
+
+    /// The side of a piece within its colour pair: 0 for the first symbol of
+    /// a `piece` line (the first player's), 1 for the second; `None` unpaired.
+    pub fn side(&self, id: PieceId) -> Option<usize> {
+        self.partner(id).map(|p| usize::from(p.index() < id.index()))
+    }
+
+    /// Declares a region: a name for a set of squares, as (file, rank) from 0.
+    pub fn declare_region(&mut self, name: &str, squares: Vec<(u32, u32)>) {
+        match self.regions.iter_mut().find(|(n, _)| n == name) {
+            Some(r) => r.1 = squares,
+            None => self.regions.push((name.to_string(), squares)),
+        }
+    }
+
+    /// The squares of a declared region.
+    pub fn region(&self, name: &str) -> Option<&[(u32, u32)]> {
+        self.regions
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.as_slice())
+    }
+
+    /// Names the players in turn order (`pieces(white)` looks them up).
+    pub fn declare_players(&mut self, names: Vec<String>) {
+        self.players = names;
+    }
+
+    /// The turn-order index of a player's name.
+    pub fn player(&self, name: &str) -> Option<usize> {
+        self.players.iter().position(|p| p == name)
     }
 
     /// The id of a declared symbol.

@@ -5,7 +5,7 @@
 use super::{Collect, Declare};
 use crate::core::{BoxId, PieceId};
 use crate::ir::ExpandError;
-use crate::syntax::ast::{BoxDecl, FenBoxDecl, FenCountsDecl, Ident};
+use crate::syntax::ast::{BoxDecl, FenBoxDecl, FenCountsDecl, Ident, RegionDecl};
 
 impl Collect<'_> {
     /// A declared box; reports an unknown name.
@@ -59,5 +59,13 @@ impl Declare for FenCountsDecl {
         if let Some(pieces) = pieces {
             cx.spec.fen_counts = Some((bx, pieces));
         }
+    }
+}
+
+impl Declare for RegionDecl {
+    /// A region is only a name for expressions (`@palace`, resolved in the
+    /// IR layer); the game notes only that it is declared once.
+    fn declare(&self, cx: &mut Collect<'_>) {
+        cx.once(&format!("region {}", self.name.text), self.span);
     }
 }

@@ -13,18 +13,24 @@ pub struct TargetRule {
     pub piece: PieceId,
     /// The marks it carries.
     pub marks: Marks,
-    /// From the piece to the en passant square.
-    pub offset: Offset,
+    /// From the piece to each square the field lists (one for chess's en
+    /// passant square; berolina's lists two).
+    pub offsets: Vec<Offset>,
 }
 
 impl Declare for FenTargetDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
         if let Some((piece, marks)) = cx.marked_piece(&self.piece) {
-            let m = movement_of_word(&self.offset.text);
+            let offsets = self
+                .offsets
+                .iter()
+                .map(|o| movement_of_word(&o.text))
+                .map(|m| Offset::new(m.dx, m.dy))
+                .collect();
             cx.spec.targets.push(TargetRule {
                 piece,
                 marks,
-                offset: Offset::new(m.dx, m.dy),
+                offsets,
             });
         }
     }

@@ -29,6 +29,12 @@ pub enum Condition<W = Move> {
         /// Whether the `any` pieces must all stand on squares of one colour.
         same_colour: bool,
     },
+    /// A player has no piece left of one of these kinds (each piece stands
+    /// for its colour pair); the verdict is that player's.
+    Extinct(Vec<PieceId>),
+    /// A player has nothing left but pieces of these kinds (and pairs), while
+    /// the other has more; the verdict is that player's.
+    Bare(Vec<PieceId>),
     /// This move has a result.
     When(W),
 }
@@ -49,6 +55,8 @@ impl<W> Condition<W> {
                 any: any.clone(),
                 same_colour: *same_colour,
             },
+            Condition::Extinct(k) => Condition::Extinct(k.clone()),
+            Condition::Bare(k) => Condition::Bare(k.clone()),
             Condition::When(w) => Condition::When(f(w)?),
         })
     }
@@ -131,13 +139,31 @@ impl Declare for OutcomeDecl {
                     same_colour: *same_colour,
                 }
             }
+            ConditionKind::Extinct(items) | ConditionKind::Bare(items) => {
+                let mut kinds = Vec::new();
+                for &(c, span) in items {
+                    match cx.piece(c, span) {
+                        Some(p) => kinds.push(p),
+                        None => return,
+                    }
+                }
+                if matches!(self.condition, ConditionKind::Extinct(_)) {
+                    Condition::Extinct(kinds)
+                } else {
+                    Condition::Bare(kinds)
+                }
+            }
             ConditionKind::When(e) => match cx.expand_move(e, "an outcome's `when`") {
                 Some(m) => Condition::When(m),
                 None => return,
             },
         };
         let place = cx.place(self.span);
-        let automatic = self.automatic || matches!(condition, Condition::When(_) | Condition::NoMoves { .. });
+        let automatic = self.automatic
+            || matches!(
+                condition,
+                Condition::When(_) | Condition::NoMoves { .. } | Condition::Extinct(_) | Condition::Bare(_)
+            );
         cx.spec.outcomes.push(OutcomeRule {
             condition,
             verdict,

@@ -13,6 +13,9 @@ pub struct PieceInfo {
     pub owner: Option<PlayerId>,
     /// Its FEN letter.
     pub fen: Option<char>,
+    /// Whether FEN writes `+` before the letter (`+P`: a promoted piece, as
+    /// shogi's FEN writes it); a promotion to it is named with `+` (`b2b3+`).
+    pub fen_promoted: bool,
     /// Its value for the AI.
     pub value: Option<f64>,
     /// Whether no move may leave it where an opponent could take it.
@@ -44,7 +47,9 @@ impl Declare for PieceDecl {
             info.royal = self.royal;
             info.san_unlettered = !self.san_letter;
             info.value = self.value;
-            info.fen = self.fen.as_ref().and_then(|(letters, _)| letters.get(i).copied());
+            let letter = self.fen.as_ref().and_then(|(letters, _)| letters.get(i));
+            info.fen = letter.and_then(|l| l.chars().last());
+            info.fen_promoted = letter.is_some_and(|l| l.starts_with('+'));
             if paired {
                 info.owner = Some(PlayerId::new(i));
             }

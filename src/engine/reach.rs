@@ -137,9 +137,10 @@ impl Walk<'_> {
                 // What follows the piece of interest's move may write too.
                 Inst::Unbind { next } if depth == 0 => todo.push((next, UNBOUND)),
                 Inst::Unbind { .. } | Inst::Match => ends.push(d),
-                Inst::Guard { next, .. } | Inst::Attacked { next } | Inst::Test { next, .. } => {
-                    todo.push((next, d))
-                }
+                Inst::Guard { next, .. }
+                | Inst::Attacked { next }
+                | Inst::NoReply { next }
+                | Inst::Test { next, .. } => todo.push((next, d)),
                 Inst::Ordered { id, next } => {
                     for &sub in self.prog.ordered[id.index()].iter() {
                         for e in self.walk(self.prog.subs[sub.index()], d, depth + 1)? {
@@ -236,9 +237,10 @@ fn monotone_loop(prog: &Program, head: Pc, first: Pc, width: u32, height: u32) -
                 todo.push((second, d));
             }
             Inst::Jump { to } => todo.push((to, d)),
-            Inst::Guard { next, .. } | Inst::Attacked { next } | Inst::Test { next, .. } => {
-                todo.push((next, d))
-            }
+            Inst::Guard { next, .. }
+            | Inst::Attacked { next }
+            | Inst::NoReply { next }
+            | Inst::Test { next, .. } => todo.push((next, d)),
             // Leaving the loop, or anything it does not follow: keep the visited set.
             Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Ordered { .. } | Inst::Match => return false,
         }

@@ -204,6 +204,10 @@ pub enum Reason {
     Quiet(u32),
     /// The material left matched a `material` outcome.
     Material,
+    /// A player had no piece left of a kind an `extinct` outcome lists.
+    Extinct,
+    /// A player had nothing left but the kinds a `bare` outcome lists.
+    Bare,
     /// A `when` pattern matched.
     When,
     /// A player ran out of time on the clock (the match's, not the rules').
@@ -218,6 +222,8 @@ impl fmt::Display for Reason {
             Reason::Repetition(n) => write!(f, "the same position {n} times"),
             Reason::Quiet(n) => write!(f, "{n} plies without a move that resets the quiet count"),
             Reason::Material => f.write_str("the material left"),
+            Reason::Extinct => f.write_str("a player had no piece left of a kind an `extinct` outcome lists"),
+            Reason::Bare => f.write_str("a player had nothing left but the pieces a `bare` outcome lists"),
             Reason::When => f.write_str("an outcome pattern matched"),
             Reason::Time => f.write_str("a player ran out of time"),
         }

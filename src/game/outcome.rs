@@ -139,12 +139,21 @@ impl Game {
             if turn.is_some_and(|p| p != state.turn()) {
                 continue;
             }
-            let holds = self.holds(condition, state, cache, &mut known)?;
-            if holds {
+            // `extinct` and `bare` judge the player who ran out, not the
+            // player to move.
+            let subject = match condition {
+                Condition::Extinct(_) | Condition::Bare(_) => match self.ran_out(condition, state) {
+                    Some(p) => p,
+                    None => continue,
+                },
+                _ if self.holds(condition, state, cache, &mut known)? => state.turn(),
+                _ => continue,
+            };
+            {
                 let ending = match verdict {
                     Verdict::Win(Some(p)) => Ending::Win(*p),
-                    Verdict::Win(None) => Ending::Win(state.turn()),
-                    Verdict::Loss => Ending::Win(self.next_turn(state.turn())),
+                    Verdict::Win(None) => Ending::Win(subject),
+                    Verdict::Loss => Ending::Win(self.next_turn(subject)),
                     Verdict::Draw => Ending::Draw,
                     Verdict::Majority(counted) => self.majority(state.position(), counted),
                 };
@@ -153,6 +162,8 @@ impl Game {
                     Condition::Repetition(n) => Reason::Repetition(*n),
                     Condition::Quiet(n) => Reason::Quiet(*n),
                     Condition::Material { .. } => Reason::Material,
+                    Condition::Extinct(_) => Reason::Extinct,
+                    Condition::Bare(_) => Reason::Bare,
                     Condition::When(_) => Reason::When,
                 };
                 return Ok(Some((ending, reason)));
@@ -186,8 +197,64 @@ impl Game {
                 any,
                 same_colour,
             } => self.material_matches(state.position(), exact, any, *same_colour),
+            Condition::Extinct(_) | Condition::Bare(_) => self.ran_out(condition, state).is_some(),
             Condition::When(p) => self.when_holds(*p, state, cache)?,
         })
+    }
+
+    /// The player an `extinct` or `bare` condition holds for at `state`: the
+    /// players who just moved first (in the order before the player to move),
+    /// the player to move last.
+    fn ran_out(&self, condition: &Condition<usize>, state: &State) -> Option<PlayerId> {
+        let n = self.players.len();
+        let counts = self.piece_counts(state.position());
+        let owned = |p: PieceId, q: PlayerId| self.info[p.index()].owner == Some(q);
+        let kind_of = |k: PieceId| [Some(k), self.pieces.partner(k)];
+        let turn = state.turn().index();
+        (1..=n)
+            .map(|back| PlayerId::new((turn + n - back % n) % n))
+            .find(|&q| match condition {
+                Condition::Extinct(kinds) => kinds.iter().any(|&k| {
+                    let mine: Vec<PieceId> = kind_of(k)
+                        .into_iter()
+                        .flatten()
+                        .filter(|&m| owned(m, q))
+                        .collect();
+                    !mine.is_empty() && mine.iter().all(|m| counts[m.index()] == 0)
+                }),
+                Condition::Bare(kinds) => {
+                    let listed = |p: PieceId| kinds.iter().any(|&k| kind_of(k).contains(&Some(p)));
+                    let beyond = |who: &dyn Fn(PlayerId) -> bool| -> u32 {
+                        self.pieces
+                            .ids()
+                            .filter(|&p| !listed(p) && self.info[p.index()].owner.is_some_and(who))
+                            .map(|p| counts[p.index()])
+                            .sum()
+                    };
+                    // The other side must have more; two more when the bare
+                    // player is to move, who could bare the other in return.
+                    let need = if q == state.turn() { 2 } else { 1 };
+                    beyond(&|o| o == q) == 0 && beyond(&|o| o != q) >= need
+                }
+                _ => false,
+            })
+    }
+
+    /// How many of each piece there are, on the board and in every box.
+    fn piece_counts(&self, position: &Position) -> Vec<u32> {
+        let mut counts = vec![0u32; self.pieces.len()];
+        for (_, c) in position.squares() {
+            if let Content::Piece(p, _) = c {
+                counts[p.index()] += 1;
+            }
+        }
+        for b in 0..self.pieces.box_count() {
+            for p in self.pieces.ids() {
+                counts[p.index()] +=
+                    u32::from(position.tally(self.pieces.slot(crate::core::BoxId(b as u16), p)));
+            }
+        }
+        counts
     }
 
     /// The player who owns most of the `counted` pieces on the board, or a

@@ -59,6 +59,17 @@ pub enum ExpandError {
         name: String,
     },
 
+    /// `pieces(X)` where X is not one player's name.
+    #[error("`pieces` takes one player's name, or nothing")]
+    #[diagnostic(code(chessalg::expand::pieces), help("{help}"))]
+    PiecesOf {
+        /// The call.
+        #[label("not a player of this game")]
+        span: Span,
+        /// How to call it.
+        help: String,
+    },
+
     /// A function called with the wrong number of arguments.
     #[error("`{name}` takes {expected} argument(s) but is given {found}")]
     #[diagnostic(code(chessalg::expand::arity), help("{help}"))]

@@ -18,8 +18,12 @@ pub const MAX_SIZE: usize = 200_000;
 /// The builtin functions, each of one argument.
 pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
 
+/// The builtin fragment functions: `pieces()` (any piece of any player, with
+/// any marks) and `pieces(white)` (any piece of that player).
+pub(crate) const PIECES: &str = "pieces";
+
 /// The builtin moves, written as bare words.
-pub(crate) const BUILTIN_MOVES: [&str; 1] = ["attacked"];
+pub(crate) const BUILTIN_MOVES: [&str; 2] = ["attacked", "no_reply"];
 
 /// Which source a definition or expression came from (an index the caller assigns).
 pub(crate) type SourceId = usize;
@@ -84,7 +88,7 @@ fn size(v: &Value) -> usize {
         }
         *budget += 1;
         match m {
-            Move::Nil | Move::Attacked => {}
+            Move::Nil | Move::Attacked | Move::NoReply => {}
             Move::Rewrite(r) => {
                 pat(&r.lhs, budget);
                 pat(&r.rhs, budget);
@@ -179,6 +183,7 @@ impl<'a> Expander<'a> {
                     let n = name.text.as_str();
                     let known = self.defs.get(n).is_some_and(|d| d.ast.is_function)
                         || BUILTINS.contains(&n)
+                        || n == PIECES
                         || (is_movement_word(n) && !self.defs.contains_key(n));
                     if !known && !params.contains(&n) {
                         errors.push(self.undefined_function(name));
@@ -340,6 +345,18 @@ impl<'a> Expander<'a> {
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
             ExprKind::AnySquare => Ok(origin(Cell::Any)),
             ExprKind::Place { file, rank } => Ok(Value::Pattern(place(*file, *rank))),
+            ExprKind::Region(name) => match self.pieces.region(name) {
+                Some(squares) => Ok(Value::Pattern(Pattern::either(
+                    squares.iter().map(|&(f, r)| place(Some(f), Some(r))).collect(),
+                ))),
+                None => err(ExpandError::UndefinedName {
+                    span: e.span,
+                    name: format!("@{name}"),
+                    help: format!(
+                        "declare the region with `region {name} a1-c3 e4 ...` (squares and rectangles)"
+                    ),
+                }),
+            },
             ExprKind::Piece(c) => match self.pieces.lookup(*c) {
                 Some(id) => Ok(origin(Cell::Piece(id, Marks::NONE))),
                 None => err(ExpandError::UndeclaredPiece {
@@ -434,6 +451,10 @@ impl<'a> Expander<'a> {
                 Ok(Value::Move(Move::with_poi(pieces, m)))
             }
             ExprKind::Guard { holds, body } => {
+                // `?{f}` over a fragment only looks: it is `?{f -> f}`.
+                if let Value::Pattern(p) = self.expr(body, scope, src)? {
+                    return Ok(Value::Move(Move::guard(*holds, Move::rewrite(p.clone(), p))));
+                }
                 let m = self.a_move(body, scope, src, "a guard", "tests a move")?;
                 Ok(Value::Move(Move::guard(*holds, m)))
             }
@@ -523,6 +544,9 @@ impl<'a> Expander<'a> {
         if w == "attacked" {
             return Ok(Value::Move(Move::Attacked));
         }
+        if w == "no_reply" {
+            return Ok(Value::Move(Move::NoReply));
+        }
         if let Some(bx) = self.pieces.box_named(w) {
             return Ok(Value::Box(bx));
         }
@@ -585,6 +609,9 @@ impl<'a> Expander<'a> {
             self.stack.pop();
             return result.and_then(|v| self.within_size(v, span, src));
         }
+        if n == PIECES && !self.defs.contains_key(n) {
+            return self.pieces_of(args, span, src);
+        }
         if BUILTINS.contains(&n) {
             if args.len() != 1 {
                 return arity_error(1, format!("call it as `{n}(X)`"));
@@ -608,6 +635,31 @@ impl<'a> Expander<'a> {
                 .map_err(|_| Some((src, ExpandError::MovementTooFar { span })));
         }
         Err(Some((src, self.undefined_function(name))))
+    }
+
+    /// `pieces()`: every declared piece, with any marks; `pieces(white)`: the
+    /// pieces of that player (the first symbol of each `piece` pair is the
+    /// first player's).
+    fn pieces_of(&mut self, args: &'a [Expr], span: Span, src: SourceId) -> Result<Value, Tagged> {
+        let bad = |help: String| Err(Some((src, ExpandError::PiecesOf { span, help })));
+        let side = match args {
+            [] => None,
+            [a] => match &a.kind {
+                ExprKind::Word(w) if self.pieces.player(w).is_some() => self.pieces.player(w),
+                _ => return bad("give a player's name, as `players` declares it: `pieces(white)`".into()),
+            },
+            _ => return bad("call it as `pieces()` or `pieces(PLAYER)`".into()),
+        };
+        let cells: Vec<Cell> = self
+            .pieces
+            .ids()
+            .filter(|&p| side.is_none() || self.pieces.side(p) == side)
+            .map(|p| Cell::Piece(p, Marks::NONE))
+            .collect();
+        match CellSet::new(cells) {
+            Some(set) => Ok(Value::Pattern(Pattern::square(Offset::new(0, 0), set))),
+            None => bad("that player owns no declared piece".into()),
+        }
     }
 
     /// `a b c`: runs of movements apply to the operand after them; the

@@ -314,8 +314,17 @@ fn declare_pieces(
         }
     }
     for item in &file.items {
-        if let ast::Item::Declaration(ast::Declaration::Box(b)) = item {
-            table.declare_box(&b.name.text);
+        match item {
+            ast::Item::Declaration(ast::Declaration::Box(b)) => {
+                table.declare_box(&b.name.text);
+            }
+            ast::Item::Declaration(ast::Declaration::Region(r)) => {
+                table.declare_region(&r.name.text, r.squares())
+            }
+            ast::Item::Declaration(ast::Declaration::Players(p)) => {
+                table.declare_players(p.players.iter().map(|i| i.text.clone()).collect());
+            }
+            _ => {}
         }
     }
     for (item, &o) in file.items.iter().zip(origins) {

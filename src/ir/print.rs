@@ -201,6 +201,7 @@ impl Printer<'_> {
                 out.push_str(&suffix);
             }
             Move::Attacked => out.push_str("attacked"),
+            Move::NoReply => out.push_str("no_reply"),
             Move::Guard { holds, body } => {
                 out.push(if *holds { '?' } else { '!' });
                 out.push('{');

@@ -406,6 +406,9 @@ pub enum Move {
     /// `attacked`: the position unchanged when an opponent has a move that
     /// changes the POI's square, else no result.
     Attacked,
+    /// `no_reply`: the position unchanged when the next player would have no
+    /// legal move in it, else no result (shogi's mate by a pawn drop).
+    NoReply,
 }
 
 /// Where a move uses the piece of interest outside every `%p:`.
@@ -424,7 +427,7 @@ impl Move {
     /// (guards and ordered choices see the piece their move binds).
     pub fn unbound_poi(&self) -> Option<UnboundPoi> {
         match self {
-            Move::Nil | Move::WithPoi { .. } => None,
+            Move::Nil | Move::WithPoi { .. } | Move::NoReply => None,
             Move::Rewrite(rw) if rw.lhs.mentions_poi() => Some(UnboundPoi::Left),
             Move::Rewrite(rw) if rw.rhs.mentions_poi() => Some(UnboundPoi::Right),
             Move::Rewrite(_) => None,
@@ -538,6 +541,7 @@ impl Move {
             Move::Repeat { body, min, max } => Move::repeat(body.map_patterns(f)?, *min, *max),
             Move::Guard { holds, body } => Move::guard(*holds, body.map_patterns(f)?),
             Move::Attacked => Move::Attacked,
+            Move::NoReply => Move::NoReply,
         })
     }
 

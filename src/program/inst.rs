@@ -112,6 +112,12 @@ pub(crate) enum Inst {
         /// Where to continue.
         next: Pc,
     },
+    /// `no_reply`: continue at `next` when the next side would have no
+    /// legal move in the position reached (the search's oracle decides).
+    NoReply {
+        /// Where to continue.
+        next: Pc,
+    },
     /// A result: the current position (and piece of interest, in a sub-program).
     Match,
 }
@@ -130,7 +136,8 @@ impl Inst {
             | Inst::Guard { next, .. }
             | Inst::Ordered { next, .. }
             | Inst::Test { next, .. }
-            | Inst::Attacked { next } => (Some(next), None),
+            | Inst::Attacked { next }
+            | Inst::NoReply { next } => (Some(next), None),
             Inst::Match => (None, None),
         };
         a.into_iter().chain(b)
@@ -349,6 +356,7 @@ impl fmt::Display for Program {
                     write!(f, "ordered {starts:?} -> {next}")?
                 }
                 Inst::Attacked { next } => write!(f, "attacked -> {next}")?,
+                Inst::NoReply { next } => write!(f, "no_reply -> {next}")?,
                 Inst::Test { holds, id, next } => {
                     let kind = if *holds { "?" } else { "!" };
                     write!(f, "test {kind}rewrite {id} -> {next}")?

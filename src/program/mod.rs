@@ -262,6 +262,10 @@ impl<'m> Compiler<'m> {
                     }
                 }
             }
+            Move::NoReply => {
+                let next = self.here() + 1;
+                self.emit(Inst::NoReply { next })?;
+            }
             Move::Attacked => {
                 if poi == 0 {
                     return Err(CompileError::AttackedWithoutPoi);
@@ -337,6 +341,7 @@ impl<'m> Compiler<'m> {
                 },
                 Inst::Unbind { next } => Inst::Unbind { next: resolve(next) },
                 Inst::Attacked { next } => Inst::Attacked { next: resolve(next) },
+                Inst::NoReply { next } => Inst::NoReply { next: resolve(next) },
                 Inst::Test { holds, id, next } => Inst::Test {
                     holds,
                     id,
@@ -376,6 +381,7 @@ impl<'m> Compiler<'m> {
                 Inst::Bind { next, .. }
                 | Inst::Guard { next, .. }
                 | Inst::Attacked { next }
+                | Inst::NoReply { next }
                 | Inst::Test { next, .. } => indegree[next as usize] += 1,
                 Inst::Split { first, second } => {
                     indegree[first as usize] += 1;

@@ -156,6 +156,8 @@ pub enum ExprKind {
         /// The rank, if given.
         rank: Option<u32>,
     },
+    /// `@palace`: here is a square of the region of that name.
+    Region(String),
     /// A word: a defined name, a parameter, a movement like `ur`, or a letter piece.
     Word(String),
     /// A piece symbol such as `♙`.

@@ -20,6 +20,7 @@ macro_rules! declarations {
             Players(PlayersDecl, players_decl),
             Mark(MarkDecl, mark_decl),
             Box(BoxDecl, box_decl),
+            Region(RegionDecl, region_decl),
             Board(BoardDecl, board_decl),
             Moves(MovesDecl, moves_decl),
             FenRights(FenRightsDecl, fen_rights),
@@ -250,7 +251,7 @@ impl DeclarationSyntax for PieceDecl {
         let symbols: Vec<String> = self.symbols.iter().map(|(c, _)| c.to_string()).collect();
         let mut attrs = String::new();
         if let Some((letters, _)) = &self.fen {
-            attrs.push_str(&format!(" fen {}", letters.iter().collect::<String>()));
+            attrs.push_str(&format!(" fen {}", letters.join(" ")));
         }
         if let Some(v) = self.value {
             attrs.push_str(&format!(" value {v}"));
@@ -320,7 +321,13 @@ impl DeclarationSyntax for FenTargetDecl {
     }
     fn print(&self, out: &mut String) {
         let marks: String = self.piece.marks.iter().collect();
-        let _ = writeln!(out, "fen target {}{marks} {}", self.piece.piece, self.offset.text);
+        let offsets: Vec<&str> = self.offsets.iter().map(|o| o.text.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "fen target {}{marks} {}",
+            self.piece.piece,
+            offsets.join(" ")
+        );
     }
 }
 
@@ -370,6 +377,15 @@ impl ConditionKind {
                     if *same_colour { " same_colour" } else { "" }
                 )
             }
+            ConditionKind::Extinct(items) | ConditionKind::Bare(items) => {
+                let word = if matches!(self, ConditionKind::Extinct(_)) {
+                    "extinct"
+                } else {
+                    "bare"
+                };
+                let names: Vec<String> = items.iter().map(|(c, _)| c.to_string()).collect();
+                format!("{word} {}", names.join(" "))
+            }
             ConditionKind::When(_) => "when".to_string(),
         }
     }
@@ -380,8 +396,9 @@ impl ConditionKind {
 pub struct PieceDecl {
     /// The declared symbols with their spans.
     pub symbols: Vec<(char, Span)>,
-    /// FEN letters, one per symbol (`fen P p`), with the attribute's span.
-    pub fen: Option<(Vec<char>, Span)>,
+    /// FEN letters, one per symbol (`fen P p`; `+P` for a promoted piece),
+    /// with the attribute's span.
+    pub fen: Option<(Vec<String>, Span)>,
     /// The value for the AI (`value 3`).
     pub value: Option<f64>,
     /// Whether the pieces are royal.
@@ -411,6 +428,10 @@ pub enum ConditionKind {
         /// Whether the `*` pieces must all stand on squares of one colour.
         same_colour: bool,
     },
+    /// `extinct ♙ ♘ ...`: a player has no piece left of one of these kinds.
+    Extinct(Vec<(char, Span)>),
+    /// `bare ♔`: a player has nothing left but these kinds.
+    Bare(Vec<(char, Span)>),
     /// `when EXPR`.
     When(Expr),
 }
@@ -521,6 +542,59 @@ impl DeclarationSyntax for BoxDecl {
     }
 }
 
+/// One rectangle of a region: its two corners as (file, rank) from 0, and its span.
+pub type RegionPart = ((u32, u32), (u32, u32), Span);
+
+/// `region palace d1-f3 d8-f10`: a named set of squares, used as `@palace`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionDecl {
+    /// The region's name.
+    pub name: Ident,
+    /// Its rectangles as written (`d1-f3`, or one square `e4`), each as the
+    /// (file, rank) of two corners counted from 0, and its span.
+    pub parts: Vec<RegionPart>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl RegionDecl {
+    /// Every square of the region as (file, rank), counted from 0, in order.
+    pub fn squares(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for &((f0, r0), (f1, r1), _) in &self.parts {
+            for r in r0.min(r1)..=r0.max(r1) {
+                for f in f0.min(f1)..=f0.max(f1) {
+                    if !out.contains(&(f, r)) {
+                        out.push((f, r));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl DeclarationSyntax for RegionDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("region", &self.name.text)
+    }
+    fn print(&self, out: &mut String) {
+        let name = |(f, r): (u32, u32)| format!("{}{}", char::from(b'a' + f as u8), r + 1);
+        let parts: String = self
+            .parts
+            .iter()
+            .map(|&(a, b, _)| {
+                if a == b {
+                    format!(" {}", name(a))
+                } else {
+                    format!(" {}-{}", name(a), name(b))
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "region {}{parts}", self.name.text);
+    }
+}
+
 /// `fen box hand`: FEN writes the box in brackets after the board.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FenBoxDecl {
@@ -585,8 +659,8 @@ impl DeclarationSyntax for FenTurnDecl {
 pub struct FenTargetDecl {
     /// The marked piece.
     pub piece: MarkedPiece,
-    /// The movement word from the piece to the en passant square.
-    pub offset: Ident,
+    /// The movement words from the piece to the en passant squares (`1`: its own).
+    pub offsets: Vec<Ident>,
     /// The declaration.
     pub span: Span,
 }

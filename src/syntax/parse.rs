@@ -8,7 +8,7 @@ use super::ast::{
     BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
     FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl,
     MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl,
-    RepeatSyntax, SearchDecl, TurnsDecl,
+    RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -432,8 +432,14 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
         Rule::verdict | Rule::verdict_kind | Rule::majority => "`win`, `loss`, `draw` or `majority ...`",
-        Rule::no_moves | Rule::repetition | Rule::quiet | Rule::material | Rule::when => {
-            "`no_moves`, `repetition N`, `quiet N`, `material ...` or `when ...`"
+        Rule::no_moves
+        | Rule::repetition
+        | Rule::quiet
+        | Rule::material
+        | Rule::extinct
+        | Rule::bare
+        | Rule::when => {
+            "`no_moves`, `repetition N`, `quiet N`, `material ...`, `extinct ...`, `bare ...` or `when ...`"
         }
         Rule::legality_kind => "`royal_safe` or `free`",
         Rule::turn_order => "`alternate`",
@@ -507,7 +513,7 @@ impl Builder {
                         Rule::symbol => decl.symbols.push((first_char(q.as_str()), self.span(&q))),
                         Rule::fen_letters => {
                             let s = self.span(&q);
-                            decl.fen = Some((q.into_inner().map(|l| first_char(l.as_str())).collect(), s));
+                            decl.fen = Some((q.into_inner().map(|l| l.as_str().to_string()).collect(), s));
                         }
                         Rule::value => {
                             let text = q.into_inner().next().map_or("", |n| n.as_str());
@@ -569,6 +575,35 @@ impl Builder {
                 Ok(Item::Declaration(Declaration::Box(BoxDecl {
                     name,
                     contents,
+                    span,
+                })))
+            }
+            Rule::region_decl => {
+                let mut inner = p.into_inner();
+                let name = self.ident(&inner.next().expect("a region has a name"));
+                let corner = |s: &str| -> Option<(u32, u32)> {
+                    let file = s.chars().next()? as u32 - 'a' as u32;
+                    let rank: u32 = s[1..].parse().ok()?;
+                    (1..=256).contains(&rank).then_some((file, rank - 1))
+                };
+                let mut parts = Vec::new();
+                for q in inner {
+                    let s = self.span(&q);
+                    let text = q.as_str();
+                    let (a, b) = text.split_once('-').unwrap_or((text, text));
+                    match (corner(a), corner(b)) {
+                        (Some(a), Some(b)) => parts.push((a, b, s)),
+                        _ => {
+                            return Err(SyntaxError::BadPlace {
+                                span: s,
+                                text: text.to_string(),
+                            });
+                        }
+                    }
+                }
+                Ok(Item::Declaration(Declaration::Region(RegionDecl {
+                    name,
+                    parts,
                     span,
                 })))
             }
@@ -641,6 +676,18 @@ impl Builder {
                             }
                         }
                         ConditionKind::Material { items, same_colour }
+                    }
+                    Rule::extinct | Rule::bare => {
+                        let extinct = cond.as_rule() == Rule::extinct;
+                        let items = cond
+                            .into_inner()
+                            .map(|q| (first_char(q.as_str()), self.span(&q)))
+                            .collect();
+                        if extinct {
+                            ConditionKind::Extinct(items)
+                        } else {
+                            ConditionKind::Bare(items)
+                        }
                     }
                     Rule::when => {
                         let e = cond.into_inner().nth(1).expect("when has an expression");
@@ -749,10 +796,10 @@ impl Builder {
                     })))
                 } else {
                     let piece = self.marked_piece(&inner.next().expect("a marked piece"));
-                    let offset = self.ident(&inner.next().expect("a movement"));
+                    let offsets = inner.map(|q| self.ident(&q)).collect();
                     Ok(Item::Declaration(Declaration::FenTarget(FenTargetDecl {
                         piece,
-                        offset,
+                        offsets,
                         span,
                     })))
                 }
@@ -891,6 +938,7 @@ impl Builder {
             Rule::poi => ExprKind::Poi,
             Rule::off_board => ExprKind::OffBoard,
             Rule::any_square => ExprKind::AnySquare,
+            Rule::place if !is_place(&text[1..]) => ExprKind::Region(text[1..].to_string()),
             Rule::place => {
                 let place = &text[1..];
                 let file = place
@@ -1092,4 +1140,10 @@ fn repetition_bounds(p: Pair<'_, Rule>, span: Span) -> Result1<(u32, Option<u32>
             Ok((i, Some(j)))
         }
     }
+}
+
+/// Whether the text after `@` is a file and rank (`d4`, `d`, `4`), not a region's name.
+fn is_place(s: &str) -> bool {
+    let digits = s.strip_prefix(|c: char| c.is_ascii_lowercase()).unwrap_or(s);
+    digits.chars().all(|c| c.is_ascii_digit()) && (digits.len() < s.len() || !digits.is_empty())
 }

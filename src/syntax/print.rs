@@ -76,6 +76,7 @@ pub(super) fn write_expr(out: &mut String, e: &Expr, depth: usize) {
         ExprKind::OffBoard => ("off-board #".into(), vec![]),
         ExprKind::AnySquare => ("any square _".into(), vec![]),
         ExprKind::Place { file, rank } => (format!("place file {file:?} rank {rank:?}"), vec![]),
+        ExprKind::Region(name) => (format!("region {name}"), vec![]),
         ExprKind::Word(w) => (format!("word {w}"), vec![]),
         ExprKind::Piece(c) => (format!("piece {c}"), vec![]),
     };

@@ -53,6 +53,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::OffBoard => "#".into(),
         ExprKind::AnySquare => "_".into(),
         ExprKind::Place { file, rank } => format!("@{file:?}{rank:?}"),
+        ExprKind::Region(name) => format!("@{name}"),
         ExprKind::Word(w) => w.clone(),
         ExprKind::Piece(c) => c.to_string(),
     }

@@ -358,7 +358,37 @@ thread_local! {
     static ORACLE_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
+thread_local! {
+    /// How many `no_reply` tests are under way on this thread: one made
+    /// while listing the replies of another answers "there is a reply"
+    /// past [`MAX_REPLY_NESTING`], so tests cannot recurse without end.
+    static REPLY_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How deep `no_reply` tests may nest (one inside the replies another lists).
+const MAX_REPLY_NESTING: u32 = 2;
+
 impl Oracle for Attacks<'_> {
+    fn no_reply(&self, view: BoardView<'_>, limits: &Limits) -> Result<bool, EngineError> {
+        let sides = self.engine.sides.len();
+        if sides == 0 || REPLY_NESTING.with(|n| n.get()) >= MAX_REPLY_NESTING {
+            return Ok(false);
+        }
+        let next = (self.side + 1) % sides;
+        let position = view.0.position();
+        let mut any = false;
+        REPLY_NESTING.with(|n| n.set(n.get() + 1));
+        let listed = self
+            .engine
+            .safe_moves(next, &position, &mut Scratch::new(), limits, &mut |_| {
+                any = true;
+                ControlFlow::Break(())
+            });
+        REPLY_NESTING.with(|n| n.set(n.get() - 1));
+        listed?;
+        Ok(!any)
+    }
+
     fn attacked(
         &self,
         view: BoardView<'_>,

@@ -138,6 +138,12 @@ pub(crate) trait Oracle {
         code: Code,
         limits: &Limits,
     ) -> Result<bool, EngineError>;
+
+    /// Whether the side after the one searching would have no legal move on
+    /// `board` (`no_reply`); an oracle that cannot tell says it has one.
+    fn no_reply(&self, _board: BoardView<'_>, _limits: &Limits) -> Result<bool, EngineError> {
+        Ok(false)
+    }
 }
 
 /// The position a search is at, as the engine holds it: an oracle reads it
@@ -484,6 +490,12 @@ impl Search<'_> {
                         p.code,
                         self.limits,
                     )? {
+                        return Ok(false);
+                    }
+                    pc = next;
+                }
+                Inst::NoReply { next } => {
+                    if !self.oracle.no_reply(BoardView(&self.cache.board), self.limits)? {
                         return Ok(false);
                     }
                     pc = next;

@@ -933,9 +933,10 @@ fn walk_ends(
             walk_ends(program, first, at, sub, ends, seen)?;
             walk_ends(program, second, at, sub, ends, seen)
         }
-        Inst::Guard { next, .. } | Inst::Test { next, .. } | Inst::Attacked { next } => {
-            walk_ends(program, next, at, sub, ends, seen)
-        }
+        Inst::Guard { next, .. }
+        | Inst::Test { next, .. }
+        | Inst::Attacked { next }
+        | Inst::NoReply { next } => walk_ends(program, next, at, sub, ends, seen),
         Inst::Match if sub => {
             ends.push(at);
             Some(())

@@ -33,6 +33,9 @@ pub enum Decline {
     /// A rewrite could write where there is no square, or remove one.
     #[error("a rewrite could create or remove a square")]
     ChangesTheBoard,
+    /// The program asks `no_reply` (the backtracker answers it).
+    #[error("it asks whether the next player has a legal move")]
+    NoReply,
     /// A left side has no square that must hold something.
     #[error("a left side has no square to start from")]
     NoAnchor,
@@ -308,6 +311,7 @@ fn choice_with_tails(
             Inst::Guard { .. } | Inst::Test { .. } => return Err(Decline::NotAChoice("a guard")),
             Inst::Ordered { .. } => return Err(Decline::NotAChoice("an ordered choice")),
             Inst::Attacked { .. } => return Err(Decline::NotAChoice("`attacked`")),
+            Inst::NoReply { .. } => return Err(Decline::NotAChoice("`no_reply`")),
             Inst::Jump { .. } => unreachable!("follow() skips jumps"),
         }
     }

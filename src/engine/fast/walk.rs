@@ -770,6 +770,9 @@ impl Walker {
         if width == 0 || height == 0 || width * height > MAX_SQUARES {
             return Err(Decline::BoardTooLarge);
         }
+        if program.insts.iter().any(|i| matches!(i, Inst::NoReply { .. })) {
+            return Err(Decline::NoReply);
+        }
         let mut anchors = Vec::new();
         for rw in &program.rewrites {
             let mut per = Vec::new();
@@ -1808,6 +1811,7 @@ impl<'a> Run<'a> {
                         self.ordered(level, id.index(), next, sink)
                     };
                 }
+                Inst::NoReply { .. } => unreachable!("a walker declines `no_reply`"),
                 Inst::Attacked { next } => {
                     let Some(attacks) = self.attacks else {
                         return false;

@@ -117,22 +117,36 @@ impl Game {
         }
         let target = fields.get(3).copied().unwrap_or("-");
         if target != "-" {
-            let Some(ep) = parse_square(&self.frame, target) else {
+            let Some(listed) = parse_squares(&self.frame, target) else {
                 return Err(bad(
                     "target square (fourth)",
                     format!("`{target}` is not a square of the board"),
                 ));
             };
+            // A piece is marked when the field lists exactly the squares at
+            // the rule's movements from it.
             for rule in &self.spec().targets {
-                let at = Coord::new(ep.x - rule.offset.x, ep.y - rule.offset.y);
-                if let Content::Piece(p, have) = position.get(at)
-                    && p == rule.piece
-                    && self.info[p.index()].owner != Some(turn)
-                {
-                    marks.push(Change {
-                        at,
-                        content: Content::Piece(p, have.union(rule.marks)),
-                    });
+                if rule.offsets.len() != listed.len() {
+                    continue;
+                }
+                let first = rule.offsets[0];
+                for &sq in &listed {
+                    let at = Coord::new(sq.x - first.x, sq.y - first.y);
+                    let all = rule
+                        .offsets
+                        .iter()
+                        .all(|o| listed.contains(&Coord::new(at.x + o.x, at.y + o.y)));
+                    if all
+                        && let Content::Piece(p, have) = position.get(at)
+                        && p == rule.piece
+                        && self.info[p.index()].owner != Some(turn)
+                        && !marks.iter().any(|m| m.at == at)
+                    {
+                        marks.push(Change {
+                            at,
+                            content: Content::Piece(p, have.union(rule.marks)),
+                        });
+                    }
                 }
             }
             if marks.is_empty() {
@@ -200,11 +214,19 @@ impl Game {
         Ok(state)
     }
 
+    /// The piece whose FEN letter is `+c` (a promoted piece).
+    fn promoted_piece_of_letter(&self, c: char) -> Option<crate::core::PieceId> {
+        self.info
+            .iter()
+            .position(|i| i.fen == Some(c) && i.fen_promoted)
+            .map(|p| crate::core::PieceId(p as u16))
+    }
+
     /// The piece whose FEN letter is `c` (or whose symbol is `c`).
     fn piece_of_letter(&self, c: char) -> Option<crate::core::PieceId> {
         self.info
             .iter()
-            .position(|i| i.fen == Some(c))
+            .position(|i| i.fen == Some(c) && !i.fen_promoted)
             .map(|p| crate::core::PieceId(p as u16))
             .or_else(|| self.pieces.lookup(c))
     }
@@ -223,7 +245,8 @@ impl Game {
                         "the box `[...]` is not closed by `]` at the end of the field",
                     ));
                 };
-                pocket = Some(inner);
+                // `[-]`: an empty box, as Fairy-Stockfish writes a start.
+                pocket = Some(if inner == "-" { "" } else { inner });
                 field = &field[..open];
             } else if field.split('/').count() == f.ranks as usize + 1 {
                 let cut = field.rfind('/').expect("more than one rank");
@@ -255,12 +278,27 @@ impl Game {
                 }
                 Ok(())
             };
+            let mut promoted = false;
             for c in row.chars() {
-                if c.is_ascii_digit() {
+                if c.is_ascii_digit() && !promoted {
                     digits.push(c);
                     continue;
                 }
                 flush(&mut digits, &mut x)?;
+                // `+P`: the piece whose FEN letter is `+P` (shogi's promoted pieces).
+                if c == '+' && !promoted {
+                    promoted = true;
+                    continue;
+                }
+                if promoted {
+                    promoted = false;
+                    let Some(p) = self.promoted_piece_of_letter(c) else {
+                        return Err(bad("board", format!("`+{c}` is not a piece letter of this game")));
+                    };
+                    squares.push((Coord::new(f.x0 + x as i32, y), Content::Piece(p, Marks::NONE)));
+                    x += 1;
+                    continue;
+                }
                 // A mark's FEN character after a piece (`Q~`).
                 if let Some(&(m, _)) = self.spec().mark_fen.iter().find(|(_, mc)| *mc == c)
                     && let Some((_, Content::Piece(_, have))) = squares.last_mut()
@@ -276,6 +314,12 @@ impl Game {
                 x += 1;
             }
             flush(&mut digits, &mut x)?;
+            if promoted {
+                return Err(bad(
+                    "board",
+                    "a `+` ends a rank: it must come before a piece letter",
+                ));
+            }
             if x != f.files {
                 return Err(bad(
                     "board",
@@ -320,6 +364,9 @@ impl Game {
                             empty = 0;
                         }
                         // A piece without a FEN letter is written by its symbol.
+                        if self.info[p.index()].fen_promoted {
+                            board.push('+');
+                        }
                         board.push(self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p)));
                         for &(m, c) in &self.spec().mark_fen {
                             if marks.contains(m) {
@@ -373,7 +420,14 @@ impl Game {
                     .iter()
                     .find(|r| r.piece == p && have.contains(r.marks))
             {
-                target = name(&f, Coord::new(at.x + rule.offset.x, at.y + rule.offset.y));
+                // Squares a1 first, rank by rank, as Fairy-Stockfish writes them.
+                let mut squares: Vec<Coord> = rule
+                    .offsets
+                    .iter()
+                    .map(|o| Coord::new(at.x + o.x, at.y + o.y))
+                    .collect();
+                squares.sort_by_key(|c| (c.y, c.x));
+                target = squares.iter().map(|&c| name(&f, c)).collect();
             }
         }
         if let Some((bx, pieces)) = &self.spec().fen_counts {
@@ -384,7 +438,9 @@ impl Game {
             target = format!("{target} {}", counts.join("+"));
         }
         let (quiet, fullmove) = (state.quiet_plies(), state.fullmove());
-        if self.spec().rights.is_empty() && self.spec().targets.is_empty() {
+        // A game with a box in its FEN writes every field, as Fairy-Stockfish
+        // writes its drop games (`...[] w - - 0 1`).
+        if self.spec().rights.is_empty() && self.spec().targets.is_empty() && self.spec().fen_box.is_none() {
             return format!("{board} {turn} {quiet} {fullmove}");
         }
         format!("{board} {turn} {rights} {target} {quiet} {fullmove}")
@@ -397,6 +453,9 @@ impl Game {
         for p in self.box_order() {
             let letter = self.info[p.index()].fen.unwrap_or_else(|| self.pieces.symbol(p));
             for _ in 0..position.tally(self.pieces.slot(bx, p)) {
+                if self.info[p.index()].fen_promoted {
+                    out.push('+');
+                }
                 out.push(letter);
             }
         }
@@ -433,4 +492,19 @@ fn parse_counts(text: &str) -> Result<Vec<u16>, FenError> {
                 .map_err(|_| bad("counts", format!("`{text}` is not counts such as `3+3`")))
         })
         .collect()
+}
+
+/// The squares of a field that runs square names together (`c5d6`).
+fn parse_squares(frame: &super::BoardBox, text: &str) -> Option<Vec<Coord>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let letters = rest.find(|c: char| c.is_ascii_digit())?;
+        let end = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |e| letters + e);
+        out.push(parse_square(frame, &rest[..end])?);
+        rest = &rest[end..];
+    }
+    (!out.is_empty()).then_some(out)
 }

@@ -70,6 +70,9 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
         && a != b
     {
         match game.info[b.index()].fen {
+            // A promotion to a piece FEN writes `+P` is named with `+`, as
+            // Fairy-Stockfish names shogi's promotions.
+            Some(_) if game.info[b.index()].fen_promoted => s.push('+'),
             Some(l) => s.push(l.to_ascii_lowercase()),
             None => s.push(game.pieces.symbol(b)),
         }
