@@ -194,6 +194,8 @@ impl Naive {
             // Without opponents (the engine's `search`), nothing is attacked.
             // Nor has anyone to reply: no position is one without replies.
             Move::Attacked | Move::NoReply => BTreeSet::new(),
+            // The generator makes no `%from:`; the model does not follow it.
+            Move::AtOrigin(_) => return None,
             Move::Nil => states,
             Move::Rewrite(rw) => {
                 let mut out = BTreeSet::new();

@@ -801,3 +801,25 @@ fn a_two_square_en_passant_field_round_trips() {
     // Only the c5 pawn may be taken en passant (the e5 pawn crossed nothing).
     assert!(legal_names(&game, fen).contains(&"d5d6".to_string()));
 }
+
+/// `%from:` makes the square the piece left the piece of interest: a gate
+/// fills it from the hand, and the move is named by the gated piece's
+/// letter (`b1c3q`), as Fairy-Stockfish names gating.
+#[test]
+fn a_piece_is_put_on_the_square_another_left() {
+    let game = game_of("tests/data/games/gating.alg");
+    let fen = "4k3/8/8/8/8/8/8/1N2K3[Qq] w - - 0 1";
+    let names = legal_names(&game, fen);
+    for m in ["b1a3", "b1a3q", "b1c3", "b1c3q", "b1d2", "b1d2q"] {
+        assert!(names.contains(&m.to_string()), "{m} in {names:?}");
+    }
+    let after = play(&game, game.from_fen(fen).unwrap(), &["b1c3q"]);
+    assert_eq!(game.to_fen(&after), "4k3/8/8/8/8/2N5/8/1Q2K3[q] b - - 1 1");
+    // Without a queen in the hand there is nothing to gate.
+    let names = legal_names(&game, "4k3/8/8/8/8/8/8/1N2K3[q] w - - 0 1");
+    assert!(!names.iter().any(|n| n.ends_with('q')), "{names:?}");
+    // `%from:` outside a `%p:` is refused when the file is checked.
+    let text = "import \"../../../rules/chess.alg\"\nmoves white = %from: nil\n";
+    let source = Source::new("tests/data/games/bad_from.alg", text);
+    assert!(chessalg::decl::Spec::load(&source).is_err());
+}

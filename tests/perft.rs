@@ -573,7 +573,8 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
 /// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
 /// up to this many leaves, and how many counts that is. Every number
 /// Fairy-Stockfish's own tests publish for them is among these.
-const FAIRY_VARIANTS: [(&str, u64, usize); 7] = [
+const FAIRY_VARIANTS: [(&str, u64, usize); 8] = [
+    ("xiangqi", 5_000_000, 39),
     ("shatranj", 2_000_000, 34),
     ("makruk", 2_000_000, 29),
     ("knightmate", 2_000_000, 36),

@@ -14,7 +14,7 @@ pub struct TargetRule {
     /// The marks it carries.
     pub marks: Marks,
     /// From the piece to each square the field lists (one for chess's en
-    /// passant square; berolina's lists two).
+    /// passant square; two for a pawn that steps diagonally).
     pub offsets: Vec<Offset>,
 }
 

@@ -265,6 +265,7 @@ impl Collect<'_> {
                 UnboundPoi::Left => "on the left of a rewrite",
                 UnboundPoi::Right => "on the right of a rewrite",
                 UnboundPoi::Attacked => "through `attacked`",
+                UnboundPoi::Origin => "through `%from:`",
             };
             self.error(ExpandError::UnboundPoi {
                 span: expr.span,

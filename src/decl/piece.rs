@@ -14,7 +14,7 @@ pub struct PieceInfo {
     /// Its FEN letter.
     pub fen: Option<char>,
     /// Whether FEN writes `+` before the letter (`+P`: a promoted piece, as
-    /// shogi's FEN writes it); a promotion to it is named with `+` (`b2b3+`).
+    /// FENs of drop games write it); a promotion to it is named with `+` (`b2b3+`).
     pub fen_promoted: bool,
     /// Its value for the AI.
     pub value: Option<f64>,

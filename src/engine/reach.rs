@@ -102,7 +102,7 @@ impl Walk<'_> {
                     }
                     todo.push((next, d));
                 }
-                Inst::Rewrite { .. } | Inst::Bind { .. } if d == UNBOUND => {
+                Inst::Rewrite { .. } | Inst::Bind { .. } | Inst::Origin { .. } if d == UNBOUND => {
                     return None;
                 }
                 Inst::Rewrite { id, next } => {
@@ -133,7 +133,7 @@ impl Walk<'_> {
                 }
                 Inst::Jump { to } => todo.push((to, d)),
                 // A piece of interest inside another: not followed.
-                Inst::Bind { .. } => return None,
+                Inst::Bind { .. } | Inst::Origin { .. } => return None,
                 // What follows the piece of interest's move may write too.
                 Inst::Unbind { next } if depth == 0 => todo.push((next, UNBOUND)),
                 Inst::Unbind { .. } | Inst::Match => ends.push(d),
@@ -242,7 +242,13 @@ fn monotone_loop(prog: &Program, head: Pc, first: Pc, width: u32, height: u32) -
             | Inst::NoReply { next }
             | Inst::Test { next, .. } => todo.push((next, d)),
             // Leaving the loop, or anything it does not follow: keep the visited set.
-            Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Ordered { .. } | Inst::Match => return false,
+            Inst::Bind { .. }
+            | Inst::Origin { .. }
+            | Inst::Unbind { .. }
+            | Inst::Ordered { .. }
+            | Inst::Match => {
+                return false;
+            }
         }
     }
     step.is_some()

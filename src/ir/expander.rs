@@ -22,6 +22,10 @@ pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
 /// any marks) and `pieces(white)` (any piece of that player).
 pub(crate) const PIECES: &str = "pieces";
 
+/// `%from: M`: the word that makes the square the piece of interest
+/// started on the piece of interest.
+pub(crate) const ORIGIN: &str = "from";
+
 /// The builtin moves, written as bare words.
 pub(crate) const BUILTIN_MOVES: [&str; 2] = ["attacked", "no_reply"];
 
@@ -93,9 +97,10 @@ fn size(v: &Value) -> usize {
                 pat(&r.lhs, budget);
                 pat(&r.rhs, budget);
             }
-            Move::WithPoi { body, .. } | Move::Repeat { body, .. } | Move::Guard { body, .. } => {
-                mv(body, budget)
-            }
+            Move::WithPoi { body, .. }
+            | Move::Repeat { body, .. }
+            | Move::Guard { body, .. }
+            | Move::AtOrigin(body) => mv(body, budget),
             Move::Seq(ms) | Move::Union(ms) | Move::Ordered(ms) => ms.iter().for_each(|m| mv(m, budget)),
         }
     }
@@ -436,6 +441,19 @@ impl<'a> Expander<'a> {
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Value::Move(Move::ordered(ms)))
             }
+            // `%from: M`: the square the piece of interest started on (unless
+            // the file names something `from`).
+            ExprKind::PoiBind { piece, body } if matches!(&piece.kind, ExprKind::Word(w) if w == ORIGIN && !self.defs.contains_key(ORIGIN)) =>
+            {
+                let m = self.a_move(
+                    body,
+                    scope,
+                    src,
+                    "`%from:`",
+                    "moves at the square the piece started on",
+                )?;
+                Ok(Value::Move(Move::AtOrigin(Box::new(m))))
+            }
             ExprKind::PoiBind { piece, body } => {
                 let pieces = match self.expr(piece, scope, src)? {
                     Value::Pattern(p) => poi_pieces(&p),
@@ -451,9 +469,17 @@ impl<'a> Expander<'a> {
                 Ok(Value::Move(Move::with_poi(pieces, m)))
             }
             ExprKind::Guard { holds, body } => {
-                // `?{f}` over a fragment only looks: it is `?{f -> f}`.
+                // `?{f}` over a fragment only looks: it is `?{f -> f}`, as a
+                // choice of such rewrites where `f` is a choice of fragments
+                // (`% + @palace`), which the square-set engines answer.
                 if let Value::Pattern(p) = self.expr(body, scope, src)? {
-                    return Ok(Value::Move(Move::guard(*holds, Move::rewrite(p.clone(), p))));
+                    let looks = match p.alternatives(64) {
+                        Some(alts) => {
+                            Move::union(alts.into_iter().map(|a| Move::rewrite(a.clone(), a)).collect())
+                        }
+                        None => Move::rewrite(p.clone(), p),
+                    };
+                    return Ok(Value::Move(Move::guard(*holds, looks)));
                 }
                 let m = self.a_move(body, scope, src, "a guard", "tests a move")?;
                 Ok(Value::Move(Move::guard(*holds, m)))

@@ -173,6 +173,10 @@ impl Printer<'_> {
                 out.push_str(" -> ");
                 self.pattern(out, &r.rhs, Level::Union);
             }),
+            Move::AtOrigin(body) => bracket(out, level > Level::Top, |out| {
+                out.push_str("%from: ");
+                self.mv(out, body, Level::Top);
+            }),
             Move::WithPoi { pieces, body } => bracket(out, level > Level::Top, |out| {
                 out.push('%');
                 self.cells(out, pieces, Level::Atom);

@@ -182,6 +182,36 @@ impl Pattern {
         &self.terms
     }
 
+    /// The pattern as a choice of patterns without `|` between whole
+    /// fragments (`% + (@d1 | @e1)` is `% + @d1` or `% + @e1`), or `None`
+    /// past `most` alternatives.
+    pub fn alternatives(&self, most: usize) -> Option<Vec<Pattern>> {
+        let mut out = vec![Pattern::empty()];
+        for term in &self.terms {
+            let choices: Vec<Pattern> = match term {
+                Term::Either(alts) => {
+                    let mut all = Vec::new();
+                    for a in alts {
+                        all.extend(a.alternatives(most)?);
+                    }
+                    all
+                }
+                other => vec![Pattern::normalised(vec![other.clone()])],
+            };
+            let mut next = Vec::new();
+            for base in &out {
+                for c in &choices {
+                    next.push(base.glue(c).ok()?);
+                    if next.len() > most {
+                        return None;
+                    }
+                }
+            }
+            out = next;
+        }
+        Some(out)
+    }
+
     /// Whether this is `0`.
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
@@ -407,8 +437,12 @@ pub enum Move {
     /// changes the POI's square, else no result.
     Attacked,
     /// `no_reply`: the position unchanged when the next player would have no
-    /// legal move in it, else no result (shogi's mate by a pawn drop).
+    /// legal move in it, else no result (a drop that may not mate).
     NoReply,
+    /// `%from: M`: M with the square the piece of interest started its move
+    /// on as the piece of interest (whatever it holds now: a gate to fill,
+    /// a zone to look up after the piece left it).
+    AtOrigin(Box<Move>),
 }
 
 /// Where a move uses the piece of interest outside every `%p:`.
@@ -420,6 +454,8 @@ pub enum UnboundPoi {
     Right,
     /// `attacked`, which asks about the piece of interest's square.
     Attacked,
+    /// `%from:`, which asks where the piece of interest started.
+    Origin,
 }
 
 impl Move {
@@ -432,6 +468,7 @@ impl Move {
             Move::Rewrite(rw) if rw.rhs.mentions_poi() => Some(UnboundPoi::Right),
             Move::Rewrite(_) => None,
             Move::Attacked => Some(UnboundPoi::Attacked),
+            Move::AtOrigin(_) => Some(UnboundPoi::Origin),
             Move::Seq(ms) | Move::Union(ms) | Move::Ordered(ms) => ms.iter().find_map(Move::unbound_poi),
             Move::Repeat { body, .. } | Move::Guard { body, .. } => body.unbound_poi(),
         }
@@ -542,6 +579,7 @@ impl Move {
             Move::Guard { holds, body } => Move::guard(*holds, body.map_patterns(f)?),
             Move::Attacked => Move::Attacked,
             Move::NoReply => Move::NoReply,
+            Move::AtOrigin(body) => Move::AtOrigin(Box::new(body.map_patterns(f)?)),
         })
     }
 
@@ -567,6 +605,7 @@ impl Move {
             Move::Ordered(ms) => Move::ordered(each(ms)),
             Move::Repeat { body, min, max } => Move::repeat(body.map_poi_pieces(f), min, max),
             Move::Guard { holds, body } => Move::guard(holds, body.map_poi_pieces(f)),
+            Move::AtOrigin(body) => Move::AtOrigin(Box::new(body.map_poi_pieces(f))),
             other => other,
         }
     }

@@ -43,6 +43,14 @@ pub enum CompileError {
     )]
     AttackedWithoutPoi,
 
+    /// `%from:` is used where no piece of interest is bound.
+    #[error("`%from:` asks where the piece of interest started, but none is bound here")]
+    #[diagnostic(
+        code(chessalg::compile::origin_without_poi),
+        help("use `%from: ...` inside `%p: ...`, after the piece has moved, e.g. `%X: M (%from: N)`")
+    )]
+    OriginWithoutPoi,
+
     /// A left side with no square that must be on the board matches everywhere.
     #[error(
         "the left side of a rewrite has no square that must be on the board, so it matches at infinitely many places"

@@ -118,6 +118,12 @@ pub(crate) enum Inst {
         /// Where to continue.
         next: Pc,
     },
+    /// `%from:`: the square the piece of interest started on becomes the
+    /// piece of interest (whatever it holds), until the next `Unbind`.
+    Origin {
+        /// Where to continue.
+        next: Pc,
+    },
     /// A result: the current position (and piece of interest, in a sub-program).
     Match,
 }
@@ -137,7 +143,8 @@ impl Inst {
             | Inst::Ordered { next, .. }
             | Inst::Test { next, .. }
             | Inst::Attacked { next }
-            | Inst::NoReply { next } => (Some(next), None),
+            | Inst::NoReply { next }
+            | Inst::Origin { next } => (Some(next), None),
             Inst::Match => (None, None),
         };
         a.into_iter().chain(b)
@@ -357,6 +364,7 @@ impl fmt::Display for Program {
                 }
                 Inst::Attacked { next } => write!(f, "attacked -> {next}")?,
                 Inst::NoReply { next } => write!(f, "no_reply -> {next}")?,
+                Inst::Origin { next } => write!(f, "origin -> {next}")?,
                 Inst::Test { holds, id, next } => {
                     let kind = if *holds { "?" } else { "!" };
                     write!(f, "test {kind}rewrite {id} -> {next}")?

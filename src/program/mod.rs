@@ -262,6 +262,16 @@ impl<'m> Compiler<'m> {
                     }
                 }
             }
+            Move::AtOrigin(body) => {
+                if poi == 0 {
+                    return Err(CompileError::OriginWithoutPoi);
+                }
+                let next = self.here() + 1;
+                self.emit(Inst::Origin { next })?;
+                self.compile_at(body, poi + 1, d, nesting)?;
+                let next = self.here() + 1;
+                self.emit(Inst::Unbind { next })?;
+            }
             Move::NoReply => {
                 let next = self.here() + 1;
                 self.emit(Inst::NoReply { next })?;
@@ -342,6 +352,7 @@ impl<'m> Compiler<'m> {
                 Inst::Unbind { next } => Inst::Unbind { next: resolve(next) },
                 Inst::Attacked { next } => Inst::Attacked { next: resolve(next) },
                 Inst::NoReply { next } => Inst::NoReply { next: resolve(next) },
+                Inst::Origin { next } => Inst::Origin { next: resolve(next) },
                 Inst::Test { holds, id, next } => Inst::Test {
                     holds,
                     id,
@@ -382,6 +393,7 @@ impl<'m> Compiler<'m> {
                 | Inst::Guard { next, .. }
                 | Inst::Attacked { next }
                 | Inst::NoReply { next }
+                | Inst::Origin { next }
                 | Inst::Test { next, .. } => indegree[next as usize] += 1,
                 Inst::Split { first, second } => {
                     indegree[first as usize] += 1;

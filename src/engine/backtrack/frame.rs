@@ -12,6 +12,8 @@ pub(super) struct Poi {
     pub(super) x: i32,
     pub(super) y: i32,
     pub(super) code: Code,
+    /// The square it was bound on (`%from:` makes it the piece of interest).
+    pub(super) from: (i32, i32),
 }
 
 /// Where the outermost piece of interest started and ended, and what it
@@ -120,4 +122,8 @@ pub(super) enum Frame {
         poi_hash: u64,
     },
     Ordered(OrderedFrame),
+    /// Undoes an `Origin`: the piece of interest bound there goes.
+    Unorigin {
+        poi_hash: u64,
+    },
 }

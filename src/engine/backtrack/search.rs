@@ -324,6 +324,10 @@ impl Search<'_> {
                     self.cache.poi_hash = poi_hash;
                     self.set_trace(trace);
                 }
+                Frame::Unorigin { poi_hash } => {
+                    self.cache.pois.pop();
+                    self.cache.poi_hash = poi_hash;
+                }
                 Frame::Ordered(f) => {
                     self.cache.board.undo_to(f.mark as usize);
                     self.restore_top(f.poi, f.poi_hash);
@@ -492,6 +496,25 @@ impl Search<'_> {
                     )? {
                         return Ok(false);
                     }
+                    pc = next;
+                }
+                Inst::Origin { next } => {
+                    let c = &mut *self.cache;
+                    let (x, y) = c
+                        .pois
+                        .last()
+                        .expect("the compiler checked a piece of interest is bound")
+                        .from;
+                    let code = c.board.get(x, y);
+                    let before = c.poi_hash;
+                    c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
+                    c.pois.push(Poi {
+                        x,
+                        y,
+                        code,
+                        from: (x, y),
+                    });
+                    self.push(level, Frame::Unorigin { poi_hash: before });
                     pc = next;
                 }
                 Inst::NoReply { next } => {
@@ -811,7 +834,12 @@ impl Search<'_> {
         let c = &mut *self.cache;
         let code = c.board.get(x, y);
         c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
-        c.pois.push(Poi { x, y, code });
+        c.pois.push(Poi {
+            x,
+            y,
+            code,
+            from: (x, y),
+        });
         if c.pois.len() == 1 && c.trace.from.is_none() {
             c.trace.from = Some(Coord::new(x, y));
             c.trace.rekey();

@@ -975,7 +975,7 @@ fn walk_ends(
             }
             Some(())
         }
-        Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Match => None,
+        Inst::Bind { .. } | Inst::Origin { .. } | Inst::Unbind { .. } | Inst::Match => None,
     }
 }
 

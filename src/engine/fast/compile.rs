@@ -36,6 +36,9 @@ pub enum Decline {
     /// The program asks `no_reply` (the backtracker answers it).
     #[error("it asks whether the next player has a legal move")]
     NoReply,
+    /// The program binds the square a piece started on (`%from:`).
+    #[error("it binds the square a piece started on")]
+    Origin,
     /// A left side has no square that must hold something.
     #[error("a left side has no square to start from")]
     NoAnchor,
@@ -312,6 +315,7 @@ fn choice_with_tails(
             Inst::Ordered { .. } => return Err(Decline::NotAChoice("an ordered choice")),
             Inst::Attacked { .. } => return Err(Decline::NotAChoice("`attacked`")),
             Inst::NoReply { .. } => return Err(Decline::NotAChoice("`no_reply`")),
+            Inst::Origin { .. } => return Err(Decline::NotAChoice("`%from:`")),
             Inst::Jump { .. } => unreachable!("follow() skips jumps"),
         }
     }

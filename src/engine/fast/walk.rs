@@ -773,6 +773,9 @@ impl Walker {
         if program.insts.iter().any(|i| matches!(i, Inst::NoReply { .. })) {
             return Err(Decline::NoReply);
         }
+        if program.insts.iter().any(|i| matches!(i, Inst::Origin { .. })) {
+            return Err(Decline::Origin);
+        }
         let mut anchors = Vec::new();
         for rw in &program.rewrites {
             let mut per = Vec::new();
@@ -1812,6 +1815,7 @@ impl<'a> Run<'a> {
                     };
                 }
                 Inst::NoReply { .. } => unreachable!("a walker declines `no_reply`"),
+                Inst::Origin { .. } => unreachable!("a walker declines `%from:`"),
                 Inst::Attacked { next } => {
                     let Some(attacks) = self.attacks else {
                         return false;

@@ -285,7 +285,7 @@ impl Game {
                     continue;
                 }
                 flush(&mut digits, &mut x)?;
-                // `+P`: the piece whose FEN letter is `+P` (shogi's promoted pieces).
+                // `+P`: the piece whose FEN letter is `+P` (a promoted piece).
                 if c == '+' && !promoted {
                     promoted = true;
                     continue;

@@ -71,13 +71,38 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     {
         match game.info[b.index()].fen {
             // A promotion to a piece FEN writes `+P` is named with `+`, as
-            // Fairy-Stockfish names shogi's promotions.
+            // Fairy-Stockfish names promotions to such pieces.
             Some(_) if game.info[b.index()].fen_promoted => s.push('+'),
             Some(l) => s.push(l.to_ascii_lowercase()),
             None => s.push(game.pieces.symbol(b)),
         }
     }
+    // A piece put from a box on the square the piece left (a gate) is
+    // named by its letter, as Fairy-Stockfish names gating (`b1c3h`).
+    if let Some(piece) = gated(game, state, action, from) {
+        match game.info[piece.index()].fen {
+            Some(l) => s.push(l.to_ascii_lowercase()),
+            None => s.push(game.pieces.symbol(piece)),
+        }
+    }
     s
+}
+
+/// The piece a move takes out of a box and puts on `from`, the square its
+/// piece of interest left, if it does.
+fn gated(game: &Game, state: &State, action: &Action, from: Coord) -> Option<crate::core::PieceId> {
+    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == from).map(|c| c.content)
+    else {
+        return None;
+    };
+    action.changes().iter().find_map(|c| {
+        let slot = c.at.tally_slot()?;
+        let (_, p) = game.pieces.slot_of(slot);
+        match c.content {
+            Content::Count(n) if p == piece && n < state.position().tally(slot) => Some(piece),
+            _ => None,
+        }
+    })
 }
 
 /// The piece a move's piece of interest is at the end, on `to`: what stands
