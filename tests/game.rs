@@ -823,3 +823,16 @@ fn a_piece_is_put_on_the_square_another_left() {
     let source = Source::new("tests/data/games/bad_from.alg", text);
     assert!(chessalg::decl::Spec::load(&source).is_err());
 }
+
+/// `fen layout full` writes the empty rights and target fields, as
+/// Fairy-Stockfish writes every FEN; the short form still reads.
+#[test]
+fn a_full_fen_layout_writes_empty_fields() {
+    let game = game_of("rules/xiangqi.alg");
+    let full = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    assert_eq!(game.to_fen(&game.initial()), full);
+    let short = game
+        .from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 1")
+        .unwrap();
+    assert_eq!(game.to_fen(&short), full);
+}

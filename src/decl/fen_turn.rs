@@ -1,8 +1,9 @@
-//! `fen turn x o`: the letter of FEN's turn field for each player.
+//! `fen turn x o`: the letter of FEN's turn field for each player; `fen
+//! layout full`: whether FEN writes empty rights and target fields.
 
 use super::{Collect, Declare};
 use crate::ir::ExpandError;
-use crate::syntax::ast::FenTurnDecl;
+use crate::syntax::ast::{FenLayoutDecl, FenTurnDecl};
 
 impl Declare for FenTurnDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
@@ -18,5 +19,13 @@ impl Declare for FenTurnDecl {
             return;
         }
         cx.spec.turn_letters = self.letters.clone();
+    }
+}
+
+impl Declare for FenLayoutDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        if cx.once("fen layout", self.span) {
+            cx.spec.fen_full = Some(self.full);
+        }
     }
 }

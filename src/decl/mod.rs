@@ -86,6 +86,9 @@ pub struct GameSpec {
     pub box_contents: Vec<(BoxId, PieceId)>,
     /// The box FEN writes in brackets after the board (`fen box`).
     pub fen_box: Option<BoxId>,
+    /// `fen layout`: whether FEN writes empty rights and target fields
+    /// (`None`: where the game has rights, a target or a box).
+    pub fen_full: Option<bool>,
     /// The box and pieces of FEN's counts field (`fen counts`).
     pub fen_counts: Option<(BoxId, Vec<PieceId>)>,
     /// Per mark: the character FEN writes after a piece carrying it (`mark ... fen ~`).

@@ -28,6 +28,7 @@ macro_rules! declarations {
             FenTurn(FenTurnDecl, fen_turn),
             FenBox(FenBoxDecl, fen_box),
             FenCounts(FenCountsDecl, fen_counts),
+            FenLayout(FenLayoutDecl, fen_layout),
             Outcome(OutcomeDecl, outcome_decl),
             QuietResets(QuietDecl, quiet_decl),
             Legality(LegalityDecl, legality_decl),
@@ -610,6 +611,25 @@ impl DeclarationSyntax for FenBoxDecl {
     }
     fn print(&self, out: &mut String) {
         let _ = writeln!(out, "fen box {}", self.name.text);
+    }
+}
+
+/// `fen layout full` or `fen layout short`: whether FEN writes empty rights
+/// and target fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FenLayoutDecl {
+    /// `full`: write them (`w - - 0 1`); `short`: leave them out (`w 0 1`).
+    pub full: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for FenLayoutDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("fen layout", "")
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "fen layout {}", if self.full { "full" } else { "short" });
     }
 }
 

@@ -6,9 +6,9 @@ use pest::iterators::Pair;
 
 use super::ast::{
     BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
-    FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item, LegalityDecl,
-    MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl, QuietDecl,
-    RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
+    FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item,
+    LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl,
+    QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -445,9 +445,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::turn_order => "`alternate`",
         Rule::passing => "`passing`",
         Rule::notation_kind => "`numbered` or `coordinates`",
-        Rule::fen_rights | Rule::fen_target | Rule::fen_turn | Rule::fen_box | Rule::fen_counts => {
-            "`rights`, `target`, `turn`, `box` or `counts`"
-        }
+        Rule::fen_rights
+        | Rule::fen_target
+        | Rule::fen_turn
+        | Rule::fen_box
+        | Rule::fen_counts
+        | Rule::fen_layout => "`rights`, `target`, `turn`, `box`, `counts` or `layout`",
         Rule::box_decl => "a declaration",
         Rule::box_name => "a box name",
         Rule::mark_fen | Rule::mark_fen_char => "`fen` and a punctuation character",
@@ -774,6 +777,13 @@ impl Builder {
                     return Ok(Item::Declaration(Declaration::FenCounts(FenCountsDecl {
                         name,
                         pieces,
+                        span,
+                    })));
+                }
+                if rule == Rule::fen_layout {
+                    let full = inner.next().is_some_and(|k| k.as_str() == "full");
+                    return Ok(Item::Declaration(Declaration::FenLayout(FenLayoutDecl {
+                        full,
                         span,
                     })));
                 }

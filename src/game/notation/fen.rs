@@ -440,7 +440,12 @@ impl Game {
         let (quiet, fullmove) = (state.quiet_plies(), state.fullmove());
         // A game with a box in its FEN writes every field, as Fairy-Stockfish
         // writes its drop games (`...[] w - - 0 1`).
-        if self.spec().rights.is_empty() && self.spec().targets.is_empty() && self.spec().fen_box.is_none() {
+        let full = self.spec().fen_full.unwrap_or(
+            !self.spec().rights.is_empty()
+                || !self.spec().targets.is_empty()
+                || self.spec().fen_box.is_some(),
+        );
+        if !full {
             return format!("{board} {turn} {quiet} {fullmove}");
         }
         format!("{board} {turn} {rights} {target} {quiet} {fullmove}")
