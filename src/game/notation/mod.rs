@@ -37,7 +37,7 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     Some(Coord::new(frame.x0 + file as i32, frame.y0 + rank as i32 - 1))
 }
 
-/// `pass` for a pass; under `notation coordinates partner`, a royal piece's
+/// `pass` for a pass; under `notation coordinates partner`, a piece's
 /// move with a partner by the two pieces' start squares (`e1h1`); `e2e4`,
 /// with the lower-case FEN letter (or the
 /// symbol) of the piece the mover became when it changed (`e7e8q`); a move
@@ -51,7 +51,7 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     if game.spec().notation == Notation::CoordinatesByPartner
         && let (Some(from), Some(to)) = (action.from, action.to)
         && let Content::Piece(piece, _) = state.position().get(from)
-        && let Some((partner, _)) = game.pair_partner(state, action, piece, from, to)
+        && let Some((partner, _)) = game.pair_partner(state, action, piece, (from, to), false)
     {
         return format!("{}{}", name(&game.frame, from), name(&game.frame, partner));
     }

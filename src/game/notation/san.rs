@@ -177,25 +177,26 @@ impl Game {
         from: Coord,
         to: Coord,
     ) -> Option<&'static str> {
-        let (_, end) = self.pair_partner(state, action, piece, from, to)?;
+        let (_, end) = self.pair_partner(state, action, piece, (from, to), true)?;
         // Towards the lower files of the royal piece is `O-O` (as a rook
         // ends on f1 beside a king on g1), towards the higher `O-O-O`.
         Some(if end.x < to.x { "O-O" } else { "O-O-O" })
     }
 
-    /// A royal piece's move with a partner: `piece` is royal and stays on
-    /// its rank (or its square) while another of the mover's pieces comes to
-    /// stand beside it. The partner's start and end squares (the same when
-    /// it only lost a mark).
+    /// A royal piece's move with a partner (any piece's, unless
+    /// `royal_only`): `piece` stays on its rank (or its square) while
+    /// another of the mover's pieces, already on the board, comes to stand
+    /// beside it. The partner's start and end squares (the same when it
+    /// only lost a mark).
     pub(crate) fn pair_partner(
         &self,
         state: &State,
         action: &Action,
         piece: PieceId,
-        from: Coord,
-        to: Coord,
+        (from, to): (Coord, Coord),
+        royal_only: bool,
     ) -> Option<(Coord, Coord)> {
-        if !self.info[piece.index()].royal || from.y != to.y {
+        if (royal_only && !self.info[piece.index()].royal) || from.y != to.y {
             return None;
         }
         let owner = self.info[piece.index()].owner;
@@ -210,13 +211,19 @@ impl Game {
             return None;
         };
         let is_partner = |c: Content| matches!(c, Content::Piece(p, _) if p == partner);
-        // Where it left: a square of the rank that held it and no longer does.
+        // Where it left: a square of the rank that held it and no longer does;
+        // else it stood there already and only lost a mark (a piece put
+        // there from a box is no partner).
         let start = action
             .changes()
             .iter()
             .find(|c| c.at.y == to.y && is_partner(state.position().get(c.at)) && !is_partner(c.content))
-            .map_or(end.at, |c| c.at);
-        Some((start, end.at))
+            .map(|c| c.at);
+        match start {
+            Some(start) => Some((start, end.at)),
+            None if is_partner(state.position().get(end.at)) => Some((end.at, end.at)),
+            None => None,
+        }
     }
 
     /// The value of the opponents' pieces a move removes, if it removes any
@@ -255,6 +262,11 @@ impl Game {
         let sans = self.san_cores(state, legal);
         if !wanted.is_empty() {
             let names = self.move_names(state, legal);
+            // A move's exact name is that move (`e2d1+`, a promotion whose
+            // `+` SAN would read as check).
+            if let Some(i) = names.iter().position(|n| n == text.trim()) {
+                return Ok(i);
+            }
             // A name or SAN that only one move has is that move, even where
             // a shorter spelling of it would fit others too.
             for own in [&names, &sans] {
