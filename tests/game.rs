@@ -518,14 +518,7 @@ fn an_importing_file_redeclares_a_piece() {
     let plain = game_of("tests/data/games/plain_king.alg");
     let chess = chess();
     let fen = "4k3/8/8/8/8/8/8/r3K3 w - - 0 1";
-    let names = |game: &Game| {
-        let state = game.from_fen(fen).unwrap();
-        let mut cache = Cache::new();
-        let legal = game.legal_actions(&state, &mut cache).unwrap();
-        let mut names: Vec<String> = legal.iter().map(|a| game.action_name(&state, a)).collect();
-        names.sort();
-        names
-    };
+    let names = |game: &Game| legal_names(game, fen);
     // On the first rank the rook attacks f1 and d1: a royal king may not go there.
     assert_eq!(names(&chess), ["e1d2", "e1e2", "e1f2"]);
     assert_eq!(names(&plain), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);

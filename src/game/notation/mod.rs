@@ -79,7 +79,7 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     }
     // A piece put from a box on the square the piece left (a gate) is
     // named by its letter, as Fairy-Stockfish names gating (`b1c3h`).
-    if let Some(piece) = gated(game, state, action, from) {
+    if let Some(piece) = from_box_onto(game, state, action, from) {
         match game.info[piece.index()].fen {
             Some(l) => s.push(l.to_ascii_lowercase()),
             None => s.push(game.pieces.symbol(piece)),
@@ -88,10 +88,9 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     s
 }
 
-/// The piece a move takes out of a box and puts on `from`, the square its
-/// piece of interest left, if it does.
-fn gated(game: &Game, state: &State, action: &Action, from: Coord) -> Option<crate::core::PieceId> {
-    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == from).map(|c| c.content)
+/// The piece a move puts on `at` after taking it out of a box, if it does.
+fn from_box_onto(game: &Game, state: &State, action: &Action, at: Coord) -> Option<crate::core::PieceId> {
+    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content)
     else {
         return None;
     };
@@ -134,18 +133,7 @@ pub(crate) fn placed(state: &State, action: &Action) -> Option<Coord> {
 /// A placement whose piece came out of a box (a drop, `N@f3`): the piece and its square.
 pub(crate) fn dropped(game: &Game, state: &State, action: &Action) -> Option<(crate::core::PieceId, Coord)> {
     let at = placed(state, action)?;
-    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content)
-    else {
-        return None;
-    };
-    action.changes().iter().find_map(|c| {
-        let slot = c.at.tally_slot()?;
-        let (_, p) = game.pieces.slot_of(slot);
-        match c.content {
-            Content::Count(n) if p == piece && n < state.position().tally(slot) => Some((piece, at)),
-            _ => None,
-        }
-    })
+    from_box_onto(game, state, action, at).map(|piece| (piece, at))
 }
 
 /// A move named by all its changes: `e4=♙,d5=.` (a box: `hand♘=2`).
