@@ -291,3 +291,50 @@ fn python_chess_drives_whole_games_of_chess_and_irreversible_chess() {
         );
     }
 }
+
+/// Fairy-Stockfish's command, where it is installed (Debian's package puts
+/// it in /usr/games).
+fn fairy_stockfish() -> Option<String> {
+    ["fairy-stockfish", "/usr/games/fairy-stockfish"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .is_ok()
+        })
+        .map(str::to_string)
+}
+
+/// `chessalg uci` against Fairy-Stockfish on its own variants
+/// (`scripts/fairy_compare.py`): at every ply both list the same legal
+/// moves, drops and promotions named alike. Needs python3 and Fairy-Stockfish
+/// (`apt-get install fairy-stockfish`); without them the test says so and
+/// checks nothing else.
+#[test]
+fn fairy_stockfish_and_chessalg_list_the_same_moves_in_its_variants() {
+    let Some(fsf) = fairy_stockfish() else {
+        eprintln!("Fairy-Stockfish is not installed: its games against `chessalg uci` are not run");
+        return;
+    };
+    for variant in ["xiangqi", "minishogi", "makruk"] {
+        let rules = format!("rules/{variant}.alg");
+        let out = Command::new("python3")
+            .args([
+                "scripts/fairy_compare.py",
+                "--binary",
+                env!("CARGO_BIN_EXE_chessalg"),
+            ])
+            .args(["--fsf", &fsf, "--rules", &rules, "--variant", variant])
+            .args(["--games", "1", "--plies", "30"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{variant}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("0 disagreements"), "{variant}: {stdout}");
+    }
+}
