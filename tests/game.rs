@@ -829,3 +829,20 @@ fn a_full_fen_layout_writes_empty_fields() {
         .unwrap();
     assert_eq!(game.to_fen(&short), full);
 }
+
+/// Seirawan: gating names as Fairy-Stockfish writes them (`b1c3h`, castling
+/// gated on the king's square `e1g1h`, on the rook's `h1e1h`), and a rights
+/// letter that says nothing new is left out of the FEN (`E` after `K`).
+#[test]
+fn seirawan_gates_are_named_and_written_as_fairy_stockfish_does() {
+    let game = game_of("rules/seirawan.alg");
+    let names = legal_names(&game, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQkq - 0 1");
+    for m in ["e1g1", "e1g1h", "e1c1e", "h1e1h", "a1e1e", "h1f1h", "a1b1"] {
+        assert!(names.contains(&m.to_string()), "{m} in {names:?}");
+    }
+    // 47 moves, as Fairy-Stockfish's `go perft 1` lists them.
+    assert_eq!(names.len(), 47);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1";
+    let fen = game.to_fen(&game.from_fen(start).unwrap());
+    assert!(fen.contains(" w KQBCDFGkqbcdfg - 0 1"), "{fen}");
+}

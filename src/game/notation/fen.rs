@@ -406,7 +406,15 @@ impl Game {
                     })
                 })
             })
-            .map(|rule| rule.letter)
+            // A letter that says nothing the letters before it did not
+            // (Seirawan's `E` after `K`: the king unmoved) is left out, as
+            // Fairy-Stockfish leaves it out.
+            .scan(Vec::new(), |said: &mut Vec<_>, rule| {
+                let new = rule.squares.iter().any(|t| !said.contains(t));
+                said.extend(rule.squares.iter().copied());
+                Some(new.then_some(rule.letter))
+            })
+            .flatten()
             .collect();
         if rights.is_empty() {
             rights.push('-');

@@ -38,7 +38,10 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
 }
 
 /// `pass` for a pass; under `notation coordinates partner`, a piece's
-/// move with a partner by the two pieces' start squares (`e1h1`); `e2e4`,
+/// move with a partner by the two pieces' start squares (`e1h1`), and so
+/// a move written as a piece's with a royal partner (castling as the rook's
+/// move, `h1e1`) under any notation; a piece put from a box on the square
+/// the piece left adds its letter (`h1e1h`); `e2e4`,
 /// with the lower-case FEN letter (or the
 /// symbol) of the piece the mover became when it changed (`e7e8q`); a move
 /// whose piece of interest stayed where it was (or that has none) and that
@@ -48,12 +51,18 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     if action.is_pass() {
         return "pass".to_string();
     }
-    if game.spec().notation == Notation::CoordinatesByPartner
-        && let (Some(from), Some(to)) = (action.from, action.to)
+    if let (Some(from), Some(to)) = (action.from, action.to)
         && let Content::Piece(piece, _) = state.position().get(from)
         && let Some((partner, _)) = game.pair_partner(state, action, piece, (from, to), false)
+        && (game.spec().notation == Notation::CoordinatesByPartner
+            || (!game.info[piece.index()].royal
+                && matches!(state.position().get(partner), Content::Piece(p, _) if game.info[p.index()].royal)))
     {
-        return format!("{}{}", name(&game.frame, from), name(&game.frame, partner));
+        let mut s = format!("{}{}", name(&game.frame, from), name(&game.frame, partner));
+        if let Some(gated) = from_box_onto(game, state, action, from) {
+            s.push(letter(game, gated));
+        }
+        return s;
     }
     let (from, to) = match (action.from, action.to) {
         (Some(from), Some(to)) if from != to => (from, to),
@@ -80,12 +89,17 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     // A piece put from a box on the square the piece left (a gate) is
     // named by its letter, as Fairy-Stockfish names gating (`b1c3h`).
     if let Some(piece) = from_box_onto(game, state, action, from) {
-        match game.info[piece.index()].fen {
-            Some(l) => s.push(l.to_ascii_lowercase()),
-            None => s.push(game.pieces.symbol(piece)),
-        }
+        s.push(letter(game, piece));
     }
     s
+}
+
+/// A piece's lower-case FEN letter in a move's name, else its symbol.
+fn letter(game: &Game, piece: crate::core::PieceId) -> char {
+    match game.info[piece.index()].fen {
+        Some(l) => l.to_ascii_lowercase(),
+        None => game.pieces.symbol(piece),
+    }
 }
 
 /// The piece a move puts on `at` after taking it out of a box, if it does.
