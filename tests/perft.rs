@@ -573,7 +573,8 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
 /// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
 /// up to this many leaves, and how many counts that is. Every number
 /// Fairy-Stockfish's own tests publish for them is among these.
-const FAIRY_VARIANTS: [(&str, u64, usize); 11] = [
+const FAIRY_VARIANTS: [(&str, u64, usize); 12] = [
+    ("seirawan960", 1_000_000, 24),
     ("seirawan", 1_000_000, 19),
     ("shogi", 800_000, 28),
     ("minishogi", 600_000, 29),

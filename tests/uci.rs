@@ -308,7 +308,7 @@ fn fairy_stockfish() -> Option<String> {
 
 /// `chessalg uci` against Fairy-Stockfish on its own variants
 /// (`scripts/fairy_compare.py`): at every ply both list the same legal
-/// moves, drops and promotions named alike. Needs python3 and Fairy-Stockfish
+/// moves, drops, promotions and gates named alike. Needs python3 and Fairy-Stockfish
 /// (`apt-get install fairy-stockfish`); without them the test says so and
 /// checks nothing else.
 #[test]
@@ -317,7 +317,7 @@ fn fairy_stockfish_and_chessalg_list_the_same_moves_in_its_variants() {
         eprintln!("Fairy-Stockfish is not installed: its games against `chessalg uci` are not run");
         return;
     };
-    for variant in ["xiangqi", "minishogi", "makruk"] {
+    for variant in ["xiangqi", "minishogi", "makruk", "seirawan"] {
         let rules = format!("rules/{variant}.alg");
         let out = Command::new("python3")
             .args([

@@ -67,16 +67,24 @@ impl SquareName {
 pub struct RightsLetter {
     /// The FEN letter.
     pub letter: char,
-    /// The marked pieces it stands for and their squares.
-    pub squares: Vec<(PieceId, Marks, SquareName)>,
+    /// The marked pieces it stands for (`None`: any piece, `_°`) and their squares.
+    pub squares: Vec<(Option<PieceId>, Marks, SquareName)>,
 }
 
 impl Declare for FenRightsDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
         let mut squares = Vec::new();
         for (p, sq) in &self.squares {
-            let Some((piece, marks)) = cx.marked_piece(p) else {
-                continue;
+            let (piece, marks) = if p.piece == '_' {
+                match cx.marks_of(p) {
+                    Some(marks) => (None, marks),
+                    None => continue,
+                }
+            } else {
+                match cx.marked_piece(p) {
+                    Some((piece, marks)) => (Some(piece), marks),
+                    None => continue,
+                }
             };
             match square_name(&sq.text) {
                 Some(name) => squares.push((piece, marks, name)),

@@ -304,6 +304,11 @@ impl Collect<'_> {
     /// A declared piece with declared marks (`♔°`).
     fn marked_piece(&mut self, p: &ast::MarkedPiece) -> Option<(PieceId, Marks)> {
         let piece = self.piece(p.piece, p.span)?;
+        Some((piece, self.marks_of(p)?))
+    }
+
+    /// The marks of a marked piece; reports an undeclared one.
+    fn marks_of(&mut self, p: &ast::MarkedPiece) -> Option<Marks> {
         let mut marks = Marks::NONE;
         for &c in &p.marks {
             match self.pieces().mark(c) {
@@ -317,7 +322,7 @@ impl Collect<'_> {
                 }
             }
         }
-        Some((piece, marks))
+        Some(marks)
     }
 }
 

@@ -108,7 +108,9 @@ fn override_with(
     let mut keep = vec![true; items.len()];
     for (i, old) in items.iter().enumerate() {
         let replaced = match key(old) {
-            k @ (Replaces::Named(..) | Replaces::Kind(_)) => later.iter().any(|n| key(n) == k),
+            k @ (Replaces::Named(..) | Replaces::Kind(_) | Replaces::Mark(_)) => {
+                later.iter().any(|n| key(n) == k)
+            }
             Replaces::Symbols(old) => later.iter().any(|n| match key(n) {
                 Replaces::Symbols(new) => new.iter().any(|(c, _)| old.iter().any(|(o, _)| o == c)),
                 _ => false,

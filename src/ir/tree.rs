@@ -440,8 +440,8 @@ pub enum Move {
     /// legal move in it, else no result (a drop that may not mate).
     NoReply,
     /// `%from: M`: M with the square the piece of interest started its move
-    /// on as the piece of interest (whatever it holds now: a gate to fill,
-    /// a zone to look up after the piece left it).
+    /// on as the piece of interest, when the piece left it empty (a gate to
+    /// fill, a zone to look up after the piece left it); else no result.
     AtOrigin(Box<Move>),
 }
 

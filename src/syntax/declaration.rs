@@ -72,6 +72,9 @@ pub enum Replaces<'a> {
     Kind(&'static str),
     /// The imported `piece` lines that declare any of these symbols.
     Symbols(&'a [(char, Span)]),
+    /// The imported `mark` line of this symbol (so a file imported twice,
+    /// through two others, declares its marks once).
+    Mark(char),
     /// Nothing: such items add up.
     Nothing,
 }
@@ -270,7 +273,7 @@ impl DeclarationSyntax for PieceDecl {
 
 impl DeclarationSyntax for MarkDecl {
     fn replaces(&self) -> Replaces<'_> {
-        Replaces::Nothing
+        Replaces::Mark(self.symbol)
     }
     fn print(&self, out: &mut String) {
         let expires = if self.expires { " expires" } else { "" };

@@ -18,7 +18,7 @@ use super::board::{Board, TooLarge};
 use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFrame, Trace};
 pub use super::results::Successors;
 use super::results::{Entry, Results};
-use crate::core::{self as code, Change, Code, Coord};
+use crate::core::{self as code, Change, Code, Coord, EMPTY};
 use crate::engine::position::Position;
 use crate::engine::reach::Reach;
 use crate::engine::{EngineError, Limits, hash};
@@ -506,6 +506,11 @@ impl Search<'_> {
                         .expect("the compiler checked a piece of interest is bound")
                         .from;
                     let code = c.board.get(x, y);
+                    // Only a square the piece left empty (in Chess960 castling
+                    // the rook may stand where the king started).
+                    if code != EMPTY {
+                        return Ok(false);
+                    }
                     let before = c.poi_hash;
                     c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
                     c.pois.push(Poi {

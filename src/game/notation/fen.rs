@@ -83,17 +83,29 @@ impl Game {
         let mut marks: Vec<Change> = Vec::new();
         if rights != "-" {
             for letter in rights.chars() {
-                let Some(rule) = self.spec().rights.iter().find(|c| c.letter == letter) else {
+                // A letter with several lines means the first whose pieces
+                // all stand where it says (a rook's file: castling; else the
+                // piece there may still gate).
+                let mut lines = self
+                    .spec()
+                    .rights
+                    .iter()
+                    .filter(|c| c.letter == letter)
+                    .peekable();
+                let Some(&first) = lines.peek() else {
                     return Err(bad(
                         "rights (third)",
                         format!("`{letter}` is not a rights letter of this game"),
                     ));
                 };
+                let rule = lines
+                    .find(|rule| self.rights_hold(&position, rule, false))
+                    .unwrap_or(first);
                 for &(piece, m, sq) in &rule.squares {
                     let before = marks.len();
                     for at in self.rights_squares(sq) {
                         if let Content::Piece(p, have) = position.get(at)
-                            && p == piece
+                            && piece.is_none_or(|q| p == q)
                         {
                             marks.push(Change {
                                 at,
@@ -105,7 +117,7 @@ impl Game {
                         }
                     }
                     if marks.len() == before {
-                        let symbol = self.pieces.symbol(piece);
+                        let symbol = piece.map_or("piece".to_string(), |q| self.pieces.symbol(q).to_string());
                         doubts.push(format!(
                             "the rights letter `{letter}` names a {symbol} that is not on its square"
                         ));
@@ -400,11 +412,7 @@ impl Game {
             .iter()
             .filter(|rule| {
                 !rule.squares.iter().any(|(_, _, sq)| sq.searches())
-                    && rule.squares.iter().all(|&(piece, m, sq)| {
-                    self.rights_squares(sq).any(|at| {
-                        matches!(state.position().get(at), Content::Piece(p, have) if p == piece && have.contains(m))
-                    })
-                })
+                    && self.rights_hold(state.position(), rule, true)
             })
             // A letter that says nothing the letters before it did not
             // (Seirawan's `E` after `K`: the king unmoved) is left out, as
@@ -473,6 +481,17 @@ impl Game {
             }
         }
         out
+    }
+
+    /// Whether every piece a rights line names stands on its square (and,
+    /// if `marked`, carries the line's marks).
+    fn rights_hold(&self, position: &Position, rule: &crate::decl::RightsLetter, marked: bool) -> bool {
+        rule.squares.iter().all(|&(piece, m, sq)| {
+            let want = if marked { m } else { Marks::NONE };
+            self.rights_squares(sq).any(|at| {
+                matches!(position.get(at), Content::Piece(p, have) if piece.is_none_or(|q| p == q) && have.contains(want))
+            })
+        })
     }
 
     /// The squares a `fen rights` square names, in the order to look at

@@ -200,30 +200,34 @@ impl Game {
             return None;
         }
         let owner = self.info[piece.index()].owner;
-        let end = action.changes().iter().find(|c| {
-            c.at != to
-                && c.at.y == to.y
-                && (c.at.x - to.x).abs() == 1
-                && matches!(c.content, Content::Piece(p, _) if p != piece && self.info[p.index()].owner == owner)
-                && c.content != state.position().get(c.at)
-        })?;
-        let Content::Piece(partner, _) = end.content else {
-            return None;
-        };
-        let is_partner = |c: Content| matches!(c, Content::Piece(p, _) if p == partner);
-        // Where it left: a square of the rank that held it and no longer does;
-        // else it stood there already and only lost a mark (a piece put
-        // there from a box is no partner).
-        let start = action
-            .changes()
-            .iter()
-            .find(|c| c.at.y == to.y && is_partner(state.position().get(c.at)) && !is_partner(c.content))
-            .map(|c| c.at);
-        match start {
-            Some(start) => Some((start, end.at)),
-            None if is_partner(state.position().get(end.at)) => Some((end.at, end.at)),
-            None => None,
-        }
+        action.changes().iter().find_map(|end| {
+            let Content::Piece(partner, _) = end.content else {
+                return None;
+            };
+            if end.at == to
+                || end.at.y != to.y
+                || (end.at.x - to.x).abs() != 1
+                || partner == piece
+                || self.info[partner.index()].owner != owner
+                || end.content == state.position().get(end.at)
+            {
+                return None;
+            }
+            let is_partner = |c: Content| matches!(c, Content::Piece(p, _) if p == partner);
+            // Where it left: a square of the rank that held it and no longer
+            // does; else it stood there already and only lost a mark (a piece
+            // put there from a box is no partner).
+            let start = action
+                .changes()
+                .iter()
+                .find(|c| c.at.y == to.y && is_partner(state.position().get(c.at)) && !is_partner(c.content))
+                .map(|c| c.at);
+            match start {
+                Some(start) => Some((start, end.at)),
+                None if is_partner(state.position().get(end.at)) => Some((end.at, end.at)),
+                None => None,
+            }
+        })
     }
 
     /// The value of the opponents' pieces a move removes, if it removes any
