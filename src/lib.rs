@@ -37,3 +37,4 @@ pub mod session;
 pub mod source;
 pub mod syntax;
 pub mod uci;
+pub mod web;

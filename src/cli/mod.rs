@@ -59,6 +59,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Run as a UCI engine playing the rule file's game (for GUIs, match runners and bots).
     Uci(cmd::uci::UciArgs),
+    /// Serve the game as a board in the browser, with a JSON API (`http://127.0.0.1:8080/`)
+    Serve(cmd::serve::ServeArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -84,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Match(args) => cmd::matches::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),
+        Command::Serve(args) => cmd::serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -510,6 +510,18 @@ impl Game {
         Coord::new(self.frame.x0 + file as i32, self.frame.y0 + rank as i32)
     }
 
+    /// Where a move puts a piece it took from a box (a drop: `N@f3`), and
+    /// that piece.
+    pub fn dropped_piece(&self, state: &State, action: &Action) -> Option<(PieceId, Coord)> {
+        notation::dropped(self, state, action)
+    }
+
+    /// The one empty square a move puts a piece on, if it puts one on exactly
+    /// one (a placement: `c4`).
+    pub fn placed_square(&self, state: &State, action: &Action) -> Option<Coord> {
+        notation::placed(state, action)
+    }
+
     /// The name of a square: `e4`, or its number under `notation numbered`.
     pub fn square_label(&self, at: Coord) -> String {
         match self.square_number(at) {

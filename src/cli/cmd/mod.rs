@@ -8,6 +8,7 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 pub mod uci;
 

@@ -1,0 +1,460 @@
+//! `chessalg serve`: a web board for any rule file. An HTTP server (axum on
+//! tokio) keeps games in memory by id and answers a JSON API; the page it
+//! serves (HTML, CSS and JavaScript embedded in the binary) draws the board
+//! from that API and holds no rules: legality, names and outcomes come from
+//! the game layer, as in `play`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, State as Shared};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::ai::{Ai, Budget};
+use crate::core::{Content, Coord, PlayerId};
+use crate::engine::Cache;
+use crate::game::{Action, Ending, Game, PgnTags, State};
+
+/// The page: the board, drawn from the API.
+const PAGE: &str = include_str!("page.html");
+
+/// The largest request body accepted, in bytes.
+const MAX_BODY: usize = 16 * 1024;
+
+/// How many games one server keeps at most (the oldest go first).
+const MAX_GAMES: usize = 10_000;
+
+/// What `chessalg serve` was told on the command line.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The AI's thinking time when a request names none.
+    pub ai_time: Duration,
+    /// The most thinking time a request may ask for.
+    pub ai_cap: Duration,
+    /// The AI's deepest iteration.
+    pub ai_depth: u32,
+}
+
+/// One game in the server's memory: where it started and the moves played.
+struct Played {
+    start: State,
+    states: Vec<State>,
+    actions: Vec<Action>,
+    names: Vec<String>,
+}
+
+/// What every request handler shares.
+struct Server {
+    game: Arc<Game>,
+    games: Mutex<HashMap<u64, Arc<Mutex<Played>>>>,
+    next_id: AtomicU64,
+    options: ServeOptions,
+}
+
+/// A request that cannot be answered: its status and a one-line reason.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn bad(reason: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, reason.into())
+}
+
+/// The body of `POST /api/games`.
+#[derive(Deserialize, Default)]
+struct NewGame {
+    fen: Option<String>,
+}
+
+/// The body of `POST /api/games/{id}/move`.
+#[derive(Deserialize)]
+struct PlayMove {
+    #[serde(rename = "move")]
+    name: String,
+}
+
+/// The body of `POST /api/games/{id}/ai`.
+#[derive(Deserialize, Default)]
+struct AiMove {
+    /// Thinking time in milliseconds (cut to the server's cap).
+    time_ms: Option<u64>,
+}
+
+/// Serves the board for `game` until the process ends; `bound` is called
+/// with the address listened on (the port chosen when 0 was asked).
+pub fn serve(game: Game, options: ServeOptions, bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.addr).await?;
+        bound(listener.local_addr()?);
+        let server = Arc::new(Server {
+            game: Arc::new(game),
+            games: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            options,
+        });
+        axum::serve(listener, router(server)).await
+    })
+}
+
+fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/info", get(info))
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/ai", post(ai_move))
+        .route("/api/games/{id}/pgn", get(pgn))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(server)
+}
+
+/// `GET /api/info`: the game's name and players.
+async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
+    let (files, ranks) = server.game.dimensions();
+    Json(json!({
+        "game": server.game.name(),
+        "players": server.game.players(),
+        "files": files,
+        "ranks": ranks,
+    }))
+}
+
+/// `POST /api/games` (`{"fen": ...}` optional): a new game.
+async fn new_game(
+    Shared(server): Shared<Arc<Server>>,
+    body: Option<Json<NewGame>>,
+) -> Result<Json<Value>, ApiError> {
+    let fen = body.and_then(|Json(b)| b.fen);
+    let game = server.game.clone();
+    let start = tokio::task::spawn_blocking(move || -> Result<State, ApiError> {
+        match fen {
+            None => Ok(game.initial()),
+            Some(f) => game
+                .from_fen_checked(&f, &mut Cache::new())
+                .map_err(|e| bad(e.to_string())),
+        }
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the position could not be read".into(),
+        )
+    })??;
+    let id = server.next_id.fetch_add(1, Ordering::Relaxed);
+    let played = Arc::new(Mutex::new(Played {
+        start: start.clone(),
+        states: vec![start],
+        actions: Vec::new(),
+        names: Vec::new(),
+    }));
+    {
+        let mut games = server.games.lock().expect("the games lock is never poisoned");
+        if games.len() >= MAX_GAMES
+            && let Some(&oldest) = games.keys().min()
+        {
+            games.remove(&oldest);
+        }
+        games.insert(id, played.clone());
+    }
+    describe(&server, id, played).await.map(Json)
+}
+
+/// The game of an id, or a 404.
+fn find(server: &Server, id: &str) -> Result<(u64, Arc<Mutex<Played>>), ApiError> {
+    let not_found = || ApiError(StatusCode::NOT_FOUND, format!("no game {id}"));
+    let n: u64 = id.parse().map_err(|_| not_found())?;
+    let games = server.games.lock().expect("the games lock is never poisoned");
+    games.get(&n).cloned().map(|g| (n, g)).ok_or_else(not_found)
+}
+
+/// `GET /api/games/{id}`: the position, its legal moves and the record.
+async fn show(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let (n, played) = find(&server, &id)?;
+    describe(&server, n, played).await.map(Json)
+}
+
+/// `POST /api/games/{id}/move` (`{"move": "e2e4"}`): plays a legal move,
+/// named as `moves` names it (or in SAN).
+async fn play_move(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    body: Result<Json<PlayMove>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let (n, played) = find(&server, &id)?;
+    let game = server.game.clone();
+    let p = played.clone();
+    tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
+        let mut p = p.lock().expect("a game's lock is never poisoned");
+        let state = p.states.last().expect("a game has a position").clone();
+        let mut cache = Cache::new();
+        let legal = game
+            .legal_actions(&state, &mut cache)
+            .map_err(|e| bad(e.to_string()))?;
+        if game
+            .ending(&state, &legal, &mut cache)
+            .map_err(|e| bad(e.to_string()))?
+            .is_some()
+        {
+            return Err(bad("the game is over"));
+        }
+        let i = game
+            .read_move(&state, &legal, &body.name)
+            .map_err(|e| bad(e.to_string()))?;
+        push(&game, &mut p, &state, &legal, i);
+        Ok(())
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the move could not be played".into(),
+        )
+    })??;
+    describe(&server, n, played).await.map(Json)
+}
+
+/// Plays the `i`th of `legal` in `p`, recording its name.
+fn push(game: &Game, p: &mut Played, state: &State, legal: &[Action], i: usize) {
+    let names = game.move_names(state, legal);
+    let next = game.play(state, &legal[i]);
+    p.names.push(names[i].clone());
+    p.actions.push(legal[i].clone());
+    p.states.push(next);
+}
+
+/// `POST /api/games/{id}/undo`: takes the last move back.
+async fn undo(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let (n, played) = find(&server, &id)?;
+    {
+        let mut p = played.lock().expect("a game's lock is never poisoned");
+        if p.states.len() < 2 {
+            return Err(bad("there is no move to take back"));
+        }
+        p.states.pop();
+        p.actions.pop();
+        p.names.pop();
+    }
+    describe(&server, n, played).await.map(Json)
+}
+
+/// `POST /api/games/{id}/ai` (`{"time_ms": 500}` optional): the AI plays
+/// the player to move, thinking off the request path for at most the
+/// server's cap.
+async fn ai_move(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    body: Option<Json<AiMove>>,
+) -> Result<Json<Value>, ApiError> {
+    let (n, played) = find(&server, &id)?;
+    let asked = body.and_then(|Json(b)| b.time_ms).map(Duration::from_millis);
+    let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
+    let depth = server.options.ai_depth;
+    let game = server.game.clone();
+    let p = played.clone();
+    tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
+        let state = p
+            .lock()
+            .expect("a game's lock is never poisoned")
+            .states
+            .last()
+            .cloned();
+        let state = state.expect("a game has a position");
+        let mut cache = Cache::new();
+        let legal = game
+            .legal_actions(&state, &mut cache)
+            .map_err(|e| bad(e.to_string()))?;
+        if legal.is_empty()
+            || game
+                .ending(&state, &legal, &mut cache)
+                .map_err(|e| bad(e.to_string()))?
+                .is_some()
+        {
+            return Err(bad("the game is over"));
+        }
+        let budget = Budget {
+            depth,
+            time: Some(time),
+        };
+        let choice = Ai::new(0x5eed)
+            .choose(&game, &state, &legal, budget, &mut cache)
+            .map_err(|e| bad(e.to_string()))?;
+        let mut p = p.lock().expect("a game's lock is never poisoned");
+        // The game moved on while the AI thought (a move or an undo): its
+        // choice is for a position no longer there.
+        if p.states.last() != Some(&state) {
+            return Err(ApiError(
+                StatusCode::CONFLICT,
+                "the position changed while the AI thought".into(),
+            ));
+        }
+        push(&game, &mut p, &state, &legal, choice.index);
+        Ok(())
+    })
+    .await
+    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the AI could not move".into()))??;
+    describe(&server, n, played).await.map(Json)
+}
+
+/// `GET /api/games/{id}/pgn`: the game so far as PGN.
+async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (_, played) = find(&server, &id)?;
+    let game = server.game.clone();
+    let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
+        let p = played.lock().expect("a game's lock is never poisoned");
+        let mut cache = Cache::new();
+        let last = p.states.last().expect("a game has a position");
+        let legal = game
+            .legal_actions(last, &mut cache)
+            .map_err(|e| bad(e.to_string()))?;
+        let ending = game
+            .ending(last, &legal, &mut cache)
+            .map_err(|e| bad(e.to_string()))?;
+        let tags = PgnTags {
+            event: Some(format!("{}: chessalg serve", game.name())),
+            date: Some(crate::game::pgn::today()),
+            players: game.players().to_vec(),
+            termination: None,
+        };
+        game.pgn(&p.start, &p.actions, ending, &tags, &mut cache)
+            .map_err(|e| bad(e.to_string()))
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the record could not be written".into(),
+        )
+    })??;
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+/// The JSON a game is shown as: board, turn, legal moves, record, result.
+async fn describe(server: &Arc<Server>, id: u64, played: Arc<Mutex<Played>>) -> Result<Value, ApiError> {
+    let game = server.game.clone();
+    tokio::task::spawn_blocking(move || {
+        let p = played.lock().expect("a game's lock is never poisoned");
+        describe_now(&game, id, &p)
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the game could not be shown".into(),
+        )
+    })?
+}
+
+fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
+    let state = p.states.last().expect("a game has a position");
+    let mut cache = Cache::new();
+    let legal = game
+        .legal_actions(state, &mut cache)
+        .map_err(|e| bad(e.to_string()))?;
+    let ending = game
+        .ending_reason(state, &legal, &mut cache)
+        .map_err(|e| bad(e.to_string()))?;
+    let (files, ranks) = game.dimensions();
+    let label = |at: Coord| game.square_label(at);
+    let mut cells = Vec::new();
+    for (at, content) in state.position().squares() {
+        let file = at.x - game.square_at(0, 0).x;
+        let rank = at.y - game.square_at(0, 0).y;
+        let (piece, marks, owner, letter) = match content {
+            Content::Piece(pc, marks) => {
+                let info = game.piece_info(pc);
+                (
+                    Some(game.pieces().symbol(pc).to_string()),
+                    Some(game.pieces().mark_symbols(marks)),
+                    info.owner.map(|o| o.index()),
+                    info.fen.map(|l| l.to_string()),
+                )
+            }
+            _ => (None, None, None, None),
+        };
+        cells.push(json!({
+            "square": label(at), "file": file, "rank": rank,
+            "piece": piece, "marks": marks, "owner": owner, "letter": letter,
+            "dark": (file + rank) % 2 == 0,
+        }));
+    }
+    let names = if ending.is_some() {
+        Vec::new()
+    } else {
+        game.move_names(state, &legal)
+    };
+    let moves: Vec<Value> = names
+        .iter()
+        .zip(&legal)
+        .map(|(name, action)| {
+            let drop = game.dropped_piece(state, action);
+            let to = action
+                .to()
+                .filter(|&t| Some(t) != action.from())
+                .or_else(|| drop.map(|(_, at)| at))
+                .or_else(|| game.placed_square(state, action));
+            json!({
+                "name": name,
+                "from": if drop.is_some() { None } else { action.from().filter(|&f| Some(f) != to).map(label) },
+                "to": to.map(label),
+                "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
+                "pass": action.is_pass(),
+            })
+        })
+        .collect();
+    let mut pockets = Vec::new();
+    for slot in 0..game.pieces().box_count() * game.pieces().len() {
+        let n = state.position().tally(slot);
+        if n > 0 {
+            let (bx, pc) = game.pieces().slot_of(slot);
+            pockets.push(json!({
+                "box": game.pieces().box_name(bx),
+                "piece": game.pieces().symbol(pc).to_string(),
+                "owner": game.piece_info(pc).owner.map(|o| o.index()),
+                "count": n,
+            }));
+        }
+    }
+    let player = |p: PlayerId| game.players()[p.index()].clone();
+    let result = ending.map(|(e, reason)| match e {
+        Ending::Win(p) => json!({ "winner": player(p), "reason": reason.to_string() }),
+        Ending::Draw => json!({ "winner": null, "reason": reason.to_string() }),
+    });
+    Ok(json!({
+        "id": id,
+        "game": game.name(),
+        "players": game.players(),
+        "files": files,
+        "ranks": ranks,
+        "turn": player(state.turn()),
+        "fen": game.to_fen(state),
+        "board": cells,
+        "pockets": pockets,
+        "legal": moves,
+        "history": p.names,
+        "result": result,
+    }))
+}

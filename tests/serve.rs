@@ -1,0 +1,172 @@
+//! `chessalg serve`: the JSON API over real HTTP on 127.0.0.1, as the page
+//! and a person with curl use it; bad requests get a 4xx and one line of
+//! JSON, and leave the game as it was.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+/// A running `chessalg serve` on a free port, stopped when dropped.
+struct Served {
+    child: Child,
+    addr: String,
+}
+
+impl Served {
+    fn start(rules: &str) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(["serve", rules, "--port", "0", "--time-cap", "300"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chessalg serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("serve printed {line:?}"))
+            .to_string();
+        Served { child, addr }
+    }
+
+    /// One request; the status and the body.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        let text = String::from_utf8_lossy(&raw).into_owned();
+        let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+        (status, body)
+    }
+
+    fn json(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+        let (status, text) = self.request(method, path, body);
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+        )
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_game_is_played_through_the_api_to_its_end() {
+    let s = Served::start("rules/chess.alg");
+    let (status, page) = s.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("data-square") || page.contains("dataset.square"),
+        "the page"
+    );
+    let (status, g) = s.json("POST", "/api/games", "{}");
+    assert_eq!(status, 200);
+    let id = g["id"].as_u64().unwrap();
+    assert_eq!(g["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(g["turn"], "white");
+    // Fool's mate.
+    let mut last = g;
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let (status, g) = s.json(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            &format!("{{\"move\": \"{m}\"}}"),
+        );
+        assert_eq!(status, 200, "{m}: {g}");
+        last = g;
+    }
+    assert_eq!(last["result"]["winner"], "black", "{last}");
+    assert_eq!(last["history"].as_array().unwrap().len(), 4);
+    assert!(last["legal"].as_array().unwrap().is_empty());
+    // The record, and no move after the end.
+    let (status, pgn) = s.request("GET", &format!("/api/games/{id}/pgn"), "");
+    assert_eq!(status, 200);
+    assert!(
+        pgn.contains("1. f3 e5 2. g4 Qh4#") && pgn.contains("0-1"),
+        "{pgn}"
+    );
+    let (status, e) = s.json("POST", &format!("/api/games/{id}/move"), "{\"move\": \"a2a3\"}");
+    assert_eq!((status, e["error"].as_str().unwrap()), (400, "the game is over"));
+    // Undo, then the AI answers within the cap.
+    let (status, g) = s.json("POST", &format!("/api/games/{id}/undo"), "{}");
+    assert_eq!((status, g["history"].as_array().unwrap().len()), (200, 3));
+    let started = std::time::Instant::now();
+    let (status, g) = s.json("POST", &format!("/api/games/{id}/ai"), "{\"time_ms\": 60000}");
+    assert_eq!(status, 200, "{g}");
+    assert_eq!(g["history"].as_array().unwrap().len(), 4);
+    assert!(started.elapsed().as_secs() < 20, "the AI's time is capped");
+}
+
+#[test]
+fn bad_requests_get_a_4xx_and_change_nothing() {
+    let s = Served::start("rules/chess.alg");
+    let (_, g) = s.json("POST", "/api/games", "{}");
+    let id = g["id"].as_u64().unwrap();
+    let fen = g["fen"].clone();
+    let moved = format!("/api/games/{id}/move");
+    for (path, body, status) in [
+        (moved.as_str(), "{\"move\": \"e2e5\"}", 400),
+        (moved.as_str(), "not json", 400),
+        (moved.as_str(), "{\"mov\": \"e2e4\"}", 422),
+        ("/api/games/999/move", "{\"move\": \"e2e4\"}", 404),
+        ("/api/games/x/move", "{\"move\": \"e2e4\"}", 404),
+        ("/api/games", "{\"fen\": \"8/8 w\"}", 400),
+        (&format!("/api/games/{id}/undo"), "{}", 400),
+    ] {
+        let (got, e) = s.json("POST", path, body);
+        assert_eq!(got, status, "{path} {body}: {e}");
+        assert!(e["error"].as_str().is_some_and(|t| !t.contains('\n')), "{e}");
+    }
+    // A body over the limit is refused whole.
+    let huge = format!("{{\"move\": \"{}\"}}", "x".repeat(100_000));
+    let (got, _) = s.request("POST", &moved, &huge);
+    assert_eq!(got, 413);
+    let (_, g) = s.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(g["fen"], fen);
+    assert!(g["history"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn drops_and_placements_carry_what_the_page_needs() {
+    let s = Served::start("rules/crazyhouse.alg");
+    let (_, g) = s.json(
+        "POST",
+        "/api/games",
+        "{\"fen\": \"2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1\"}",
+    );
+    let legal = g["legal"].as_array().unwrap();
+    assert!(
+        legal
+            .iter()
+            .any(|m| m["name"] == "Q@d4" && m["drop"] == "♕" && m["to"] == "d4" && m["from"].is_null())
+    );
+    assert!(
+        g["pockets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["piece"] == "♕" && p["count"] == 1)
+    );
+    let t = Served::start("rules/tictactoe.alg");
+    let (_, g) = t.json("POST", "/api/games", "{}");
+    let legal = g["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 9);
+    assert!(legal.iter().all(|m| m["from"].is_null() && m["to"].is_string()));
+}
