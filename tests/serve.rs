@@ -170,3 +170,40 @@ fn drops_and_placements_carry_what_the_page_needs() {
     assert_eq!(legal.len(), 9);
     assert!(legal.iter().all(|m| m["from"].is_null() && m["to"].is_string()));
 }
+
+/// The page in a real headless browser (`scripts/browser_test.py`: chromium
+/// through chromedriver's WebDriver): Fool's Mate by clicks, the result in
+/// `#status`, a promotion through the picker, a screenshot. Needs Debian's
+/// `chromium` and `chromium-driver` (`.ci/run` installs them where it can);
+/// without them the test says so and checks nothing else.
+#[test]
+fn the_page_plays_by_clicks_in_a_real_browser() {
+    let present = |p: &str| std::path::Path::new(p).exists();
+    if !present("/usr/bin/chromium") || !present("/usr/bin/chromedriver") {
+        eprintln!("chromium or chromedriver is not installed: the browser test is not run");
+        return;
+    }
+    let shot = std::env::temp_dir().join("chessalg-browser-test.png");
+    let out = Command::new("python3")
+        .args([
+            "scripts/browser_test.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_chessalg"),
+        ])
+        .arg("--screenshot")
+        .arg(&shot)
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("fool's mate: black wins"), "{stdout}");
+    assert!(stdout.contains("e8 shows ♘"), "{stdout}");
+    assert!(
+        std::fs::metadata(&shot).is_ok_and(|m| m.len() > 1000),
+        "a screenshot"
+    );
+}
