@@ -94,6 +94,7 @@ fn a_game_is_played_through_the_api_to_its_end() {
     }
     assert_eq!(last["result"]["winner"], "black", "{last}");
     assert_eq!(last["history"].as_array().unwrap().len(), 4);
+    assert_eq!(last["record"][3], "Qh4#", "{last}");
     assert!(last["legal"].as_array().unwrap().is_empty());
     // The record, and no move after the end.
     let (status, pgn) = s.request("GET", &format!("/api/games/{id}/pgn"), "");
@@ -206,4 +207,79 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         std::fs::metadata(&shot).is_ok_and(|m| m.len() > 1000),
         "a screenshot"
     );
+}
+
+/// The percentile `p` (0-100) of sorted durations, in milliseconds.
+fn percentile(sorted: &[std::time::Duration], p: usize) -> f64 {
+    let i = (sorted.len() * p / 100).min(sorted.len() - 1);
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+/// Load: 100 games at once on one server, each played 20 plies by its own
+/// client (a state request and a move request per ply): no error, no lost
+/// move, and the latencies of both kinds printed as percentiles
+/// (`cargo test --release --test serve load -- --nocapture`).
+#[test]
+fn a_hundred_games_at_once_lose_no_move() {
+    let s = std::sync::Arc::new(Served::start("rules/chess.alg"));
+    let clients: Vec<_> = (0..100)
+        .map(|c| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                let (mut states, mut moves) = (Vec::new(), Vec::new());
+                let (status, g) = s.json("POST", "/api/games", "{}");
+                assert_eq!(status, 200);
+                let id = g["id"].as_u64().unwrap();
+                let mut played = 0;
+                for ply in 0..20 {
+                    let t = std::time::Instant::now();
+                    let (status, g) = s.json("GET", &format!("/api/games/{id}"), "");
+                    states.push(t.elapsed());
+                    assert_eq!(status, 200);
+                    assert_eq!(g["history"].as_array().unwrap().len(), played, "a move was lost");
+                    let legal = g["legal"].as_array().unwrap();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let m = legal[(c * 7 + ply * 13) % legal.len()]["name"]
+                        .as_str()
+                        .unwrap()
+                        .to_string();
+                    let t = std::time::Instant::now();
+                    let (status, g) = s.json(
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        &format!("{{\"move\":\"{m}\"}}"),
+                    );
+                    moves.push(t.elapsed());
+                    assert_eq!(status, 200, "{m}: {g}");
+                    played += 1;
+                }
+                (states, moves)
+            })
+        })
+        .collect();
+    let (mut states, mut moves) = (Vec::new(), Vec::new());
+    for c in clients {
+        let (a, b) = c.join().expect("a client failed");
+        states.extend(a);
+        moves.extend(b);
+    }
+    states.sort();
+    moves.sort();
+    assert!(
+        states.len() + moves.len() > 2000,
+        "{} requests",
+        states.len() + moves.len()
+    );
+    for (what, all) in [("state", &states), ("move", &moves)] {
+        eprintln!(
+            "{what} requests: {} · p50 {:.1} ms · p90 {:.1} ms · p99 {:.1} ms · max {:.1} ms",
+            all.len(),
+            percentile(all, 50),
+            percentile(all, 90),
+            percentile(all, 99),
+            percentile(all, 100)
+        );
+    }
 }

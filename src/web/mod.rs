@@ -52,6 +52,8 @@ struct Played {
     states: Vec<State>,
     actions: Vec<Action>,
     names: Vec<String>,
+    /// The moves in the game's notation (SAN; `11-15` under `notation numbered`).
+    record: Vec<String>,
 }
 
 /// What every request handler shares.
@@ -165,6 +167,7 @@ async fn new_game(
         states: vec![start],
         actions: Vec::new(),
         names: Vec::new(),
+        record: Vec::new(),
     }));
     {
         let mut games = server.games.lock().expect("the games lock is never poisoned");
@@ -233,10 +236,12 @@ async fn play_move(
     describe(&server, n, played).await.map(Json)
 }
 
-/// Plays the `i`th of `legal` in `p`, recording its name.
+/// Plays the `i`th of `legal` in `p`, recording its name and its SAN.
 fn push(game: &Game, p: &mut Played, state: &State, legal: &[Action], i: usize) {
     let names = game.move_names(state, legal);
     let next = game.play(state, &legal[i]);
+    let san = game.san(state, &legal[i], legal, &mut Cache::new());
+    p.record.push(san.unwrap_or_else(|_| names[i].clone()));
     p.names.push(names[i].clone());
     p.actions.push(legal[i].clone());
     p.states.push(next);
@@ -253,6 +258,7 @@ async fn undo(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Re
         p.states.pop();
         p.actions.pop();
         p.names.pop();
+        p.record.pop();
     }
     describe(&server, n, played).await.map(Json)
 }
@@ -455,6 +461,7 @@ fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
         "pockets": pockets,
         "legal": moves,
         "history": p.names,
+        "record": p.record,
         "result": result,
     }))
 }
