@@ -50,7 +50,7 @@ enum Command {
     /// Count the leaves of the legal-move tree (perft).
     Perft(cmd::perft::PerftArgs),
     /// Show a position: the board, whose turn, its FEN, check and outcome.
-    Show(cmd::GameArgs),
+    Show(cmd::show::ShowArgs),
     /// Play a game: humans, the AI or the random player on each side.
     Play(cmd::play::PlayArgs),
     /// Play many games between the AI and the random player, in parallel, and count the results

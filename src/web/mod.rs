@@ -24,6 +24,8 @@ use crate::core::{Content, Coord, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, State};
 
+pub mod svg;
+
 /// The page: the board, drawn from the API.
 const PAGE: &str = include_str!("page.html");
 

@@ -1,13 +1,29 @@
 //! `chessalg show`: a position drawn, with whose turn, its FEN, check and outcome.
 
+use clap::Args;
+
 use chessalg::engine::Cache;
 use chessalg::game::Ending;
 
 use super::{Failure, GameArgs, play_error, setup};
 
+/// Arguments of `chessalg show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Also write the position as an SVG picture to this file.
+    #[arg(long)]
+    pub svg: Option<std::path::PathBuf>,
+}
+
 /// Runs `chessalg show`.
-pub fn run(args: &GameArgs) -> Result<(), Failure> {
-    let (game, state) = setup(args)?;
+pub fn run(args: &ShowArgs) -> Result<(), Failure> {
+    let (game, state) = setup(&args.game)?;
+    if let Some(path) = &args.svg {
+        std::fs::write(path, chessalg::web::svg::position_svg(&game, &state))
+            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))?;
+    }
     let mut cache = Cache::new();
     print!("{}", game.board_text(&state));
     println!("{} to move", game.player_name(state.turn()));
