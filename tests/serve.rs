@@ -14,8 +14,13 @@ struct Served {
 
 impl Served {
     fn start(rules: &str) -> Served {
+        Served::start_with(rules, &[])
+    }
+
+    fn start_with(rules: &str, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
             .args(["serve", rules, "--port", "0", "--time-cap", "300"])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -280,4 +285,14 @@ fn a_hundred_games_at_once_lose_no_move() {
             percentile(all, 100)
         );
     }
+}
+
+/// `--ai white` tells the page that the AI plays white from the start.
+#[test]
+fn the_ai_players_are_told_to_the_page() {
+    let s = Served::start_with("rules/checkers.alg", &["--ai", "white"]);
+    let (status, info) = s.json("GET", "/api/info", "");
+    assert_eq!(status, 200);
+    assert_eq!(info["ai"], serde_json::json!(["white"]));
+    assert_eq!(info["game"], "Checkers");
 }

@@ -46,6 +46,8 @@ pub struct ServeOptions {
     pub ai_cap: Duration,
     /// The AI's deepest iteration.
     pub ai_depth: u32,
+    /// The players the page lets the AI play from the start (`--ai black`).
+    pub ai_players: Vec<String>,
 }
 
 /// One game in the server's memory: where it started and the moves played.
@@ -138,6 +140,7 @@ async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
         "players": server.game.players(),
         "files": files,
         "ranks": ranks,
+        "ai": server.options.ai_players,
     }))
 }
 

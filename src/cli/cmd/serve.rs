@@ -29,16 +29,27 @@ pub struct ServeArgs {
     /// The AI's deepest search, in plies.
     #[arg(long, default_value_t = 64)]
     pub depth: u32,
+    /// A player the AI plays in the page from the start (repeat for each:
+    /// `--ai black`); the page's boxes change it.
+    #[arg(long = "ai", value_name = "PLAYER")]
+    pub ai: Vec<String>,
 }
 
 /// Serves the board until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let game = load_game(&args.rules)?;
+    if let Some(unknown) = args.ai.iter().find(|p| !game.players().contains(p)) {
+        return Err(Failure::Message(format!(
+            "--ai {unknown}: the players are {}",
+            game.players().join(", ")
+        )));
+    }
     let options = ServeOptions {
         addr: SocketAddr::new(args.host, args.port),
         ai_time: Duration::from_millis(args.time.clamp(1, args.time_cap.max(1))),
         ai_cap: Duration::from_millis(args.time_cap.max(1)),
         ai_depth: args.depth.max(1),
+        ai_players: args.ai.clone(),
     };
     serve(game, options, |addr| {
         println!("http://{addr}/");
