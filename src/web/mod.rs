@@ -151,21 +151,18 @@ async fn new_game(
 ) -> Result<Json<Value>, ApiError> {
     let fen = body.and_then(|Json(b)| b.fen);
     let game = server.game.clone();
-    let start = tokio::task::spawn_blocking(move || -> Result<State, ApiError> {
-        match fen {
-            None => Ok(game.initial()),
-            Some(f) => game
-                .from_fen_checked(&f, &mut Cache::new())
-                .map_err(|e| bad(e.to_string())),
-        }
-    })
-    .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the position could not be read".into(),
-        )
-    })??;
+    let start = blocking(
+        "the position could not be read",
+        move || -> Result<State, ApiError> {
+            match fen {
+                None => Ok(game.initial()),
+                Some(f) => game
+                    .from_fen_checked(&f, &mut Cache::new())
+                    .map_err(|e| bad(e.to_string())),
+            }
+        },
+    )
+    .await?;
     let id = server.next_id.fetch_add(1, Ordering::Relaxed);
     let played = Arc::new(Mutex::new(Played {
         start: start.clone(),
@@ -211,7 +208,7 @@ async fn play_move(
     let (n, played) = find(&server, &id)?;
     let game = server.game.clone();
     let p = played.clone();
-    tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
+    blocking("the move could not be played", move || -> Result<(), ApiError> {
         let mut p = p.lock().expect("a game's lock is never poisoned");
         let state = p.states.last().expect("a game has a position").clone();
         let mut cache = Cache::new();
@@ -231,13 +228,7 @@ async fn play_move(
         push(&game, &mut p, &state, &legal, i);
         Ok(())
     })
-    .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the move could not be played".into(),
-        )
-    })??;
+    .await?;
     describe(&server, n, played).await.map(Json)
 }
 
@@ -282,7 +273,7 @@ async fn ai_move(
     let depth = server.options.ai_depth;
     let game = server.game.clone();
     let p = played.clone();
-    tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
+    blocking("the AI could not move", move || -> Result<(), ApiError> {
         let state = p
             .lock()
             .expect("a game's lock is never poisoned")
@@ -321,8 +312,7 @@ async fn ai_move(
         push(&game, &mut p, &state, &legal, choice.index);
         Ok(())
     })
-    .await
-    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the AI could not move".into()))??;
+    .await?;
     describe(&server, n, played).await.map(Json)
 }
 
@@ -330,32 +320,29 @@ async fn ai_move(
 async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (_, played) = find(&server, &id)?;
     let game = server.game.clone();
-    let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
-        let p = played.lock().expect("a game's lock is never poisoned");
-        let mut cache = Cache::new();
-        let last = p.states.last().expect("a game has a position");
-        let legal = game
-            .legal_actions(last, &mut cache)
-            .map_err(|e| bad(e.to_string()))?;
-        let ending = game
-            .ending(last, &legal, &mut cache)
-            .map_err(|e| bad(e.to_string()))?;
-        let tags = PgnTags {
-            event: Some(format!("{}: chessalg serve", game.name())),
-            date: Some(crate::game::pgn::today()),
-            players: game.players().to_vec(),
-            termination: None,
-        };
-        game.pgn(&p.start, &p.actions, ending, &tags, &mut cache)
-            .map_err(|e| bad(e.to_string()))
-    })
-    .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the record could not be written".into(),
-        )
-    })??;
+    let text = blocking(
+        "the record could not be written",
+        move || -> Result<String, ApiError> {
+            let p = played.lock().expect("a game's lock is never poisoned");
+            let mut cache = Cache::new();
+            let last = p.states.last().expect("a game has a position");
+            let legal = game
+                .legal_actions(last, &mut cache)
+                .map_err(|e| bad(e.to_string()))?;
+            let ending = game
+                .ending(last, &legal, &mut cache)
+                .map_err(|e| bad(e.to_string()))?;
+            let tags = PgnTags {
+                event: Some(format!("{}: chessalg serve", game.name())),
+                date: Some(crate::game::pgn::today()),
+                players: game.players().to_vec(),
+                termination: None,
+            };
+            game.pgn(&p.start, &p.actions, ending, &tags, &mut cache)
+                .map_err(|e| bad(e.to_string()))
+        },
+    )
+    .await?;
     Ok((
         [(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
         text,
@@ -363,20 +350,25 @@ async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Res
         .into_response())
 }
 
+/// Runs `work` on a thread for blocking work, off the async workers; if it
+/// panics, the request gets a 500 saying `what`.
+async fn blocking<T: Send + 'static>(
+    what: &'static str,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, what.to_string()))?
+}
+
 /// The JSON a game is shown as: board, turn, legal moves, record, result.
 async fn describe(server: &Arc<Server>, id: u64, played: Arc<Mutex<Played>>) -> Result<Value, ApiError> {
     let game = server.game.clone();
-    tokio::task::spawn_blocking(move || {
+    blocking("the game could not be shown", move || {
         let p = played.lock().expect("a game's lock is never poisoned");
         describe_now(&game, id, &p)
     })
     .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the game could not be shown".into(),
-        )
-    })?
 }
 
 fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
