@@ -149,25 +149,23 @@ impl Game {
                 _ if self.holds(condition, state, cache, &mut known)? => state.turn(),
                 _ => continue,
             };
-            {
-                let ending = match verdict {
-                    Verdict::Win(Some(p)) => Ending::Win(*p),
-                    Verdict::Win(None) => Ending::Win(subject),
-                    Verdict::Loss => Ending::Win(self.next_turn(subject)),
-                    Verdict::Draw => Ending::Draw,
-                    Verdict::Majority(counted) => self.majority(state.position(), counted),
-                };
-                let reason = match condition {
-                    Condition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
-                    Condition::Repetition(n) => Reason::Repetition(*n),
-                    Condition::Quiet(n) => Reason::Quiet(*n),
-                    Condition::Material { .. } => Reason::Material,
-                    Condition::Extinct(_) => Reason::Extinct,
-                    Condition::Bare(_) => Reason::Bare,
-                    Condition::When(_) => Reason::When,
-                };
-                return Ok(Some((ending, reason)));
-            }
+            let ending = match verdict {
+                Verdict::Win(Some(p)) => Ending::Win(*p),
+                Verdict::Win(None) => Ending::Win(subject),
+                Verdict::Loss => Ending::Win(self.next_turn(subject)),
+                Verdict::Draw => Ending::Draw,
+                Verdict::Majority(counted) => self.majority(state.position(), counted),
+            };
+            let reason = match condition {
+                Condition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
+                Condition::Repetition(n) => Reason::Repetition(*n),
+                Condition::Quiet(n) => Reason::Quiet(*n),
+                Condition::Material { .. } => Reason::Material,
+                Condition::Extinct(_) => Reason::Extinct,
+                Condition::Bare(_) => Reason::Bare,
+                Condition::When(_) => Reason::When,
+            };
+            return Ok(Some((ending, reason)));
         }
         Ok(None)
     }
