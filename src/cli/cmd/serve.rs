@@ -33,6 +33,9 @@ pub struct ServeArgs {
     /// `--ai black`); the page's boxes change it.
     #[arg(long = "ai", value_name = "PLAYER")]
     pub ai: Vec<String>,
+    /// Open the page in the system's browser (`xdg-open`, `open` on macOS).
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// Serves the board until the process is stopped.
@@ -51,10 +54,29 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         ai_depth: args.depth.max(1),
         ai_players: args.ai.clone(),
     };
+    let open = args.open;
     serve(game, options, |addr| {
-        println!("http://{addr}/");
+        let url = format!("http://{addr}/");
+        println!("{url}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
+        if open {
+            open_browser(&url);
+        }
     })
     .map_err(|e| Failure::Message(format!("cannot serve on {}:{}: {e}", args.host, args.port)))
+}
+
+/// Starts the system's browser on `url`, or says in one line that it cannot.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let started = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if started.is_err() {
+        eprintln!("note: no browser could be started ({opener} is missing): open {url} yourself");
+    }
 }
