@@ -69,7 +69,11 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
 
 /// Starts the system's browser on `url`, or says in one line that it cannot.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
     let started = std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())
