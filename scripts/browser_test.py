@@ -126,6 +126,14 @@ def main():
         play(d, ["f2f3", "e7e5", "g2g4", "d8h4"])
         d.wait_text("#status", "black wins")
         print("fool's mate: " + d.text("#status"))
+        # Looking back: the first move of the record shows the board after it.
+        d.click('#moves [data-ply="1"]')
+        d.wait_text("#status", "Looking at move 1 of 4")
+        assert d.text('[data-square="f3"]').startswith("♙"), "f3 after 1. f3"
+        assert not d.text('[data-square="h4"]').startswith("♛"), "no queen on h4 yet"
+        d.click('#moves [data-ply="4"]')
+        d.wait_text("#status", "black wins")
+        print("looked back at move 1 and returned")
         # A promotion: the picker offers the four pieces.
         d.run("document.getElementById('fen').value = arguments[0];", "k7/4P3/8/8/8/8/8/7K w - - 0 1")
         d.click("#loadfen")

@@ -101,6 +101,16 @@ fn a_game_is_played_through_the_api_to_its_end() {
     assert_eq!(last["history"].as_array().unwrap().len(), 4);
     assert_eq!(last["record"][3], "Qh4#", "{last}");
     assert!(last["legal"].as_array().unwrap().is_empty());
+    // Looking back: the position after the first move, shown, not played from.
+    let (status, back) = s.json("GET", &format!("/api/games/{id}?ply=1"), "");
+    assert_eq!(status, 200);
+    assert_eq!(
+        back["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert!(back["legal"].as_array().unwrap().is_empty() && back["plies"] == 4 && back["ply"] == 1);
+    let (status, _) = s.json("GET", &format!("/api/games/{id}?ply=9"), "");
+    assert_eq!(status, 400);
     // The record, and no move after the end.
     let (status, pgn) = s.request("GET", &format!("/api/games/{id}/pgn"), "");
     assert_eq!(status, 200);
@@ -207,6 +217,7 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("fool's mate: black wins"), "{stdout}");
+    assert!(stdout.contains("looked back at move 1 and returned"), "{stdout}");
     assert!(stdout.contains("e8 shows ♘"), "{stdout}");
     assert!(
         std::fs::metadata(&shot).is_ok_and(|m| m.len() > 1000),

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, State as Shared};
+use axum::extract::{DefaultBodyLimit, Path, Query, State as Shared};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -85,6 +85,13 @@ fn bad(reason: impl Into<String>) -> ApiError {
 #[derive(Deserialize, Default)]
 struct NewGame {
     fen: Option<String>,
+}
+
+/// The query of `GET /api/games/{id}`: `?ply=N` shows the position after
+/// the first N moves (to look back; it has no legal moves).
+#[derive(Deserialize, Default)]
+struct ShowAt {
+    ply: Option<usize>,
 }
 
 /// The body of `POST /api/games/{id}/move`.
@@ -192,9 +199,13 @@ fn find(server: &Server, id: &str) -> Result<(u64, Arc<Mutex<Played>>), ApiError
 }
 
 /// `GET /api/games/{id}`: the position, its legal moves and the record.
-async fn show(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn show(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(at): Query<ShowAt>,
+) -> Result<Json<Value>, ApiError> {
     let (n, played) = find(&server, &id)?;
-    describe(&server, n, played).await.map(Json)
+    describe_at(&server, n, played, at.ply).await.map(Json)
 }
 
 /// `POST /api/games/{id}/move` (`{"move": "e2e4"}`): plays a legal move,
@@ -363,16 +374,31 @@ async fn blocking<T: Send + 'static>(
 
 /// The JSON a game is shown as: board, turn, legal moves, record, result.
 async fn describe(server: &Arc<Server>, id: u64, played: Arc<Mutex<Played>>) -> Result<Value, ApiError> {
+    describe_at(server, id, played, None).await
+}
+
+/// The JSON of the position after `ply` moves (`None`: the last).
+async fn describe_at(
+    server: &Arc<Server>,
+    id: u64,
+    played: Arc<Mutex<Played>>,
+    ply: Option<usize>,
+) -> Result<Value, ApiError> {
     let game = server.game.clone();
     blocking("the game could not be shown", move || {
         let p = played.lock().expect("a game's lock is never poisoned");
-        describe_now(&game, id, &p)
+        describe_now(&game, id, &p, ply)
     })
     .await
 }
 
-fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
-    let state = p.states.last().expect("a game has a position");
+fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<Value, ApiError> {
+    let last = p.states.len() - 1;
+    let shown = ply.unwrap_or(last);
+    let state = p
+        .states
+        .get(shown)
+        .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
     let mut cache = Cache::new();
     let legal = game
         .legal_actions(state, &mut cache)
@@ -404,7 +430,8 @@ fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
             "dark": (file + rank) % 2 == 0,
         }));
     }
-    let names = if ending.is_some() {
+    // A past position is shown, not played from.
+    let names = if ending.is_some() || shown != last {
         Vec::new()
     } else {
         game.move_names(state, &legal)
@@ -457,6 +484,8 @@ fn describe_now(game: &Game, id: u64, p: &Played) -> Result<Value, ApiError> {
         "board": cells,
         "pockets": pockets,
         "legal": moves,
+        "ply": shown,
+        "plies": last,
         "history": p.names,
         "record": p.record,
         "result": result,
