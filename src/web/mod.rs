@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use crate::ai::{Ai, Budget};
 use crate::core::{Content, Coord, PlayerId};
 use crate::engine::Cache;
-use crate::game::{Action, Ending, Game, PgnTags, State};
+use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
 
 pub mod svg;
 
@@ -223,14 +223,8 @@ async fn play_move(
         let mut p = p.lock().expect("a game's lock is never poisoned");
         let state = p.states.last().expect("a game has a position").clone();
         let mut cache = Cache::new();
-        let legal = game
-            .legal_actions(&state, &mut cache)
-            .map_err(|e| bad(e.to_string()))?;
-        if game
-            .ending(&state, &legal, &mut cache)
-            .map_err(|e| bad(e.to_string()))?
-            .is_some()
-        {
+        let (legal, ending) = legal_and_ending(&game, &state, &mut cache)?;
+        if ending.is_some() {
             return Err(bad("the game is over"));
         }
         let i = game
@@ -293,15 +287,8 @@ async fn ai_move(
             .cloned();
         let state = state.expect("a game has a position");
         let mut cache = Cache::new();
-        let legal = game
-            .legal_actions(&state, &mut cache)
-            .map_err(|e| bad(e.to_string()))?;
-        if legal.is_empty()
-            || game
-                .ending(&state, &legal, &mut cache)
-                .map_err(|e| bad(e.to_string()))?
-                .is_some()
-        {
+        let (legal, ending) = legal_and_ending(&game, &state, &mut cache)?;
+        if legal.is_empty() || ending.is_some() {
             return Err(bad("the game is over"));
         }
         let budget = Budget {
@@ -337,12 +324,8 @@ async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Res
             let p = played.lock().expect("a game's lock is never poisoned");
             let mut cache = Cache::new();
             let last = p.states.last().expect("a game has a position");
-            let legal = game
-                .legal_actions(last, &mut cache)
-                .map_err(|e| bad(e.to_string()))?;
-            let ending = game
-                .ending(last, &legal, &mut cache)
-                .map_err(|e| bad(e.to_string()))?;
+            let (_, ending) = legal_and_ending(&game, last, &mut cache)?;
+            let ending = ending.map(|(e, _)| e);
             let tags = PgnTags {
                 event: Some(format!("{}: chessalg serve", game.name())),
                 date: Some(crate::game::pgn::today()),
@@ -359,6 +342,23 @@ async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Res
         text,
     )
         .into_response())
+}
+
+/// How a game stands: ended (and why), or not.
+type Standing = Option<(Ending, Reason)>;
+
+/// The legal moves of `state` and how the game stands there (ended, and
+/// why, or not), as every handler needs them.
+fn legal_and_ending(
+    game: &Game,
+    state: &State,
+    cache: &mut Cache,
+) -> Result<(Vec<Action>, Standing), ApiError> {
+    let legal = game.legal_actions(state, cache).map_err(|e| bad(e.to_string()))?;
+    let ending = game
+        .ending_reason(state, &legal, cache)
+        .map_err(|e| bad(e.to_string()))?;
+    Ok((legal, ending))
 }
 
 /// Runs `work` on a thread for blocking work, off the async workers; if it
@@ -400,12 +400,7 @@ fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<
         .get(shown)
         .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
     let mut cache = Cache::new();
-    let legal = game
-        .legal_actions(state, &mut cache)
-        .map_err(|e| bad(e.to_string()))?;
-    let ending = game
-        .ending_reason(state, &legal, &mut cache)
-        .map_err(|e| bad(e.to_string()))?;
+    let (legal, ending) = legal_and_ending(game, state, &mut cache)?;
     let (files, ranks) = game.dimensions();
     let label = |at: Coord| game.square_label(at);
     let mut cells = Vec::new();
