@@ -2,22 +2,32 @@
 """Plays `chessalg serve` in a real headless browser: Debian's chromium
 driven through chromedriver's WebDriver protocol (standard library only).
 
-Fool's Mate in chess by clicks (the result shown in #status), then a pawn
-promoted to a knight through the picker, and a screenshot of the board.
+By WebDriver's own clicks: Fool's Mate in chess (the result in #status),
+looking back at a move, flipping the board, a pawn promoted through the
+picker, a PGN file loaded, a checkers multi-jump that branches (clicked
+landing by landing), a crazyhouse drop from the pocket, an Othello pass, and
+a screenshot. Then, with `--all`, every rule file in rules/ played to its
+end by clicks on the page (the first player's moves chosen at random and
+clicked square by square, pocket piece, picker or button as the move needs;
+the AI playing the other side), checking that each game ends with a result
+shown and no error.
 
 Usage:
   python3 scripts/browser_test.py [--binary target/release/chessalg]
       [--chromium /usr/bin/chromium] [--driver /usr/bin/chromedriver]
-      [--screenshot target/browser-test.png]
+      [--screenshot target/browser-test.png] [--all] [--only NAME]
 
 Needs `apt-get install chromium chromium-driver`. Exits 1 on any failure.
 """
 import argparse
 import base64
+import glob
 import json
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -35,6 +45,7 @@ class Driver:
         self.url = url
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            "timeouts": {"script": 120000},
             "goog:chromeOptions": {"binary": chromium,
                                    "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
                                             "--window-size=1200,900"]}}}}
@@ -44,7 +55,7 @@ class Driver:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method,
                                      headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=30) as r:
+        with urllib.request.urlopen(req, timeout=180) as r:
             return json.loads(r.read() or b"{}").get("value", {})
 
     def s(self, method, path, body=None):
@@ -67,10 +78,22 @@ class Driver:
         self.s("POST", f"/element/{self.find(css)}/click", {})
 
     def text(self, css):
-        return self.s("GET", f"/element/{self.find(css)}/text")
+        """The text of the first element matching css (SVG included)."""
+        self.find(css)
+        return self.run("return document.querySelector(arguments[0]).textContent;", css)
 
     def run(self, script, *args):
         return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def run_async(self, script, *args):
+        return self.s("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def wait(self, script, what, timeout=20):
+        end = time.time() + timeout
+        while not self.run(script):
+            if time.time() > end:
+                raise AssertionError(f"waited for {what}")
+            time.sleep(0.05)
 
     def wait_text(self, css, want, timeout=10):
         end = time.time() + timeout
@@ -86,21 +109,215 @@ class Driver:
             pass
 
 
-def play(d, moves):
-    """Plays moves by clicking their from and to squares (and the picker)."""
-    for m in moves:
-        frm, to, pick = m[:2], m[2:4], m[4:]
-        before = d.text("#moves")
-        d.click(f'[data-square="{frm}"]')
-        d.find(f'[data-square="{to}"][data-target]')
-        d.click(f'[data-square="{to}"]')
-        if pick:
-            d.click(f'[data-move="{m}"]')
-        end = time.time() + 10
-        while d.text("#moves") == before:
-            if time.time() > end:
-                raise AssertionError(f"{m} was not played")
-            time.sleep(0.05)
+class Server:
+    """`chessalg serve` on a free port."""
+
+    def __init__(self, binary, rules, *args):
+        self.proc = subprocess.Popen([binary, "serve", rules, "--port", "0", *args],
+                                     stdout=subprocess.PIPE, text=True)
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("http://"):
+            raise AssertionError(f"serve {rules} printed {self.url!r}")
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def open_page(d, server):
+    d.go(server.url)
+    d.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
+           "the board")
+
+
+def record_length(d):
+    return d.run("return game.record.length;")
+
+
+def play(d, name):
+    """Plays the legal move `name` with WebDriver's clicks: its pocket piece,
+    each of its squares (checking each lights up as a target first), then
+    the picker's button if it asks."""
+    move = d.run("return game.legal.find((m) => m.name === arguments[0]) || null;", name)
+    assert move, f"{name} is not among the page's legal moves"
+    before = record_length(d)
+    if not move["clicks"]:
+        d.click(f'#extra [data-move="{name}"]')
+    else:
+        if move["drop"]:
+            d.click(f'#board g[data-pocket="{move["drop"]}"]')
+        for i, sq in enumerate(move["clicks"]):
+            if i > 0 or move["drop"]:
+                d.find(f'#board g[data-square="{sq}"][data-target]', timeout=5)
+            d.click(f'#board g[data-square="{sq}"]')
+        if d.run("return !!document.querySelector('#picker [data-move]');"):
+            d.click(f'#picker [data-move="{name}"]')
+    d.wait(f"return game.record.length > {before} || !!game.result;", f"{name} to be played")
+    err = d.text("#error")
+    assert not err, f"{name}: the page says {err!r}"
+
+
+def scenarios(args, d):
+    chess = Server(args.binary, "rules/chess.alg")
+    try:
+        open_page(d, chess)
+        d.wait_text("#status", "white to move")
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"]:
+            play(d, m)
+        d.wait_text("#status", "black wins")
+        print("fool's mate: " + d.text("#status"))
+        # Looking back: the first move of the record shows the board after it.
+        d.click('#moves [data-ply="1"]')
+        d.wait_text("#status", "Looking at move 1 of 4")
+        assert "♙" in d.text('[data-square="f3"]'), "f3 after 1. f3"
+        assert "♛" not in d.text('[data-square="h4"]'), "no queen on h4 yet"
+        d.click('#moves [data-ply="4"]')
+        d.wait_text("#status", "black wins")
+        print("looked back at move 1 and returned")
+        d.click("#flip")
+        assert d.run("return document.getElementById('board').classList.contains('flipped');")
+        d.click("#flip")
+        # A promotion: the picker offers the four pieces.
+        d.run("document.getElementById('fen').value = arguments[0];", "k7/4P3/8/8/8/8/8/7K w - - 0 1")
+        d.click("#loadfen")
+        d.wait_text("#status", "white to move")
+        d.click('#board g[data-square="e7"]')
+        d.click('#board g[data-square="e8"]')
+        d.find('#picker [data-move="e7e8q"]')
+        d.click('#picker [data-move="e7e8n"]')
+        d.wait("return game.record.length === 1;", "the promotion")
+        piece = d.text('[data-square="e8"]')
+        assert "♘" in piece, f"e8 shows {piece!r}"
+        print("promotion through the picker: e8 shows ♘")
+        # A PGN file through the page's file input.
+        with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+            f.write('[Event "browser test"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n')
+        d.s("POST", f"/element/{d.find('#pgnfile')}/value", {"text": f.name})
+        d.wait("return game.record.length === 6;", "the PGN's six moves")
+        os.unlink(f.name)
+        assert d.run("return game.record.join(' ');") == "e4 e5 Nf3 Nc6 Bb5 a6"
+        print("loaded a PGN: " + d.text("#moves"))
+        png = d.s("GET", "/screenshot")
+        with open(args.screenshot, "wb") as out:
+            out.write(base64.b64decode(png))
+        print("screenshot: " + args.screenshot)
+    finally:
+        chess.stop()
+
+    checkers = Server(args.binary, "rules/checkers.alg", "--fen", "B:W14,22,23,30:B9")
+    try:
+        open_page(d, checkers)
+        d.click('#board g[data-square="9"]')
+        d.find('#board g[data-square="18"][data-target]')
+        assert not d.run("return !!document.querySelector('#board g[data-square=\"25\"][data-target]');"), \
+            "the jump's second landing is not lit before the first is chosen"
+        d.click('#board g[data-square="18"]')
+        d.find('#board g[data-square="25"][data-target]')
+        d.find('#board g[data-square="27"][data-target]')
+        d.click('#board g[data-square="27"]')
+        d.wait("return game.record.length === 1;", "the multi-jump")
+        assert d.text("#moves").strip().endswith("9x18x27"), d.text("#moves")
+        assert "⛂" in d.text('[data-square="27"]') and "⛀" not in d.text('[data-square="23"]')
+        print("checkers multi-jump clicked landing by landing: " + d.text("#moves").strip())
+    finally:
+        checkers.stop()
+
+    crazyhouse = Server(args.binary, "rules/crazyhouse.alg", "--fen", "4k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1")
+    try:
+        open_page(d, crazyhouse)
+        d.click('#board g[data-pocket="♘"]')
+        d.find('#board g[data-square="d4"][data-target]')
+        d.click('#board g[data-square="d4"]')
+        d.wait("return game.record.length === 1;", "the drop")
+        assert "♘" in d.text('[data-square="d4"]')
+        assert not d.run("return !!document.querySelector('#board g[data-pocket=\"♘\"]');"), "the pocket is empty"
+        print("crazyhouse drop from the pocket: " + d.text("#moves").strip())
+    finally:
+        crazyhouse.stop()
+
+    othello = Server(args.binary, "rules/othello.alg", "--fen", "8/8/8/8/8/8/8/OOX5 w 0 1")
+    try:
+        open_page(d, othello)
+        play(d, "pass")
+        assert d.run("return game.record[0];") == "pass"
+        print("othello pass by its button")
+    finally:
+        othello.stop()
+
+
+# One move of the player to move, chosen at random among the page's legal
+# moves and made by clicking what the page shows (pocket piece, squares,
+# picker button, or the button of a move without squares); then waits until
+# the AI has answered and a person is to move again, or the game is over.
+MOVE_BY_CLICKS = r"""
+const [seed, done] = [arguments[0], arguments[arguments.length - 1]];
+const click = (el, what) => {
+  if (!el) throw new Error("nothing to click for " + what);
+  el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+};
+try {
+  if (game.result) return done({ over: true });
+  const n = game.record.length;
+  const m = game.legal[seed % game.legal.length];
+  if (!m) return done({ error: "no legal move and no result" });
+  if (m.clicks.length === 0) {
+    click(document.querySelector(`#extra [data-move="${CSS.escape(m.name)}"]`), m.name);
+  } else {
+    if (m.drop) click(document.querySelector(`#board g[data-pocket="${CSS.escape(m.drop)}"]`), m.drop);
+    for (const sq of m.clicks) click(document.querySelector(`#board g[data-square="${CSS.escape(sq)}"]`), sq);
+    const p = document.querySelector(`#picker [data-move="${CSS.escape(m.name)}"]`);
+    if (p) click(p, m.name);
+  }
+  const t0 = Date.now();
+  (function wait() {
+    const err = document.getElementById("error").textContent;
+    if (err) return done({ error: err, move: m.name });
+    const moved = game.record.length > n;
+    if (!thinking && (game.result || (moved && seats[game.turn] === "human"))) return done({ move: m.name });
+    if (Date.now() - t0 > 60000) return done({ error: "no answer in 60 s", move: m.name, moved });
+    setTimeout(wait, 10);
+  })();
+} catch (e) { done({ error: String(e) }); }
+"""
+
+
+def whole_games(args, d, files):
+    failed = []
+    for path in files:
+        name = os.path.basename(path)[:-4]
+        server = Server(args.binary, path, "--time", str(args.ai_time))
+        try:
+            t0 = time.time()
+            open_page(d, server)
+            players = d.run("return game.players;")
+            # People play the first player by clicks; the AI plays the others.
+            d.run("""for (const p of game.players.slice(1)) {
+                       seats[p] = 'ai';
+                       const s = document.querySelector(`[data-seat="${p}"]`); if (s) s.value = 'ai';
+                     }""")
+            seed, human_moves = 12345, 0
+            while True:
+                r = d.run_async(MOVE_BY_CLICKS, seed)
+                if r.get("error"):
+                    raise AssertionError(f"{name}: {r}")
+                if r.get("over"):
+                    break
+                human_moves += 1
+                seed = (seed * 1103515245 + 12345) % 2**31
+                if human_moves > args.max_moves:
+                    raise AssertionError(f"{name}: no end after {human_moves} moves by clicks")
+            status = d.text("#status")
+            plies = d.run("return game.record.length;")
+            assert "wins" in status or "Draw" in status, f"{name}: #status says {status!r}"
+            print(f"{name:24} {plies:4} plies ({human_moves} clicked by {players[0]}) "
+                  f"{time.time() - t0:5.1f} s  {status}")
+        except AssertionError as e:
+            print(f"{name}: FAILED: {e}")
+            failed.append(name)
+        finally:
+            server.stop()
+    if failed:
+        raise AssertionError("not played to the end: " + ", ".join(failed))
 
 
 def main():
@@ -109,44 +326,25 @@ def main():
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--driver", default="/usr/bin/chromedriver")
     ap.add_argument("--screenshot", default="target/browser-test.png")
+    ap.add_argument("--all", action="store_true", help="also play every rule file to its end by clicks")
+    ap.add_argument("--only", action="append", help="play only these rule files to the end (names)")
+    ap.add_argument("--ai-time", type=float, default=0.02, help="the AI's seconds per move in --all")
+    ap.add_argument("--max-moves", type=int, default=1500, help="clicked moves before a game counts as endless")
     args = ap.parse_args()
-    server = subprocess.Popen([args.binary, "serve", "rules/chess.alg", "--port", "0"],
-                              stdout=subprocess.PIPE, text=True)
     port = free_port()
     driver = subprocess.Popen([args.driver, f"--port={port}"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     d = None
     try:
-        board = server.stdout.readline().strip()
         time.sleep(0.5)
         d = Driver(f"http://127.0.0.1:{port}", args.chromium)
-        d.go(board)
-        d.find('[data-square="e2"]')
-        d.wait_text("#status", "white to move")
-        play(d, ["f2f3", "e7e5", "g2g4", "d8h4"])
-        d.wait_text("#status", "black wins")
-        print("fool's mate: " + d.text("#status"))
-        # Looking back: the first move of the record shows the board after it.
-        d.click('#moves [data-ply="1"]')
-        d.wait_text("#status", "Looking at move 1 of 4")
-        assert d.text('[data-square="f3"]').startswith("♙"), "f3 after 1. f3"
-        assert not d.text('[data-square="h4"]').startswith("♛"), "no queen on h4 yet"
-        d.click('#moves [data-ply="4"]')
-        d.wait_text("#status", "black wins")
-        print("looked back at move 1 and returned")
-        # A promotion: the picker offers the four pieces.
-        d.run("document.getElementById('fen').value = arguments[0];", "k7/4P3/8/8/8/8/8/7K w - - 0 1")
-        d.click("#loadfen")
-        d.find('[data-square="e7"]')
-        d.wait_text("#status", "white to move")
-        play(d, ["e7e8n"])
-        piece = d.text('[data-square="e8"]')
-        assert "♘" in piece, f"e8 shows {piece!r}"
-        print("promotion through the picker: e8 shows " + piece.split()[0])
-        png = d.s("GET", "/screenshot")
-        with open(args.screenshot, "wb") as f:
-            f.write(base64.b64decode(png))
-        print("screenshot: " + args.screenshot)
+        if not args.only:
+            scenarios(args, d)
+        if args.all or args.only:
+            files = sorted(f for f in glob.glob("rules/*.alg") if not f.endswith("prelude.alg"))
+            if args.only:
+                files = [f for f in files if os.path.basename(f)[:-4] in args.only]
+            whole_games(args, d, files)
         return 0
     except AssertionError as e:
         print(f"browser test failed: {e}", file=sys.stderr)
@@ -155,9 +353,7 @@ def main():
         if d:
             d.close()
         driver.kill()
-        server.kill()
         driver.wait()
-        server.wait()
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ impl Served {
 
     fn start_with(rules: &str, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-            .args(["serve", rules, "--port", "0", "--time-cap", "300"])
+            .args(["serve", rules, "--port", "0", "--time-cap", "0.3"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -187,11 +187,14 @@ fn drops_and_placements_carry_what_the_page_needs() {
     assert!(legal.iter().all(|m| m["from"].is_null() && m["to"].is_string()));
 }
 
-/// The page in a real headless browser (`scripts/browser_test.py`: chromium
-/// through chromedriver's WebDriver): Fool's Mate by clicks, the result in
-/// `#status`, a promotion through the picker, a screenshot. Needs Debian's
-/// `chromium` and `chromium-driver` (`.ci/run` installs them where it can);
-/// without them the test says so and checks nothing else.
+/// The page in a real headless browser (`scripts/browser_test.py --all`:
+/// chromium through chromedriver's WebDriver): Fool's Mate by clicks, the
+/// result in `#status`, looking back, a promotion through the picker, a PGN
+/// file loaded, a checkers multi-jump clicked landing by landing, a drop from
+/// the pocket, a pass by its button, a screenshot; then every rule file in
+/// `rules/` played to its end by clicks. Needs Debian's `chromium` and
+/// `chromium-driver` (`.ci/run` installs them where it can); without them the
+/// test says so and checks nothing else.
 #[test]
 fn the_page_plays_by_clicks_in_a_real_browser() {
     let present = |p: &str| std::path::Path::new(p).exists();
@@ -203,6 +206,7 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
     let out = Command::new("python3")
         .args([
             "scripts/browser_test.py",
+            "--all",
             "--binary",
             env!("CARGO_BIN_EXE_chessalg"),
         ])
@@ -219,6 +223,25 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
     assert!(stdout.contains("fool's mate: black wins"), "{stdout}");
     assert!(stdout.contains("looked back at move 1 and returned"), "{stdout}");
     assert!(stdout.contains("e8 shows ♘"), "{stdout}");
+    for line in [
+        "loaded a PGN",
+        "checkers multi-jump clicked landing by landing: 1. 9x18x27",
+        "crazyhouse drop from the pocket: 1. N@d4",
+        "othello pass by its button",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    // Every game of rules/ ended with a result shown.
+    let files = std::fs::read_dir("rules")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".alg") && n != "prelude.alg")
+        .count();
+    let ended = stdout
+        .lines()
+        .filter(|l| l.contains(" plies (") && (l.contains(" wins (") || l.contains("Draw (")))
+        .count();
+    assert_eq!(ended, files, "{stdout}");
     assert!(
         std::fs::metadata(&shot).is_ok_and(|m| m.len() > 1000),
         "a screenshot"
@@ -298,12 +321,121 @@ fn a_hundred_games_at_once_lose_no_move() {
     }
 }
 
-/// `--ai white` tells the page that the AI plays white from the start.
+/// `--white ai` (and `--player`) tell the page who plays at first;
+/// `--fen` is where new games start.
 #[test]
-fn the_ai_players_are_told_to_the_page() {
-    let s = Served::start_with("rules/checkers.alg", &["--ai", "white"]);
+fn the_seats_and_the_start_are_told_to_the_page() {
+    let s = Served::start_with(
+        "rules/checkers.alg",
+        &[
+            "--white",
+            "ai",
+            "--player",
+            "black=random",
+            "--fen",
+            "B:W14,22,23,30:B9",
+        ],
+    );
     let (status, info) = s.json("GET", "/api/info", "");
     assert_eq!(status, 200);
-    assert_eq!(info["ai"], serde_json::json!(["white"]));
+    assert_eq!(
+        info["seats"],
+        serde_json::json!({"white": "ai", "black": "random"})
+    );
     assert_eq!(info["game"], "Checkers");
+    assert_eq!(info["time_cap_ms"], 300);
+    let (status, g) = s.json("POST", "/api/games", "{}");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = g["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["9x18x25", "9x18x27"]);
+    // A multi-jump is clicked landing by landing.
+    assert_eq!(g["legal"][0]["clicks"], serde_json::json!(["9", "18", "25"]));
+}
+
+/// Flags the server cannot use are refused in one line before it listens.
+#[test]
+fn bad_serve_flags_are_refused() {
+    for (args, says) in [
+        (&["--fen", "8/8 w"][..], "--fen"),
+        (&["--player", "red=ai"][..], "red"),
+        (&["--time", "0"][..], "--time"),
+        (&["--time-cap=-1"][..], "--time-cap"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(["serve", "rules/checkers.alg", "--port", "0"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?} listened");
+    }
+}
+
+/// A PGN loads as a game with its moves; the page's drawing comes as SVG;
+/// the random mover plays a legal move.
+#[test]
+fn a_pgn_loads_and_the_position_is_drawn() {
+    let s = Served::start("rules/chess.alg");
+    let pgn = serde_json::json!({"pgn": "[Event \"t\"]\n\n1. e4 e5 2. Nf3 {dev} Nc6 *\n"}).to_string();
+    let (status, g) = s.json("POST", "/api/games", &pgn);
+    assert_eq!(status, 200, "{g}");
+    assert_eq!(g["record"], serde_json::json!(["e4", "e5", "Nf3", "Nc6"]));
+    assert_eq!(g["turn"], "white");
+    let id = g["id"].as_u64().unwrap();
+    let (status, text) = s.request("GET", &format!("/api/games/{id}/svg?ply=2"), "");
+    assert_eq!(status, 200);
+    assert!(text.contains("<svg") && text.contains(r#"data-square="e5""#));
+    assert!(g["svg"].as_str().unwrap().contains("data-square"));
+    let bad = serde_json::json!({"pgn": "1. e4 e5 2. Ke3"}).to_string();
+    let (status, e) = s.json("POST", "/api/games", &bad);
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("`Ke3`"), "{e}");
+    let both = serde_json::json!({"pgn": "1. e4", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}).to_string();
+    assert_eq!(s.json("POST", "/api/games", &both).0, 400);
+    let (status, after) = s.json("POST", &format!("/api/games/{id}/ai"), r#"{"random": true}"#);
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["record"].as_array().unwrap().len(), 5);
+}
+
+/// The README's pictures (`docs/boards/*.svg`) are what `show --svg` draws
+/// for each game's start: one for every file of `rules/`, none stale.
+#[test]
+fn the_readme_pictures_are_what_show_svg_draws() {
+    let dir = std::env::temp_dir().join(format!("chessalg-boards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut games = 0;
+    for entry in std::fs::read_dir("rules").unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(game) = name.strip_suffix(".alg") else {
+            continue;
+        };
+        if game == "prelude" {
+            continue;
+        }
+        games += 1;
+        let out = dir.join(format!("{game}.svg"));
+        let status = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+            .args(["show", &format!("rules/{name}"), "--svg"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{game}");
+        let drawn = std::fs::read_to_string(&out).unwrap();
+        let kept = std::fs::read_to_string(format!("docs/boards/{game}.svg"))
+            .unwrap_or_else(|_| panic!("docs/boards/{game}.svg is missing"));
+        assert!(
+            drawn == kept,
+            "docs/boards/{game}.svg is stale: chessalg show rules/{name} --svg docs/boards/{game}.svg"
+        );
+    }
+    assert!(games >= 30, "{games} games");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -90,6 +90,9 @@ pub struct OutcomeRule {
     pub place: Place,
     /// The player who must be to move for it to apply (`turn PLAYER`).
     pub turn: Option<PlayerId>,
+    /// A `when` condition as the file writes it (`four(●)`), to say why a
+    /// game ended; empty for the others.
+    pub written: String,
 }
 
 impl Declare for OutcomeDecl {
@@ -159,6 +162,14 @@ impl Declare for OutcomeDecl {
             },
         };
         let place = cx.place(self.span);
+        let written = match &self.condition {
+            ConditionKind::When(e) => {
+                let text = &cx.rules.source_of(cx.origin).text;
+                let raw = text.get(e.span.start..e.span.end).unwrap_or_default();
+                raw.split_whitespace().collect::<Vec<_>>().join(" ")
+            }
+            _ => String::new(),
+        };
         let automatic = self.automatic
             || matches!(
                 condition,
@@ -170,6 +181,7 @@ impl Declare for OutcomeDecl {
             automatic,
             place,
             turn,
+            written,
         });
     }
 }

@@ -35,7 +35,7 @@ pub use legal::Candidates;
 pub use notation::FenError;
 pub use notation::MoveInputError;
 pub use notation::pgn;
-pub use notation::pgn::PgnTags;
+pub use notation::pgn::{PgnGame, PgnReadError, PgnTags};
 pub use notation::square_name;
 pub use perft::{
     PerftProgress, PerftTable, divide, divide_parallel, divide_with, perft, perft_parallel, perft_watched,
@@ -191,7 +191,7 @@ pub enum Ending {
 }
 
 /// Which of the rule file's `outcome` lines ended a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// The player to move had no legal move (`checked`: and a royal piece was attacked).
     NoMoves {
@@ -208,8 +208,9 @@ pub enum Reason {
     Extinct,
     /// A player had nothing left but the kinds a `bare` outcome lists.
     Bare,
-    /// A `when` pattern matched.
-    When,
+    /// A `when` pattern matched: the condition as the file writes it
+    /// (`four(●)`; empty if unknown).
+    When(std::sync::Arc<str>),
     /// A player ran out of time on the clock (the match's, not the rules').
     Time,
 }
@@ -224,7 +225,8 @@ impl fmt::Display for Reason {
             Reason::Material => f.write_str("the material left"),
             Reason::Extinct => f.write_str("a player had no piece left of a kind an `extinct` outcome lists"),
             Reason::Bare => f.write_str("a player had nothing left but the pieces a `bare` outcome lists"),
-            Reason::When => f.write_str("an outcome pattern matched"),
+            Reason::When(written) if written.is_empty() => f.write_str("an outcome pattern matched"),
+            Reason::When(written) => write!(f, "{written}"),
             Reason::Time => f.write_str("a player ran out of time"),
         }
     }
@@ -294,6 +296,8 @@ struct CompiledOutcome {
     automatic: bool,
     /// The player who must be to move for it to apply.
     turn: Option<PlayerId>,
+    /// A `when` condition as written, the reason a game ended by it.
+    written: std::sync::Arc<str>,
 }
 
 impl Game {
@@ -369,6 +373,7 @@ impl Game {
                 verdict: rule.verdict.clone(),
                 automatic: rule.automatic,
                 turn: rule.turn,
+                written: rule.written.as_str().into(),
             });
         }
         let engine = engine::prepare(sides, patterns, frame.files, frame.ranks, choice);

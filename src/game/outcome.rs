@@ -133,6 +133,7 @@ impl Game {
             condition,
             verdict,
             turn,
+            written,
             ..
         } in &self.outcomes
         {
@@ -163,7 +164,7 @@ impl Game {
                 Condition::Material { .. } => Reason::Material,
                 Condition::Extinct(_) => Reason::Extinct,
                 Condition::Bare(_) => Reason::Bare,
-                Condition::When(_) => Reason::When,
+                Condition::When(_) => Reason::When(written.clone()),
             };
             return Ok(Some((ending, reason)));
         }

@@ -19,11 +19,13 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::ai::{Ai, Budget};
+use crate::ai::{Ai, Budget, Rng};
 use crate::core::{Content, Coord, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
+use crate::session::Controller;
 
+pub mod clicks;
 pub mod svg;
 
 /// The page: the board, drawn from the API.
@@ -46,8 +48,11 @@ pub struct ServeOptions {
     pub ai_cap: Duration,
     /// The AI's deepest iteration.
     pub ai_depth: u32,
-    /// The players the page lets the AI play from the start (`--ai black`).
-    pub ai_players: Vec<String>,
+    /// Who plays each player in the page at first, in turn order (the
+    /// page's choices change it; `Human` by default).
+    pub seats: Vec<Controller>,
+    /// Where new games start when a request names no FEN (`--fen`).
+    pub start: Option<State>,
 }
 
 /// One game in the server's memory: where it started and the moves played.
@@ -81,10 +86,12 @@ fn bad(reason: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, reason.into())
 }
 
-/// The body of `POST /api/games`.
+/// The body of `POST /api/games`: a position (FEN) or a game (PGN) to
+/// start from, or neither for the server's start.
 #[derive(Deserialize, Default)]
 struct NewGame {
     fen: Option<String>,
+    pgn: Option<String>,
 }
 
 /// The query of `GET /api/games/{id}`: `?ply=N` shows the position after
@@ -106,6 +113,9 @@ struct PlayMove {
 struct AiMove {
     /// Thinking time in milliseconds (cut to the server's cap).
     time_ms: Option<u64>,
+    /// A uniformly random legal move instead of the AI's.
+    #[serde(default)]
+    random: bool,
 }
 
 /// Serves the board for `game` until the process ends; `bound` is called
@@ -135,6 +145,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/ai", post(ai_move))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/svg", get(picture))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -142,42 +153,79 @@ fn router(server: Arc<Server>) -> Router {
 /// `GET /api/info`: the game's name and players.
 async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     let (files, ranks) = server.game.dimensions();
+    let seats: serde_json::Map<String, Value> = server
+        .game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let who = match server.options.seats.get(i) {
+                Some(Controller::Ai) => "ai",
+                Some(Controller::Random) => "random",
+                _ => "human",
+            };
+            (p.clone(), json!(who))
+        })
+        .collect();
     Json(json!({
         "game": server.game.name(),
         "players": server.game.players(),
         "files": files,
         "ranks": ranks,
-        "ai": server.options.ai_players,
+        "seats": seats,
+        "time_ms": server.options.ai_time.as_millis() as u64,
+        "time_cap_ms": server.options.ai_cap.as_millis() as u64,
     }))
 }
 
-/// `POST /api/games` (`{"fen": ...}` optional): a new game.
+/// `POST /api/games` (`{"fen": ...}` or `{"pgn": ...}`, optional): a new
+/// game, from a position or with a recorded game's moves played.
 async fn new_game(
     Shared(server): Shared<Arc<Server>>,
     body: Option<Json<NewGame>>,
 ) -> Result<Json<Value>, ApiError> {
-    let fen = body.and_then(|Json(b)| b.fen);
+    let body = body.map(|Json(b)| b).unwrap_or_default();
     let game = server.game.clone();
-    let start = blocking(
+    let default_start = server.options.start.clone();
+    let played = blocking(
         "the position could not be read",
-        move || -> Result<State, ApiError> {
-            match fen {
-                None => Ok(game.initial()),
-                Some(f) => game
-                    .from_fen_checked(&f, &mut Cache::new())
-                    .map_err(|e| bad(e.to_string())),
+        move || -> Result<Played, ApiError> {
+            let mut cache = Cache::new();
+            let (start, actions) = match (body.fen, body.pgn) {
+                (Some(_), Some(_)) => return Err(bad("give a FEN or a PGN, not both")),
+                (Some(f), None) => (
+                    game.from_fen_checked(&f, &mut cache)
+                        .map_err(|e| bad(e.to_string()))?,
+                    Vec::new(),
+                ),
+                (None, Some(text)) => {
+                    let read = game.read_pgn(&text, &mut cache).map_err(|e| bad(e.to_string()))?;
+                    (read.start, read.actions)
+                }
+                (None, None) => (default_start.unwrap_or_else(|| game.initial()), Vec::new()),
+            };
+            let mut p = Played {
+                start: start.clone(),
+                states: vec![start],
+                actions: Vec::new(),
+                names: Vec::new(),
+                record: Vec::new(),
+            };
+            for action in actions {
+                let state = p.states.last().expect("a game has a position").clone();
+                let (legal, _) = legal_and_ending(&game, &state, &mut cache)?;
+                let i = legal
+                    .iter()
+                    .position(|a| *a == action)
+                    .ok_or_else(|| bad("a move of the PGN is not legal"))?;
+                push(&game, &mut p, &state, &legal, i);
             }
+            Ok(p)
         },
     )
     .await?;
     let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-    let played = Arc::new(Mutex::new(Played {
-        start: start.clone(),
-        states: vec![start],
-        actions: Vec::new(),
-        names: Vec::new(),
-        record: Vec::new(),
-    }));
+    let played = Arc::new(Mutex::new(played));
     {
         let mut games = server.games.lock().expect("the games lock is never poisoned");
         if games.len() >= MAX_GAMES
@@ -266,14 +314,16 @@ async fn undo(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Re
 
 /// `POST /api/games/{id}/ai` (`{"time_ms": 500}` optional): the AI plays
 /// the player to move, thinking off the request path for at most the
-/// server's cap.
+/// server's cap (`{"random": true}`: a random legal move).
 async fn ai_move(
     Shared(server): Shared<Arc<Server>>,
     Path(id): Path<String>,
     body: Option<Json<AiMove>>,
 ) -> Result<Json<Value>, ApiError> {
     let (n, played) = find(&server, &id)?;
-    let asked = body.and_then(|Json(b)| b.time_ms).map(Duration::from_millis);
+    let body = body.map(|Json(b)| b).unwrap_or_default();
+    let asked = body.time_ms.map(Duration::from_millis);
+    let random = body.random;
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
     let game = server.game.clone();
@@ -295,9 +345,17 @@ async fn ai_move(
             depth,
             time: Some(time),
         };
-        let choice = Ai::new(0x5eed)
-            .choose(&game, &state, &legal, budget, &mut cache)
-            .map_err(|e| bad(e.to_string()))?;
+        let index = if random {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64);
+            Rng::new(seed).below(legal.len())
+        } else {
+            Ai::new(0x5eed)
+                .choose(&game, &state, &legal, budget, &mut cache)
+                .map_err(|e| bad(e.to_string()))?
+                .index
+        };
         let mut p = p.lock().expect("a game's lock is never poisoned");
         // The game moved on while the AI thought (a move or an undo): its
         // choice is for a position no longer there.
@@ -307,7 +365,7 @@ async fn ai_move(
                 "the position changed while the AI thought".into(),
             ));
         }
-        push(&game, &mut p, &state, &legal, choice.index);
+        push(&game, &mut p, &state, &legal, index);
         Ok(())
     })
     .await?;
@@ -342,6 +400,29 @@ async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Res
         text,
     )
         .into_response())
+}
+
+/// `GET /api/games/{id}/svg` (`?ply=N` optional): the position as an SVG
+/// picture, as `show --svg` draws it.
+async fn picture(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(at): Query<ShowAt>,
+) -> Result<Response, ApiError> {
+    let (_, played) = find(&server, &id)?;
+    let game = server.game.clone();
+    let svg = blocking("the position could not be drawn", move || {
+        let p = played.lock().expect("a game's lock is never poisoned");
+        let last = p.states.len() - 1;
+        let shown = at.ply.unwrap_or(last);
+        let state = p
+            .states
+            .get(shown)
+            .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
+        Ok(svg::position_svg(&game, state))
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
 }
 
 /// How a game stands: ended (and why), or not.
@@ -431,10 +512,16 @@ fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<
     } else {
         game.move_names(state, &legal)
     };
+    let clicks = if names.is_empty() {
+        Vec::new()
+    } else {
+        clicks::click_sequences(game, state, &legal)
+    };
     let moves: Vec<Value> = names
         .iter()
         .zip(&legal)
-        .map(|(name, action)| {
+        .zip(&clicks)
+        .map(|((name, action), clicks)| {
             let drop = game.dropped_piece(state, action);
             let to = action
                 .to()
@@ -447,6 +534,7 @@ fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<
                 "to": to.map(label),
                 "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
                 "pass": action.is_pass(),
+                "clicks": clicks.iter().map(|&at| label(at)).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -477,6 +565,7 @@ fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<
         "turn": player(state.turn()),
         "fen": game.to_fen(state),
         "board": cells,
+        "svg": svg::position_svg(game, state),
         "pockets": pockets,
         "legal": moves,
         "ply": shown,

@@ -123,11 +123,11 @@ fn play_one(
         m = m.with_clock(control);
     }
     let ending = m.play_out(Some(max_plies))?;
-    let termination = match ending {
+    let termination = match &ending {
         Some((_, reason)) => reason.to_string(),
         None => "ply limit".to_string(),
     };
-    let pgn = m.pgn(ending.map(|(e, _)| e), Some(termination))?;
+    let pgn = m.pgn(ending.as_ref().map(|(e, _)| *e), Some(termination))?;
     Ok(Played {
         seed,
         ending,
@@ -141,10 +141,10 @@ fn report(game: &Game, controllers: &[Controller], played: &[Played]) {
     let mut wins = vec![0; game.players().len()];
     let (mut draws, mut unfinished) = (0, 0);
     for p in played {
-        let result = match p.ending {
+        let result = match &p.ending {
             Some((Ending::Win(w), reason)) => {
-                wins[w] += 1;
-                format!("{} wins ({reason})", game.player_name(w))
+                wins[*w] += 1;
+                format!("{} wins ({reason})", game.player_name(*w))
             }
             Some((Ending::Draw, reason)) => {
                 draws += 1;

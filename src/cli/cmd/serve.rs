@@ -5,8 +5,11 @@ use std::time::Duration;
 
 use clap::Args;
 
+use chessalg::engine::Cache;
+use chessalg::session::Controller;
 use chessalg::web::{ServeOptions, serve};
 
+use super::play::{PlayerKind, SeatArgs};
 use crate::cli::{Failure, load_game};
 
 /// Arguments of `chessalg serve`.
@@ -20,19 +23,22 @@ pub struct ServeArgs {
     /// The address to listen on (another than 127.0.0.1 only when asked).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
-    /// The AI's thinking time per move, in milliseconds, when the page asks for none.
-    #[arg(long, default_value_t = 1000)]
-    pub time: u64,
-    /// The most thinking time a page may ask for, in milliseconds.
-    #[arg(long, default_value_t = 10_000)]
-    pub time_cap: u64,
+    /// Who plays each side in the page at first (`--black ai`, `--player
+    /// red=random`; by default people play every side); the page changes it.
+    #[command(flatten)]
+    pub seats: SeatArgs,
+    /// Seconds the AI thinks per move when the page asks for no other time.
+    #[arg(long, default_value_t = 1.0)]
+    pub time: f64,
+    /// The most seconds the AI may think for a page that asks.
+    #[arg(long, default_value_t = 10.0)]
+    pub time_cap: f64,
     /// The AI's deepest search, in plies.
     #[arg(long, default_value_t = 64)]
     pub depth: u32,
-    /// A player the AI plays in the page from the start (repeat for each:
-    /// `--ai black`); the page's boxes change it.
-    #[arg(long = "ai", value_name = "PLAYER")]
-    pub ai: Vec<String>,
+    /// New games start from this FEN instead of the game's initial position.
+    #[arg(long)]
+    pub fen: Option<String>,
     /// Open the page in the system's browser (`xdg-open`, `open` on macOS).
     #[arg(long)]
     pub open: bool,
@@ -41,18 +47,37 @@ pub struct ServeArgs {
 /// Serves the board until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let game = load_game(&args.rules)?;
-    if let Some(unknown) = args.ai.iter().find(|p| !game.players().contains(p)) {
-        return Err(Failure::Message(format!(
-            "--ai {unknown}: the players are {}",
-            game.players().join(", ")
-        )));
-    }
+    let seconds = |flag: &str, t: f64| {
+        if t > 0.0 && t.is_finite() {
+            Ok(Duration::from_secs_f64(t.min(86_400.0)))
+        } else {
+            Err(Failure::Message(format!(
+                "--{flag} must be a positive number of seconds, not {t}"
+            )))
+        }
+    };
+    let cap = seconds("time-cap", args.time_cap)?;
+    let time = seconds("time", args.time)?.min(cap);
+    let seats = args
+        .seats
+        .controllers(&game, PlayerKind::Human, PlayerKind::Human)?
+        .into_iter()
+        .map(Controller::from)
+        .collect();
+    let start = match &args.fen {
+        Some(fen) => Some(
+            game.from_fen_checked(fen, &mut Cache::new())
+                .map_err(|e| Failure::Message(format!("--fen: {e}")))?,
+        ),
+        None => None,
+    };
     let options = ServeOptions {
         addr: SocketAddr::new(args.host, args.port),
-        ai_time: Duration::from_millis(args.time.clamp(1, args.time_cap.max(1))),
-        ai_cap: Duration::from_millis(args.time_cap.max(1)),
+        ai_time: time,
+        ai_cap: cap,
         ai_depth: args.depth.max(1),
-        ai_players: args.ai.clone(),
+        seats,
+        start,
     };
     let open = args.open;
     serve(game, options, |addr| {

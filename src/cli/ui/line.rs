@@ -28,10 +28,10 @@ pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
         }
         show_board = true;
         if status.ending.is_some() {
-            let reason = status.ending.map(|(_, r)| r.to_string());
+            let reason = status.ending.as_ref().map(|(_, r)| r.to_string());
             println!("{}", result_line(game, &status));
             if let Some(path) = args.pgn {
-                save(m, path, status.ending.map(|(e, _)| e), reason).map_err(Failure::Message)?;
+                save(m, path, status.ending.as_ref().map(|(e, _)| *e), reason).map_err(Failure::Message)?;
             }
             return Ok(());
         }

@@ -19,11 +19,11 @@ pub struct Options<'a> {
 
 /// The players' names and the result, as one line.
 pub fn result_line(game: &Game, status: &Status) -> String {
-    match status.ending {
+    match &status.ending {
         Some((Ending::Win(p), reason)) => format!(
             "Game over: {} wins ({reason}) {}",
-            game.player_name(p),
-            game.result_token(Some(Ending::Win(p)))
+            game.player_name(*p),
+            game.result_token(Some(Ending::Win(*p)))
         ),
         Some((Ending::Draw, reason)) => format!("Game over: draw ({reason}) 1/2-1/2"),
         None => "Game stopped *".to_string(),

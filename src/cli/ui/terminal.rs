@@ -76,7 +76,7 @@ fn save_now(
     termination: Option<String>,
 ) -> Result<(), Failure> {
     if let Some(path) = pgn {
-        save(m, path, status.ending.map(|(e, _)| e), termination).map_err(Failure::Message)?;
+        save(m, path, status.ending.as_ref().map(|(e, _)| *e), termination).map_err(Failure::Message)?;
     }
     Ok(())
 }
@@ -105,7 +105,12 @@ fn run_loop(
             } else {
                 result_line(m.game, &status)
             };
-            save_now(m, pgn, &status, status.ending.map(|(_, r)| r.to_string()))?;
+            save_now(
+                m,
+                pgn,
+                &status,
+                status.ending.as_ref().map(|(_, r)| r.to_string()),
+            )?;
             view.message = format!("{line}   (u: take back, q: quit)");
             draw(m, &status, view).map_err(io)?;
             match read_key().map_err(io)? {
