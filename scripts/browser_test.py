@@ -4,7 +4,7 @@ driven through chromedriver's WebDriver protocol (standard library only).
 
 By WebDriver's own clicks: Fool's Mate in chess (the result in #status),
 looking back at a move, flipping the board, a pawn promoted through the
-picker, a PGN file loaded, a checkers multi-jump that branches (clicked
+picker, a PGN file loaded, a knight dragged, a checkers multi-jump that branches (clicked
 landing by landing), a crazyhouse drop from the pocket, an Othello pass, and
 a screenshot. Then, with `--all`, every rule file in rules/ played to its
 end by clicks on the page (the first player's moves chosen at random and
@@ -76,6 +76,19 @@ class Driver:
 
     def click(self, css):
         self.s("POST", f"/element/{self.find(css)}/click", {})
+
+    def drag(self, source, target):
+        """Presses the mouse on one element and lets go on another."""
+        key = "element-6066-11e4-a52e-4f735466cecf"
+        a, b = self.find(source), self.find(target)
+        self.s("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "origin": {key: a}, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "origin": {key: b}, "x": 0, "y": 0, "duration": 150},
+                {"type": "pointerUp", "button": 0}]}]})
+        self.s("DELETE", "/actions")
 
     def text(self, css):
         """The text of the first element matching css (SVG included)."""
@@ -197,6 +210,10 @@ def scenarios(args, d):
         os.unlink(f.name)
         assert d.run("return game.record.join(' ');") == "e4 e5 Nf3 Nc6 Bb5 a6"
         print("loaded a PGN: " + d.text("#moves"))
+        d.drag('#board g[data-square="b1"]', '#board g[data-square="c3"]')
+        d.wait("return game.record.length === 7;", "the dragged move")
+        assert d.run("return game.record[6];") == "Nc3", d.run("return game.record;")
+        print("dragged b1 to c3: Nc3")
         png = d.s("GET", "/screenshot")
         with open(args.screenshot, "wb") as out:
             out.write(base64.b64decode(png))

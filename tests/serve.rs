@@ -228,6 +228,7 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         "checkers multi-jump clicked landing by landing: 1. 9x18x27",
         "crazyhouse drop from the pocket: 1. N@d4",
         "othello pass by its button",
+        "dragged b1 to c3: Nc3",
     ] {
         assert!(stdout.contains(line), "{line}: {stdout}");
     }
