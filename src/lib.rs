@@ -31,6 +31,7 @@ pub mod decl;
 pub mod engine;
 pub mod game;
 pub mod ir;
+pub mod learn;
 pub mod program;
 pub mod report;
 pub mod session;

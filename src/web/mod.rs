@@ -25,7 +25,6 @@ use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
 use crate::session::Controller;
 
-pub mod clicks;
 pub mod svg;
 
 /// The page: the board, drawn from the API.
@@ -515,7 +514,7 @@ fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<
     let clicks = if names.is_empty() {
         Vec::new()
     } else {
-        clicks::click_sequences(game, state, &legal)
+        game.click_sequences(state, &legal)
     };
     let moves: Vec<Value> = names
         .iter()

@@ -1,5 +1,6 @@
 //! Names of squares and moves: `e2`, `e2e4`, `e7e8q`.
 
+pub(super) mod clicks;
 mod error;
 pub(super) mod fen;
 pub(super) mod numbered;

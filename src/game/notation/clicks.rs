@@ -10,9 +10,15 @@ use std::collections::HashMap;
 use crate::core::{Coord, PieceId};
 use crate::game::{Action, Game, State};
 
-/// For each of `legal`, the squares a person clicks to play it (empty for
-/// a pass or a move that changes no square: the page gives those a button).
-pub fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Vec<Coord>> {
+impl Game {
+    /// For each of `legal`, the squares a person clicks to play it, in
+    /// order (empty for a pass or a move that changes no square).
+    pub fn click_sequences(&self, state: &State, legal: &[Action]) -> Vec<Vec<Coord>> {
+        click_sequences(self, state, legal)
+    }
+}
+
+fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Vec<Coord>> {
     let drops: Vec<Option<PieceId>> = legal
         .iter()
         .map(|a| game.dropped_piece(state, a).map(|(pc, _)| pc))

@@ -1,0 +1,20 @@
+"""chessalg for Python: every rule file of the chess algebra as a game.
+
+    import chessalg
+    game = chessalg.Game("rules/chess.alg")      # or a bundled name: "chess"
+    state = game.start()
+    state = state.play("e2e4")                  # names as `chessalg moves` prints them, or SAN
+    state.legal_moves(), state.to_move, state.is_over(), state.outcome(), state.fen()
+
+For learning, each rule file has a fixed action space (`game.num_actions`):
+a move is one action, or one per segment for moves of more than two squares
+(a checkers chain, Amazons' arrow), the same player acting until the move is
+complete (`state.pending`). `state.legal_actions()`, `state.action_mask()`,
+`state.step(action)`, `state.observation()` (planes, shape
+`game.observation_shape`), `state.actions_of(name)` and `state.move_of(actions)`.
+`chessalg.pettingzoo.env(path)` is a PettingZoo AEC environment.
+"""
+
+from ._chessalg import Game, State
+
+__all__ = ["Game", "State"]
