@@ -353,7 +353,16 @@ def main():
                               stderr=subprocess.DEVNULL)
     d = None
     try:
-        time.sleep(0.5)
+        # chromedriver takes a moment to listen (longer on a loaded machine).
+        end = time.time() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5).read()
+                break
+            except OSError:
+                if time.time() > end:
+                    raise AssertionError("chromedriver did not answer within 30 s")
+                time.sleep(0.2)
         d = Driver(f"http://127.0.0.1:{port}", args.chromium)
         if not args.only:
             scenarios(args, d)

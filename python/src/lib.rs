@@ -10,9 +10,11 @@ use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
+use chessalg::ai::Weights;
 use chessalg::decl::Spec;
 use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, State};
+use chessalg::learn::td::{self, TrainOptions, Trajectory};
 use chessalg::learn::{ActionSpace, Choices, Step, Then, observe};
 use chessalg::report::{self, Style};
 
@@ -144,6 +146,92 @@ impl PyGame {
     fn __repr__(&self) -> String {
         format!("chessalg.Game({:?})", self.shared.game.name())
     }
+
+    /// The AI's starting weights (the declared values), as the JSON that
+    /// `chessalg train` writes.
+    fn initial_weights(&self) -> PyResult<String> {
+        to_json(&Weights::initial(&self.shared.game))
+    }
+
+    /// One game of the AI against itself with `weights` (JSON; `None`: the
+    /// starting ones), exploring with probability `epsilon`: its trajectory
+    /// as JSON, for `learn`. Runs without holding the GIL.
+    #[pyo3(signature = (weights, seed, depth = 1, epsilon = 0.1, max_plies = 300))]
+    fn self_play(
+        &self,
+        py: Python<'_>,
+        weights: Option<&str>,
+        seed: u64,
+        depth: u32,
+        epsilon: f64,
+        max_plies: usize,
+    ) -> PyResult<String> {
+        let w = Arc::new(self.weights(weights)?);
+        let options = TrainOptions {
+            depth,
+            epsilon,
+            max_plies,
+            ..TrainOptions::default()
+        };
+        let game = &self.shared.game;
+        let t = py
+            .detach(|| td::self_play(game, &w, &options, seed))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        serde_json::to_string(&t).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// `weights` (JSON) after learning from the trajectories (JSON, from
+    /// `self_play` with those weights) by TD(λ): the new weights' JSON.
+    #[pyo3(signature = (weights, trajectories, rate = 20.0, lam = 0.8))]
+    fn learn(&self, weights: &str, trajectories: Vec<String>, rate: f32, lam: f32) -> PyResult<String> {
+        let mut w = self.weights(Some(weights))?;
+        let games = trajectories
+            .iter()
+            .map(|t| serde_json::from_str::<Trajectory>(t))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PyValueError::new_err(format!("not a trajectory of self_play: {e}")))?;
+        let options = TrainOptions {
+            rate,
+            lambda: lam,
+            ..TrainOptions::default()
+        };
+        td::learn(&mut w, &games, &options);
+        w.games += games.len() as u64;
+        to_json(&w)
+    }
+
+    /// The mean score of weights `a` against `b` (JSON) over `games` games
+    /// at `depth`, `a` taking each seat in turn (1 a win, 0.5 a draw).
+    #[pyo3(signature = (a, b, games = 40, depth = 1))]
+    fn compare(&self, py: Python<'_>, a: &str, b: &str, games: u64, depth: u32) -> PyResult<f64> {
+        let (a, b) = (Arc::new(self.weights(Some(a))?), Arc::new(self.weights(Some(b))?));
+        let options = TrainOptions {
+            curve_games: games.max(1),
+            depth,
+            ..TrainOptions::default()
+        };
+        let game = &self.shared.game;
+        py.detach(|| td::compare(game, &a, &b, &options))
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+impl PyGame {
+    /// Weights from JSON (checked against the game), or the starting ones.
+    fn weights(&self, json: Option<&str>) -> PyResult<Weights> {
+        let Some(json) = json else {
+            return Ok(Weights::initial(&self.shared.game));
+        };
+        let w: Weights = serde_json::from_str(json)
+            .map_err(|e| PyValueError::new_err(format!("not weights JSON: {e}")))?;
+        w.check(&self.shared.game, "the weights")
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(w)
+    }
+}
+
+fn to_json(w: &Weights) -> PyResult<String> {
+    serde_json::to_string(w).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A position of a game, with the steps of a move being made (`pending`).

@@ -13,9 +13,11 @@
 //! nothing. The search knows nothing of any particular game.
 
 mod eval;
+mod learned;
 mod rng;
 
 pub use eval::material;
+pub use learned::{Feature, Weights, WeightsError};
 pub use rng::Rng;
 
 use crate::core::Coord;
@@ -149,6 +151,8 @@ pub struct Ai {
     interrupt: Interrupt,
     /// The most positions the transposition table keeps.
     table_limit: usize,
+    /// Learned weights that score positions, if any (else the declared values).
+    weights: Option<Arc<Weights>>,
 }
 
 impl Ai {
@@ -172,6 +176,25 @@ impl Ai {
             after_null: false,
             interrupt: Interrupt::default(),
             table_limit: 1 << 20,
+            weights: None,
+        }
+    }
+
+    /// Scores positions with learned weights instead of the declared values
+    /// (see [`Weights`]).
+    pub fn with_weights(mut self, weights: Option<Arc<Weights>>) -> Ai {
+        self.weights = weights;
+        self.table.clear();
+        self
+    }
+
+    /// The static score's base for the player to move: the learned
+    /// evaluation if the AI has weights, else the declared material, each
+    /// piece weighed by its scope.
+    fn material(&self, game: &Game, state: &State, cache: &mut Cache) -> i32 {
+        match &self.weights {
+            Some(w) => w.evaluate(game, state),
+            None => material(game, game.prospects(cache), state),
         }
     }
 
@@ -426,7 +449,7 @@ impl Ai {
         }
         // At the horizon the material is the static score's base: worked
         // out once, for the lazy test and for the quiescence search.
-        let horizon_material = (depth == 0).then(|| material(game, game.prospects(cache), state));
+        let horizon_material = (depth == 0).then(|| self.material(game, state, cache));
         if let Some(m) = horizon_material
             && let Some(score) = self.lazy_stand(game, state, m, beta, cache)?
         {
@@ -476,7 +499,7 @@ impl Ai {
             return Ok(WIN - ply - 1);
         }
         if depth == 0 {
-            let m = horizon_material.unwrap_or_else(|| material(game, game.prospects(cache), state));
+            let m = horizon_material.unwrap_or_else(|| self.material(game, state, cache));
             let at = Horizon {
                 material: m,
                 ply,
@@ -496,7 +519,7 @@ impl Ai {
             && !in_check
             && beta.abs() < MATE_BOUND
             && has_more_than_least(game, state)
-            && material(game, game.prospects(cache), state) >= beta
+            && self.material(game, state, cache) >= beta
         {
             let undo = game.make(state, &Action::pass());
             self.after_null = true;
@@ -741,7 +764,7 @@ impl Ai {
         if self.seen.contains(&state.key()) {
             return Ok(0);
         }
-        let material = material(game, game.prospects(cache), state);
+        let material = self.material(game, state, cache);
         if let Some(score) = self.lazy_stand(game, state, material, window.1, cache)? {
             return Ok(score);
         }

@@ -61,6 +61,8 @@ enum Command {
     Uci(cmd::uci::UciArgs),
     /// Serve the game as a board in the browser, with a JSON API (`http://127.0.0.1:8080/`)
     Serve(cmd::serve::ServeArgs),
+    /// Learn the AI's evaluation from games against itself (TD(λ)); write the weights.
+    Train(cmd::train::TrainArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -87,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
+        Command::Train(args) => cmd::train::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! Games as learning environments: a fixed action space per rule file and
-//! observations as planes over the board, for any rule file.
+//! observations as planes over the board, for any rule file; and learning
+//! the AI's evaluation from self-play ([`td`]).
 //!
 //! A move is played as its click sequence (the squares a person clicks, as
 //! the web board takes them) cut into steps of two squares: a move of one
@@ -10,6 +11,8 @@
 //! its last square afterwards (a promotion's piece, a dropped piece, a
 //! gate), so moves alike in their squares get different actions. One more
 //! action is the pass (or any move without a square).
+
+pub mod td;
 
 use smallvec::SmallVec;
 

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 pub use clock::{Clock, TimeControl, TimeControlError, clock_text};
 
-use crate::ai::{Ai, Budget, Choice, Rng};
+use std::sync::Arc;
+
+use crate::ai::{Ai, Budget, Choice, Rng, Weights};
 use crate::core::PlayerId;
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
@@ -65,7 +67,8 @@ pub struct Session<'g> {
     pub budget: Budget,
     /// The players' clocks, if the match is played on a clock.
     pub clock: Option<Clock>,
-    ai: Ai,
+    /// One AI per player (each its own table and, maybe, weights).
+    ais: Vec<Ai>,
     rng: Rng,
     /// Scratch space for the game's searches.
     pub cache: Cache,
@@ -104,10 +107,19 @@ impl<'g> Session<'g> {
             controllers,
             budget,
             clock: None,
-            ai: Ai::new(seed ^ 0xA1),
+            ais: (0..game.players().len()).map(|_| Ai::new(seed ^ 0xA1)).collect(),
             rng: Rng::new(seed),
             cache,
         }
+    }
+
+    /// The AI of each player scores positions with these learned weights
+    /// (in turn order; `None`: the declared values).
+    pub fn with_weights(mut self, weights: &[Option<Arc<Weights>>]) -> Session<'g> {
+        for (ai, w) in self.ais.iter_mut().zip(weights) {
+            *ai = std::mem::replace(ai, Ai::new(0)).with_weights(w.clone());
+        }
+        self
     }
 
     /// This match played on a clock: each player's time runs on their turn,
@@ -213,9 +225,13 @@ impl<'g> Session<'g> {
                     let share = clock.allowance(state.turn());
                     budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
                 }
-                let c = self
-                    .ai
-                    .choose(self.game, &state, legal, budget, &mut self.cache)?;
+                let c = self.ais[state.turn().index()].choose(
+                    self.game,
+                    &state,
+                    legal,
+                    budget,
+                    &mut self.cache,
+                )?;
                 (c.index, Some(c))
             }
         };

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::ai::{Ai, Budget, Choice, Interrupt, moves_to_mate};
+use crate::ai::{Ai, Budget, Choice, Interrupt, Weights, moves_to_mate};
 use crate::decl::Spec;
 use crate::engine::{Cache, EngineChoice};
 use crate::game::{Game, State, divide};
@@ -144,6 +144,9 @@ pub struct Server<W: Write + Send + 'static> {
     ai: Option<Ai>,
     search: Option<Search>,
     hash_mb: usize,
+    /// Learned weights the AI scores positions with (`--weights`), while
+    /// the game is the one they were learned for.
+    weights: Option<Arc<Weights>>,
     out: Arc<Mutex<W>>,
 }
 
@@ -182,8 +185,16 @@ impl<W: Write + Send + 'static> Server<W> {
             ai: Some(Ai::new(1)),
             search: None,
             hash_mb: 16,
+            weights: None,
             out: Arc::new(Mutex::new(out)),
         }
+    }
+
+    /// The AI scores positions with these learned weights (see [`Weights`]).
+    pub fn with_weights(mut self, weights: Option<Arc<Weights>>) -> Server<W> {
+        self.weights = weights;
+        self.ai = Some(self.new_ai());
+        self
     }
 
     /// Answers each line of `input` until `quit` or its end (a search under
@@ -243,7 +254,7 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     fn new_ai(&self) -> Ai {
-        let mut ai = Ai::new(1);
+        let mut ai = Ai::new(1).with_weights(self.weights.clone());
         ai.set_table_megabytes(self.hash_mb);
         ai
     }
@@ -308,6 +319,16 @@ impl<W: Write + Send + 'static> Server<W> {
         match load(path, self.engine) {
             Ok(game) => {
                 self.state = game.initial();
+                if let Some(w) = &self.weights
+                    && w.check(&game, "--weights").is_err()
+                {
+                    self.say(&format!(
+                        "info string the weights are for {}: {} plays on its declared values",
+                        w.game,
+                        game.name()
+                    ));
+                    self.weights = None;
+                }
                 self.game = Arc::new(game);
                 self.rules = path.to_path_buf();
                 self.ai = Some(self.new_ai());

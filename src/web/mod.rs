@@ -19,7 +19,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::ai::{Ai, Budget, Rng};
+use crate::ai::{Ai, Budget, Rng, Weights};
 use crate::core::{Content, Coord, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
@@ -52,6 +52,8 @@ pub struct ServeOptions {
     pub seats: Vec<Controller>,
     /// Where new games start when a request names no FEN (`--fen`).
     pub start: Option<State>,
+    /// Each player's learned weights for the AI (`--weights`), in turn order.
+    pub weights: Vec<Option<Arc<Weights>>>,
 }
 
 /// One game in the server's memory: where it started and the moves played.
@@ -325,6 +327,7 @@ async fn ai_move(
     let random = body.random;
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
+    let weights = server.options.weights.clone();
     let game = server.game.clone();
     let p = played.clone();
     blocking("the AI could not move", move || -> Result<(), ApiError> {
@@ -350,7 +353,9 @@ async fn ai_move(
                 .map_or(1, |d| d.as_nanos() as u64);
             Rng::new(seed).below(legal.len())
         } else {
+            let w = weights.get(state.turn().index()).cloned().flatten();
             Ai::new(0x5eed)
+                .with_weights(w)
                 .choose(&game, &state, &legal, budget, &mut cache)
                 .map_err(|e| bad(e.to_string()))?
                 .index

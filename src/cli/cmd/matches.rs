@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::Args;
 
-use chessalg::ai::Budget;
+use std::sync::Arc;
+
+use chessalg::ai::{Budget, Weights};
+use chessalg::core::PlayerId;
 use chessalg::game::{Ending, Game, PlayError, Reason};
 use chessalg::session::{Controller, Session, TimeControl};
 
@@ -40,11 +43,18 @@ pub struct MatchArgs {
     /// Write every game to this PGN file, in seed order.
     #[arg(long)]
     pgn: Option<String>,
+    /// Swap the two players' setups (who plays, weights) in every second
+    /// game, and score the first player's setup over all games: how two
+    /// setups are compared fairly in a game where moving first matters.
+    #[arg(long)]
+    alternate: bool,
 }
 
 /// One finished game.
 struct Played {
     seed: u64,
+    /// Whether the setups were swapped in this game (`--alternate`).
+    swapped: bool,
     ending: Option<(Ending, Reason)>,
     plies: usize,
     pgn: String,
@@ -67,6 +77,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let budget = args.ai.budget(None)?;
     let clock = args.ai.clock()?;
     let controllers: Vec<Controller> = seats.into_iter().map(Controller::from).collect();
+    let weights = args.ai.weights(&game)?;
+    if args.alternate && game.players().len() != 2 {
+        return Err(Failure::Message(
+            "--alternate needs a game of two players".to_string(),
+        ));
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -82,7 +98,17 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                         break;
                     }
                     let seed = args.seed.wrapping_add(k);
-                    let result = play_one(&game, &controllers, (budget, clock), seed, args.max_plies);
+                    let swapped = args.alternate && k % 2 == 1;
+                    let setup = if swapped {
+                        (
+                            controllers.iter().rev().copied().collect(),
+                            weights.iter().rev().cloned().collect(),
+                        )
+                    } else {
+                        (controllers.clone(), weights.clone())
+                    };
+                    let result = play_one(&game, &setup, (budget, clock), seed, args.max_plies)
+                        .map(|p| Played { swapped, ..p });
                     let stop = result.is_err();
                     done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
                     if stop {
@@ -98,6 +124,9 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     }
     played.sort_by_key(|p| p.seed);
     report(&game, &controllers, &played);
+    if args.alternate {
+        report_setups(&game, &played);
+    }
     if let Some(path) = &args.pgn {
         let text: String = played
             .iter()
@@ -113,12 +142,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 /// Plays game `seed` to its end or the ply limit.
 fn play_one(
     game: &Game,
-    controllers: &[Controller],
+    (controllers, weights): &Setup,
     (budget, clock): (Budget, Option<TimeControl>),
     seed: u64,
     max_plies: usize,
 ) -> Result<Played, PlayError> {
-    let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed);
+    let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed).with_weights(weights);
     if let Some(control) = clock {
         m = m.with_clock(control);
     }
@@ -130,10 +159,39 @@ fn play_one(
     let pgn = m.pgn(ending.as_ref().map(|(e, _)| *e), Some(termination))?;
     Ok(Played {
         seed,
+        swapped: false,
         ending,
         plies: m.actions.len(),
         pgn,
     })
+}
+
+/// Who plays each player and with which weights, in turn order.
+type Setup = (Vec<Controller>, Vec<Option<Arc<Weights>>>);
+
+/// Under `--alternate`: how the setup given for the first player fared
+/// over all games, whichever side it played, with a 95% interval.
+fn report_setups(game: &Game, played: &[Played]) {
+    let (mut won, mut drawn, mut lost) = (0u32, 0u32, 0u32);
+    for p in played {
+        let first_setup = PlayerId::new(usize::from(p.swapped));
+        match &p.ending {
+            Some((Ending::Win(w), _)) if *w == first_setup => won += 1,
+            Some((Ending::Win(_), _)) => lost += 1,
+            _ => drawn += 1,
+        }
+    }
+    let n = f64::from(won + drawn + lost);
+    let score = (f64::from(won) + 0.5 * f64::from(drawn)) / n;
+    // The normal interval of a mean of per-game scores (1, 0.5, 0).
+    let mean_sq = (f64::from(won) + 0.25 * f64::from(drawn)) / n;
+    let half = 1.96 * ((mean_sq - score * score).max(0.0) / n).sqrt();
+    println!(
+        "the setup given for {} (playing both sides in turn): {won} won, {drawn} drawn or unfinished, {lost} lost: score {:.1}% ± {:.1}%",
+        game.players()[0],
+        100.0 * score,
+        100.0 * half
+    );
 }
 
 /// Prints a line per game and the tally.

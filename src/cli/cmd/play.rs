@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 
 use chessalg::game::Game;
 
-use chessalg::ai::Budget;
+use std::sync::Arc;
+
+use chessalg::ai::{Budget, Weights};
 use chessalg::session::{Controller, Session, TimeControl, TimeControlError};
 
 use crate::cli::{Failure, load_game, ui};
@@ -107,6 +109,10 @@ pub struct AiArgs {
     /// and a player whose time runs out loses.
     #[arg(long, value_name = "MINUTES+INCREMENT")]
     clock: Option<String>,
+    /// The AI scores positions with weights `chessalg train` wrote: `FILE`
+    /// for every player, `PLAYER=FILE` for one (repeat for each).
+    #[arg(long, value_name = "[PLAYER=]FILE")]
+    weights: Vec<String>,
 }
 
 impl AiArgs {
@@ -132,6 +138,11 @@ impl AiArgs {
         })
     }
 
+    /// Each player's learned weights (in turn order), as `--weights` says.
+    pub fn weights(&self, game: &Game) -> Result<Vec<Option<Arc<Weights>>>, Failure> {
+        player_weights(game, &self.weights)
+    }
+
     /// The clock the game is played on, if `--clock` asks for one.
     pub fn clock(&self) -> Result<Option<TimeControl>, Failure> {
         self.clock
@@ -142,6 +153,25 @@ impl AiArgs {
             })
             .transpose()
     }
+}
+
+/// Each player's weights from `--weights` values (`FILE` for all players,
+/// `PLAYER=FILE` for one), in turn order.
+pub fn player_weights(game: &Game, specs: &[String]) -> Result<Vec<Option<Arc<Weights>>>, Failure> {
+    let names = game.players();
+    let mut out = vec![None; names.len()];
+    for spec in specs {
+        let (who, path) = match spec.split_once('=') {
+            Some((p, f)) if names.iter().any(|n| n == p) => (names.iter().position(|n| n == p), f),
+            _ => (None, spec.as_str()),
+        };
+        let w = Arc::new(Weights::load(path, game).map_err(|e| Failure::Message(format!("--weights: {e}")))?);
+        match who {
+            Some(i) => out[i] = Some(w),
+            None => out.iter_mut().for_each(|o| *o = Some(w.clone())),
+        }
+    }
+    Ok(out)
 }
 
 /// Arguments of `chessalg play`.
@@ -202,7 +232,8 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         .into_iter()
         .map(Controller::from)
         .collect();
-    let mut m = Session::new(&game, start, controllers, budget, args.seed);
+    let weights = args.ai.weights(&game)?;
+    let mut m = Session::new(&game, start, controllers, budget, args.seed).with_weights(&weights);
     if let Some(control) = clock {
         m = m.with_clock(control);
     }

@@ -9,7 +9,7 @@ use chessalg::engine::Cache;
 use chessalg::session::Controller;
 use chessalg::web::{ServeOptions, serve};
 
-use super::play::{PlayerKind, SeatArgs};
+use super::play::{PlayerKind, SeatArgs, player_weights};
 use crate::cli::{Failure, load_game};
 
 /// Arguments of `chessalg serve`.
@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// New games start from this FEN instead of the game's initial position.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The AI scores positions with weights `chessalg train` wrote: `FILE`
+    /// for every player, `PLAYER=FILE` for one.
+    #[arg(long, value_name = "[PLAYER=]FILE")]
+    pub weights: Vec<String>,
     /// Open the page in the system's browser (`xdg-open`, `open` on macOS).
     #[arg(long)]
     pub open: bool,
@@ -78,6 +82,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         ai_depth: args.depth.max(1),
         seats,
         start,
+        weights: player_weights(&game, &args.weights)?,
     };
     let open = args.open;
     serve(game, options, |addr| {

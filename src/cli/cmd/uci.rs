@@ -13,6 +13,9 @@ use crate::cli::{Failure, engine, load_game};
 pub struct UciArgs {
     /// The rule file of the game (`UCI_Variant` offers the game files beside it).
     pub rules: String,
+    /// The AI scores positions with weights `chessalg train` wrote.
+    #[arg(long)]
+    pub weights: Option<String>,
 }
 
 /// Runs `chessalg uci` until `quit` or the end of its input.
@@ -25,7 +28,14 @@ pub fn run(args: &UciArgs) -> Result<(), Failure> {
         false => chessalg::bundled::lookup(&args.rules).map(|s| s.name),
     };
     let path = Path::new(bundled.as_deref().unwrap_or(&args.rules));
-    let server = Server::with_game(game, path, variants_beside(path), engine(), std::io::stdout());
+    let weights = match &args.weights {
+        Some(w) => Some(std::sync::Arc::new(
+            chessalg::ai::Weights::load(w, &game).map_err(|e| Failure::Message(format!("--weights: {e}")))?,
+        )),
+        None => None,
+    };
+    let server = Server::with_game(game, path, variants_beside(path), engine(), std::io::stdout())
+        .with_weights(weights);
     server
         .run(std::io::stdin().lock())
         .map_err(|e| Failure::Message(format!("cannot read the input: {e}")))
