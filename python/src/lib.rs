@@ -182,7 +182,7 @@ impl PyGame {
 
     /// `weights` (JSON) after learning from the trajectories (JSON, from
     /// `self_play` with those weights) by TD(λ): the new weights' JSON.
-    #[pyo3(signature = (weights, trajectories, rate = 20.0, lam = 0.8))]
+    #[pyo3(signature = (weights, trajectories, rate = 100.0, lam = 0.8))]
     fn learn(&self, weights: &str, trajectories: Vec<String>, rate: f32, lam: f32) -> PyResult<String> {
         let mut w = self.weights(Some(weights))?;
         let games = trajectories

@@ -51,7 +51,7 @@ impl Default for TrainOptions {
             batch: 16,
             depth: 1,
             lambda: 0.8,
-            rate: 20.0,
+            rate: 100.0,
             epsilon: 0.1,
             scale: 300.0,
             max_plies: 300,

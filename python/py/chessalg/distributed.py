@@ -54,7 +54,7 @@ def _play(rules_path, rules_text, weights, seed, depth, epsilon, max_plies):
     return game.self_play(weights, seed, depth=depth, epsilon=epsilon, max_plies=max_plies)
 
 
-def train(rules, games=1000, batch=32, depth=1, epsilon=0.1, rate=20.0, lam=0.8, max_plies=300,
+def train(rules, games=1000, batch=32, depth=1, epsilon=0.1, rate=100.0, lam=0.8, max_plies=300,
           seed=1, weights=None, address=None, num_cpus=None, progress=None):
     """Learns weights for the rule file `rules` from `games` self-play
     games run as Ray tasks, `batch` at a time; returns the weights' JSON.

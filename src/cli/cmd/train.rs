@@ -34,7 +34,7 @@ pub struct TrainArgs {
     pub lambda: f32,
     /// The step size: how far one position's score moves per unit of
     /// error, in hundredths of a value point.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 100.0)]
     pub rate: f32,
     /// The chance of a random move in self-play (exploration, 0 to 1).
     #[arg(long, default_value_t = 0.1)]
