@@ -136,6 +136,12 @@ class Server:
         self.proc.kill()
         self.proc.wait()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
 
 def open_page(d, server):
     d.go(server.url)
@@ -221,8 +227,7 @@ def scenarios(args, d):
     finally:
         chess.stop()
 
-    checkers = Server(args.binary, "rules/checkers.alg", "--fen", "B:W14,22,23,30:B9")
-    try:
+    with Server(args.binary, "rules/checkers.alg", "--fen", "B:W14,22,23,30:B9") as checkers:
         open_page(d, checkers)
         d.click('#board g[data-square="9"]')
         d.find('#board g[data-square="18"][data-target]')
@@ -236,11 +241,8 @@ def scenarios(args, d):
         assert d.text("#moves").strip().endswith("9x18x27"), d.text("#moves")
         assert "⛂" in d.text('[data-square="27"]') and "⛀" not in d.text('[data-square="23"]')
         print("checkers multi-jump clicked landing by landing: " + d.text("#moves").strip())
-    finally:
-        checkers.stop()
 
-    crazyhouse = Server(args.binary, "rules/crazyhouse.alg", "--fen", "4k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1")
-    try:
+    with Server(args.binary, "rules/crazyhouse.alg", "--fen", "4k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1") as crazyhouse:
         open_page(d, crazyhouse)
         d.click('#board g[data-pocket="♘"]')
         d.find('#board g[data-square="d4"][data-target]')
@@ -249,17 +251,12 @@ def scenarios(args, d):
         assert "♘" in d.text('[data-square="d4"]')
         assert not d.run("return !!document.querySelector('#board g[data-pocket=\"♘\"]');"), "the pocket is empty"
         print("crazyhouse drop from the pocket: " + d.text("#moves").strip())
-    finally:
-        crazyhouse.stop()
 
-    othello = Server(args.binary, "rules/othello.alg", "--fen", "8/8/8/8/8/8/8/OOX5 w 0 1")
-    try:
+    with Server(args.binary, "rules/othello.alg", "--fen", "8/8/8/8/8/8/8/OOX5 w 0 1") as othello:
         open_page(d, othello)
         play(d, "pass")
         assert d.run("return game.record[0];") == "pass"
         print("othello pass by its button")
-    finally:
-        othello.stop()
 
 
 # One move of the player to move, chosen at random among the page's legal

@@ -292,6 +292,18 @@ impl PyState {
         Ok(self.ending.get_or_init(|| ending))
     }
 
+    /// The legal moves and the index of the one `name` names (as `play`
+    /// reads a typed move).
+    fn read(&self, name: &str) -> PyResult<(Arc<Choices>, usize)> {
+        let choices = self.choices()?;
+        let i = self
+            .shared
+            .game
+            .read_move(&self.state, &choices.legal, name)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok((choices, i))
+    }
+
     fn over_error(&self) -> PyErr {
         PyValueError::new_err("the game is over")
     }
@@ -321,12 +333,7 @@ impl PyState {
         if self.ending()?.is_some() {
             return Err(self.over_error());
         }
-        let choices = self.choices()?;
-        let i = self
-            .shared
-            .game
-            .read_move(&self.state, &choices.legal, name)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (choices, i) = self.read(name)?;
         Ok(self.after(&choices, i))
     }
 
@@ -432,12 +439,7 @@ impl PyState {
 
     /// The actions that play the move `name`, in order.
     fn actions_of(&self, name: &str) -> PyResult<Vec<u32>> {
-        let choices = self.choices()?;
-        let i = self
-            .shared
-            .game
-            .read_move(&self.state, &choices.legal, name)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (choices, i) = self.read(name)?;
         Ok(choices.steps[i].to_vec())
     }
 

@@ -269,11 +269,7 @@ impl Weights {
 mod tests {
     use super::*;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     #[test]
     fn the_initial_weights_score_the_declared_material() {

@@ -232,6 +232,16 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The game of a rule file of the repository (`rules/chess.alg`), for
+/// unit tests.
+#[cfg(test)]
+pub(crate) fn test_game(path: &str) -> Game {
+    let text = std::fs::read_to_string(path).expect("a rule file of the repository");
+    let (spec, _) =
+        crate::decl::Spec::load(&crate::source::Source::new(path, text)).expect("a valid rule file");
+    Game::new(&spec).expect("a game")
+}
+
 /// A playable game built from a rule file.
 pub struct Game {
     name: String,

@@ -282,11 +282,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     #[test]
     fn chess_moves_are_one_action_each_and_read_back() {

@@ -363,11 +363,7 @@ pub fn curve_svg(title: &str, curve: &[CurvePoint]) -> String {
 mod tests {
     use super::*;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     /// A won game pulls the winner's weights up: after training on
     /// tic-tac-toe the weights change, and the curve has its points.

@@ -157,11 +157,7 @@ fn escape(s: &str) -> String {
 mod tests {
     use super::*;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     #[test]
     fn a_start_position_is_drawn_square_by_square() {

@@ -97,11 +97,7 @@ mod tests {
     use super::*;
     use crate::engine::Cache;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     /// The click sequences of a position's moves, by the moves' names.
     fn sequences(path: &str, fen: Option<&str>) -> Vec<(String, Vec<String>)> {

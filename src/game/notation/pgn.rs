@@ -335,11 +335,7 @@ pub fn today() -> String {
 mod tests {
     use super::*;
 
-    fn load(path: &str) -> Game {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (spec, _) = crate::decl::Spec::load(&crate::source::Source::new(path, text)).unwrap();
-        Game::new(&spec).unwrap()
-    }
+    use crate::game::test_game as load;
 
     /// A game of `plies` moves picked by a fixed rule, written as PGN and
     /// read back: the same start and moves.
