@@ -147,6 +147,11 @@ impl Weights {
     /// The features of `state`, for the player to move.
     pub fn features(&self, game: &Game, state: &State, out: &mut Vec<Feature>) {
         out.clear();
+        self.each_feature(game, state, |i, x| out.push((i, x)));
+    }
+
+    /// Calls `f` with each feature of `state` (for the player to move).
+    fn each_feature(&self, game: &Game, state: &State, mut f: impl FnMut(usize, f32)) {
         let mover = state.turn();
         let np = self.pieces.len();
         let nm = self.marks.len().checked_div(np).unwrap_or(0);
@@ -167,14 +172,17 @@ impl Weights {
                 continue;
             }
             let k = p.index();
-            out.push((k, s));
-            let (f, r) = (at.x - origin.x, at.y - origin.y);
-            if f >= 0 && r >= 0 && (f as u32) < self.files && (r as u32) < self.ranks {
-                out.push((a + k * squares + r as usize * self.files as usize + f as usize, s));
+            f(k, s);
+            let (file, rank) = (at.x - origin.x, at.y - origin.y);
+            if file >= 0 && rank >= 0 && (file as u32) < self.files && (rank as u32) < self.ranks {
+                f(
+                    a + k * squares + rank as usize * self.files as usize + file as usize,
+                    s,
+                );
             }
             for m in 0..nm {
                 if marks.0 & (1 << m) != 0 {
-                    out.push((b + k * nm + m, s));
+                    f(b + k * nm + m, s);
                 }
             }
         }
@@ -185,16 +193,17 @@ impl Weights {
             let (_, p) = game.pieces().slot_of(slot);
             let s = sign(game.piece_info(p).owner);
             if s != 0.0 {
-                out.push((c + slot, s * f32::from(count)));
+                f(c + slot, s * f32::from(count));
             }
         }
     }
 
-    /// The score of `state` for the player to move, in hundredths.
+    /// The score of `state` for the player to move, in hundredths (the
+    /// search's static score: summed as the features are met, no list kept).
     pub fn evaluate(&self, game: &Game, state: &State) -> i32 {
-        let mut features = Vec::with_capacity(64);
-        self.features(game, state, &mut features);
-        self.score(&features).round() as i32
+        let mut score = 0.0;
+        self.each_feature(game, state, |i, x| score += self.get(i) * x);
+        score.round() as i32
     }
 
     /// The score of some features.
