@@ -66,6 +66,20 @@ struct Played {
     record: Vec<String>,
 }
 
+impl Played {
+    /// The position after the first `ply` moves (`None`: the last), with
+    /// that ply and the number of moves played; a 400 past the last.
+    fn at(&self, ply: Option<usize>) -> Result<(&State, usize, usize), ApiError> {
+        let last = self.states.len() - 1;
+        let shown = ply.unwrap_or(last);
+        let state = self
+            .states
+            .get(shown)
+            .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
+        Ok((state, shown, last))
+    }
+}
+
 /// What every request handler shares.
 struct Server {
     game: Arc<Game>,
@@ -417,12 +431,7 @@ async fn picture(
     let game = server.game.clone();
     let svg = blocking("the position could not be drawn", move || {
         let p = played.lock().expect("a game's lock is never poisoned");
-        let last = p.states.len() - 1;
-        let shown = at.ply.unwrap_or(last);
-        let state = p
-            .states
-            .get(shown)
-            .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
+        let (state, _, _) = p.at(at.ply)?;
         Ok(svg::position_svg(&game, state))
     })
     .await?;
@@ -478,12 +487,7 @@ async fn describe_at(
 }
 
 fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<Value, ApiError> {
-    let last = p.states.len() - 1;
-    let shown = ply.unwrap_or(last);
-    let state = p
-        .states
-        .get(shown)
-        .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
+    let (state, shown, last) = p.at(ply)?;
     let mut cache = Cache::new();
     let (legal, ending) = legal_and_ending(game, state, &mut cache)?;
     let (files, ranks) = game.dimensions();
