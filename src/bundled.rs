@@ -21,6 +21,24 @@ pub fn files() -> &'static [(&'static str, &'static str)] {
     files::FILES
 }
 
+/// The bundled data files the rule files name: path under `rules/`
+/// (`weights/checkers.json`) and text.
+pub fn data() -> &'static [(&'static str, &'static str)] {
+    files::DATA
+}
+
+/// The text of file `path`: the file on disk if there is one, else the
+/// bundled data file it names (`<bundled>/rules/weights/checkers.json`).
+pub fn read_data(path: &str) -> std::io::Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) => (path.strip_prefix(DIR).and_then(|p| p.strip_prefix('/')))
+            .and_then(|name| data().iter().find(|(n, _)| *n == name))
+            .map(|(_, t)| t.to_string())
+            .ok_or(e),
+    }
+}
+
 /// The text of bundled file `name` (`chess.alg`).
 pub fn text(name: &str) -> Option<&'static str> {
     files().iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
@@ -58,7 +76,9 @@ mod tests {
 
     #[test]
     fn every_rule_file_is_bundled_and_found_by_name() {
-        let on_disk = std::fs::read_dir("rules").unwrap().count();
+        let on_disk = (std::fs::read_dir("rules").unwrap().flatten())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".alg"))
+            .count();
         assert_eq!(files().len(), on_disk);
         let chess = lookup("chess").expect("chess is bundled");
         assert_eq!(chess.name, "<bundled>/rules/chess.alg");

@@ -30,6 +30,7 @@ pub mod core;
 pub mod decl;
 pub mod engine;
 pub mod game;
+pub mod inspect;
 pub mod ir;
 pub mod learn;
 pub mod program;

@@ -136,3 +136,80 @@ fn weights_that_do_not_fit_are_refused_in_one_line() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The best move of `uci RULES [ARGS]` at depth 1 from the start.
+fn uci_best(rules: &str, args: &[&str]) -> String {
+    let mut uci = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .arg("uci")
+        .arg(rules)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    uci.stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos\ngo depth 1\nquit\n")
+        .unwrap();
+    let out = String::from_utf8_lossy(&uci.wait_with_output().unwrap().stdout).into_owned();
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove "));
+    best.unwrap_or_else(|| panic!("no bestmove: {out}")).to_string()
+}
+
+#[test]
+fn a_rule_file_names_the_weights_its_ai_plays_with() {
+    let dir = temp("named");
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |f: &str| format!("{dir}/{f}");
+    // Weights that prize a cross in the corner a1 above all.
+    assert!(
+        chessalg(&[
+            "train",
+            "rules/tictactoe.alg",
+            "--games",
+            "0",
+            "--out",
+            &at("w.json")
+        ])
+        .0
+    );
+    let mut w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(at("w.json")).unwrap()).unwrap();
+    w["squares"][0] = 1000.0.into();
+    std::fs::write(at("w.json"), w.to_string()).unwrap();
+    let ttt = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
+    std::fs::write(at("ttt.alg"), format!("{ttt}\nweights \"w.json\"\n")).unwrap();
+    assert_eq!(uci_best(&at("ttt.alg"), &[]), "a1", "the file's weights");
+    let plain = uci_best("rules/tictactoe.alg", &[]);
+    assert_ne!(plain, "a1", "without them");
+    assert_eq!(uci_best(&at("ttt.alg"), &["--weights", "none"]), plain);
+    // A file that imports it plays another game: it does not inherit them.
+    std::fs::write(at("import.alg"), "import \"ttt.alg\"\n").unwrap();
+    assert_eq!(uci_best(&at("import.alg"), &[]), plain);
+    // `match` and `play` load them too: a1 is the AI's first move.
+    let (ok, out, err) = chessalg(&[
+        "match",
+        &at("ttt.alg"),
+        "--player",
+        "crosses=ai",
+        "--player",
+        "noughts=ai",
+        "--depth",
+        "1",
+        "--games",
+        "1",
+        "--pgn",
+        &at("g.pgn"),
+    ]);
+    assert!(ok, "{out}{err}");
+    let pgn = std::fs::read_to_string(at("g.pgn")).unwrap();
+    assert!(pgn.contains("1. a1 "), "{pgn}");
+    // A missing file is the rule file's error, at the path.
+    std::fs::write(at("bad.alg"), format!("{ttt}\nweights \"nowhere.json\"\n")).unwrap();
+    let (ok, _, err) = chessalg(&["check", &at("bad.alg")]);
+    assert!(!ok);
+    assert!(err.contains("cannot use weights \"nowhere.json\""), "{err}");
+    assert!(err.contains("relative to the rule file's folder"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

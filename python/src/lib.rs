@@ -10,7 +10,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-use chessalg::ai::Weights;
+use chessalg::ai::{Weights, WeightsError};
 use chessalg::decl::Spec;
 use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, State};
@@ -153,6 +153,14 @@ impl PyGame {
         to_json(&Weights::initial(&self.shared.game))
     }
 
+    /// The weights the rule file names (`weights "FILE"`) as JSON, or `None`.
+    fn declared_weights(&self) -> PyResult<Option<String>> {
+        match Weights::declared(&self.shared.game) {
+            Ok(w) => w.as_ref().map(to_json).transpose(),
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
+    }
+
     /// One game of the AI against itself with `weights` (JSON; `None`: the
     /// starting ones), exploring with probability `epsilon`: its trajectory
     /// as JSON, for `learn`. Runs without holding the GIL.
@@ -222,11 +230,10 @@ impl PyGame {
         let Some(json) = json else {
             return Ok(Weights::initial(&self.shared.game));
         };
-        let w: Weights = serde_json::from_str(json)
-            .map_err(|e| PyValueError::new_err(format!("not weights JSON: {e}")))?;
-        w.check(&self.shared.game, "the weights")
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(w)
+        Weights::from_json(json, &self.shared.game, "the weights").map_err(|e| match e {
+            WeightsError::Json { reason, .. } => PyValueError::new_err(format!("not weights JSON: {reason}")),
+            other => PyValueError::new_err(other.to_string()),
+        })
     }
 }
 

@@ -46,3 +46,14 @@ def test_the_ray_driver_trains_in_a_local_ray():
     assert w["games"] == 32
     g = chessalg.Game(rules("tictactoe.alg"))
     assert 0.0 <= g.compare(weights, g.initial_weights(), games=4) <= 1.0
+
+
+def test_a_rule_file_names_its_weights():
+    w = json.loads(chessalg.Game(rules("checkers.alg")).declared_weights())
+    assert w["game"] == "Checkers" and w["games"] > 0
+    assert chessalg.Game(rules("chess.alg")).declared_weights() is None
+    # Weights written before the threat features still load (as zeros).
+    g = chessalg.Game(rules("connect4.alg"))
+    old = json.loads(g.initial_weights())
+    del old["threats"]
+    assert 0.0 <= g.compare(json.dumps(old), g.initial_weights(), games=2) <= 1.0

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Content, PlayerId};
+use crate::engine::Cache;
 use crate::game::{Game, State};
 
 /// The weights of one game's evaluation, in hundredths of a value point.
@@ -29,6 +30,11 @@ pub struct Weights {
     pub marks: Vec<f32>,
     /// Each box slot's value per piece it holds.
     pub hands: Vec<f32>,
+    /// Per piece kind, two values: a piece of the player to move standing
+    /// where an opponent's move could change its square (under threat), and
+    /// an opponent's piece under threat. (Absent in older files: zeros.)
+    #[serde(default)]
+    pub threats: Vec<f32>,
     /// How many self-play games trained them.
     #[serde(default)]
     pub games: u64,
@@ -96,13 +102,14 @@ impl Weights {
             squares: vec![0.0; np * (files * ranks) as usize],
             marks: vec![0.0; np * pieces.mark_count()],
             hands: vec![0.0; pieces.box_count() * np],
+            threats: vec![0.0; 2 * np],
             games: 0,
         }
     }
 
     /// The number of weights.
     pub fn len(&self) -> usize {
-        self.pieces.len() + self.squares.len() + self.marks.len() + self.hands.len()
+        self.pieces.len() + self.squares.len() + self.marks.len() + self.hands.len() + self.threats.len()
     }
 
     /// Whether there are none.
@@ -112,52 +119,67 @@ impl Weights {
 
     /// The weight of feature `i` (in the order of [`Weights::features`]).
     pub fn get(&self, i: usize) -> f32 {
-        let (a, b, c) = self.bounds();
+        let (a, b, c, d) = self.bounds();
         if i < a {
             self.pieces[i]
         } else if i < b {
             self.squares[i - a]
         } else if i < c {
             self.marks[i - b]
-        } else {
+        } else if i < d {
             self.hands[i - c]
+        } else {
+            self.threats[i - d]
         }
     }
 
     /// Adds `delta` to weight `i`.
     pub fn add(&mut self, i: usize, delta: f32) {
-        let (a, b, c) = self.bounds();
+        let (a, b, c, d) = self.bounds();
         if i < a {
             self.pieces[i] += delta;
         } else if i < b {
             self.squares[i - a] += delta;
         } else if i < c {
             self.marks[i - b] += delta;
-        } else {
+        } else if i < d {
             self.hands[i - c] += delta;
+        } else {
+            self.threats[i - d] += delta;
         }
     }
 
-    fn bounds(&self) -> (usize, usize, usize) {
+    /// Where the squares, marks, hands and threats begin among the features.
+    fn bounds(&self) -> (usize, usize, usize, usize) {
         let a = self.pieces.len();
         let b = a + self.squares.len();
-        (a, b, b + self.marks.len())
+        let c = b + self.marks.len();
+        (a, b, c, c + self.hands.len())
     }
 
     /// The features of `state`, for the player to move.
-    pub fn features(&self, game: &Game, state: &State, out: &mut Vec<Feature>) {
+    pub fn features(&self, game: &Game, state: &State, cache: &mut Cache, out: &mut Vec<Feature>) {
         out.clear();
-        self.each_feature(game, state, |i, x| out.push((i, x)));
+        self.each_feature(game, state, cache, true, |i, x| out.push((i, x)));
     }
 
-    /// Calls `f` with each feature of `state` (for the player to move).
-    fn each_feature(&self, game: &Game, state: &State, mut f: impl FnMut(usize, f32)) {
+    /// Calls `f` with each feature of `state` (for the player to move); the
+    /// threats only if `threats` (they cost a search per piece).
+    fn each_feature(
+        &self,
+        game: &Game,
+        state: &State,
+        cache: &mut Cache,
+        threats: bool,
+        mut f: impl FnMut(usize, f32),
+    ) {
         let mover = state.turn();
         let np = self.pieces.len();
         let nm = self.marks.len().checked_div(np).unwrap_or(0);
         let squares = (self.files * self.ranks) as usize;
-        let (a, b, c) = self.bounds();
+        let (a, b, c, d) = self.bounds();
         let origin = game.square_at(0, 0);
+        let threats = threats && self.threats.len() == 2 * np;
         let sign = |owner: Option<PlayerId>| match owner {
             Some(o) if o == mover => 1.0,
             Some(_) => -1.0,
@@ -185,6 +207,12 @@ impl Weights {
                     f(b + k * nm + m, s);
                 }
             }
+            if threats
+                && let Some(owner) = game.piece_info(p).owner
+                && game.attacked(state.position(), at, owner, cache).unwrap_or(false)
+            {
+                f(d + 2 * k + usize::from(s < 0.0), 1.0);
+            }
         }
         for (slot, count) in state.position().tallies() {
             if count == 0 || c + slot >= self.len() {
@@ -200,9 +228,10 @@ impl Weights {
 
     /// The score of `state` for the player to move, in hundredths (the
     /// search's static score: summed as the features are met, no list kept).
-    pub fn evaluate(&self, game: &Game, state: &State) -> i32 {
+    pub fn evaluate(&self, game: &Game, state: &State, cache: &mut Cache) -> i32 {
         let mut score = 0.0;
-        self.each_feature(game, state, |i, x| score += self.get(i) * x);
+        let threats = self.threats.iter().any(|&t| t != 0.0);
+        self.each_feature(game, state, cache, threats, |i, x| score += self.get(i) * x);
         score.round() as i32
     }
 
@@ -223,6 +252,7 @@ impl Weights {
                 w.squares.len(),
                 w.marks.len(),
                 w.hands.len(),
+                w.threats.len(),
             )
         };
         if shape(self) != shape(&fresh) {
@@ -249,16 +279,32 @@ impl Weights {
 
     /// Reads weights for `game` from a JSON file.
     pub fn load(path: &str, game: &Game) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| WeightsError::File {
+        let text = crate::bundled::read_data(path).map_err(|e| WeightsError::File {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
-        let weights: Weights = serde_json::from_str(&text).map_err(|e| WeightsError::Json {
+        Weights::from_json(&text, game, path)
+    }
+
+    /// Reads weights for `game` from JSON text (from `path`, for messages);
+    /// a file without threat weights (written before they existed) gets zeros.
+    pub fn from_json(text: &str, game: &Game, path: &str) -> Result<Weights, WeightsError> {
+        let mut weights: Weights = serde_json::from_str(text).map_err(|e| WeightsError::Json {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
+        if weights.threats.is_empty() {
+            weights.threats = vec![0.0; 2 * weights.pieces.len()];
+        }
         weights.check(game, path)?;
         Ok(weights)
+    }
+
+    /// The weights the rule file of `game` names (`weights "FILE"`), if any.
+    pub fn declared(game: &Game) -> Result<Option<Weights>, WeightsError> {
+        game.weights_file()
+            .map(|path| Weights::load(path, game))
+            .transpose()
     }
 
     /// Writes the weights as JSON.
@@ -284,11 +330,15 @@ mod tests {
     fn the_initial_weights_score_the_declared_material() {
         let game = load("rules/chess.alg");
         let w = Weights::initial(&game);
-        assert_eq!(w.evaluate(&game, &game.initial()), 0);
+        assert_eq!(w.evaluate(&game, &game.initial(), &mut Cache::new()), 0);
         let state = game.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        assert_eq!(w.evaluate(&game, &state), 500);
+        assert_eq!(w.evaluate(&game, &state, &mut Cache::new()), 500);
         let state = game.from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
-        assert_eq!(w.evaluate(&game, &state), -500, "for the player to move");
+        assert_eq!(
+            w.evaluate(&game, &state, &mut Cache::new()),
+            -500,
+            "for the player to move"
+        );
     }
 
     #[test]
@@ -296,22 +346,43 @@ mod tests {
         let game = load("rules/connect4.alg");
         let mut w = Weights::initial(&game);
         let start = game.initial();
-        assert_eq!(w.evaluate(&game, &start), 0);
+        assert_eq!(w.evaluate(&game, &start, &mut Cache::new()), 0);
         let mut f = Vec::new();
         let legal = game
             .legal_actions(&start, &mut crate::engine::Cache::new())
             .unwrap();
         let after = game.play(&start, &legal[3]);
-        w.features(&game, &after, &mut f);
+        w.features(&game, &after, &mut Cache::new(), &mut f);
         let square = f.iter().find(|(i, _)| *i >= w.pieces.len()).unwrap().0;
-        let before = w.evaluate(&game, &after);
+        let before = w.evaluate(&game, &after, &mut Cache::new());
         w.add(square, 7.0);
         assert_eq!(
-            w.evaluate(&game, &after) - before,
+            w.evaluate(&game, &after, &mut Cache::new()) - before,
             -7,
             "the other player's disc, for the player to move"
         );
         assert_eq!(w.get(square), 7.0);
+    }
+
+    #[test]
+    fn a_threat_weight_counts_pieces_an_opponent_move_could_take() {
+        let game = load("rules/breakthrough.alg");
+        let mut w = Weights::initial(&game);
+        let np = w.pieces.len();
+        // White's pawn on d4 and black's on e5 attack each other; black's
+        // a8 pawn is out of reach.
+        let state = game.from_fen("p7/8/8/4p3/3P4/8/8/8 w - - 0 1").unwrap();
+        let mut f = Vec::new();
+        w.features(&game, &state, &mut Cache::new(), &mut f);
+        let mut threats: Vec<Feature> = f.into_iter().filter(|&(i, _)| i >= w.len() - 2 * np).collect();
+        threats.sort_by_key(|&(i, _)| i);
+        let base = w.len() - 2 * np;
+        // ♙ of the player to move under threat, ♟ of the opponent under threat.
+        assert_eq!(threats, [(base, 1.0), (base + 3, 1.0)]);
+        w.threats[0] = 40.0;
+        w.threats[3] = -15.0;
+        // One pawn against two, then the threats.
+        assert_eq!(w.evaluate(&game, &state, &mut Cache::new()), 100 - 200 + 40 - 15);
     }
 
     #[test]

@@ -193,7 +193,7 @@ impl Ai {
     /// piece weighed by its scope.
     fn material(&self, game: &Game, state: &State, cache: &mut Cache) -> i32 {
         match &self.weights {
-            Some(w) => w.evaluate(game, state),
+            Some(w) => w.evaluate(game, state, cache),
             None => material(game, game.prospects(cache), state),
         }
     }

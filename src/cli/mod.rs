@@ -63,6 +63,10 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Learn the AI's evaluation from games against itself (TD(λ)); write the weights.
     Train(cmd::train::TrainArgs),
+    /// Find the first positions where two rule files (or a rule file and a UCI engine) list different legal moves.
+    Diff(cmd::diff::DiffArgs),
+    /// Measure a game from many games played out: length, branching factor, how games end, balance.
+    Stats(cmd::stats::StatsArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -90,6 +94,8 @@ pub fn main() -> ExitCode {
         Command::Uci(args) => cmd::uci::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Train(args) => cmd::train::run(&args),
+        Command::Diff(args) => cmd::diff::run(&args),
+        Command::Stats(args) => cmd::stats::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,7 @@ mod players;
 mod quiet;
 mod search;
 mod turns;
+mod weights;
 
 use std::collections::HashMap;
 
@@ -93,6 +94,9 @@ pub struct GameSpec {
     pub fen_counts: Option<(BoxId, Vec<PieceId>)>,
     /// Per mark: the character FEN writes after a piece carrying it (`mark ... fen ~`).
     pub mark_fen: Vec<(Marks, char)>,
+    /// The AI's default evaluation weights (`weights`): the file's path,
+    /// resolved against the rule file's folder.
+    pub weights: Option<String>,
 }
 
 impl GameSpec {

@@ -499,6 +499,12 @@ impl Game {
         notation::coordinate(self, state, action)
     }
 
+    /// The file of the AI's default evaluation weights, if the rule file
+    /// names one (`weights "FILE"`), resolved against the file's folder.
+    pub fn weights_file(&self) -> Option<&str> {
+        self.spec.weights.as_deref()
+    }
+
     /// Whether the rule file declares `notation numbered`.
     pub fn is_numbered(&self) -> bool {
         self.spec.notation == Notation::Numbered

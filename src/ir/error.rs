@@ -217,6 +217,22 @@ pub enum ExpandError {
         reason: String,
     },
 
+    /// A `weights` file that cannot be read.
+    #[error("cannot use weights \"{path}\": {reason}")]
+    #[diagnostic(
+        code(chessalg::expand::weights),
+        help("the path is relative to the rule file's folder; `chessalg train RULES --out FILE` writes one")
+    )]
+    WeightsFile {
+        /// The path as written.
+        #[label("these weights")]
+        span: Span,
+        /// The path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+
     /// A mark symbol that no `mark` line declares.
     #[error("`{symbol}` is not a declared mark")]
     #[diagnostic(

@@ -73,9 +73,9 @@ pub struct CurvePoint {
 }
 
 /// The features of `state` with each index once (repeats summed).
-fn merged_features(w: &Weights, game: &Game, state: &State) -> Vec<Feature> {
+fn merged_features(w: &Weights, game: &Game, state: &State, cache: &mut Cache) -> Vec<Feature> {
     let mut f = Vec::new();
-    w.features(game, state, &mut f);
+    w.features(game, state, cache, &mut f);
     f.sort_unstable_by_key(|&(i, _)| i);
     let mut out: Vec<Feature> = Vec::with_capacity(f.len());
     for (i, x) in f {
@@ -235,7 +235,7 @@ pub fn self_play(
         if legal.is_empty() {
             return Ok(Trajectory { positions, last: 0.0 });
         }
-        positions.push((merged_features(w, game, &state), state.turn().index()));
+        positions.push((merged_features(w, game, &state, &mut cache), state.turn().index()));
         let explore = (rng.below(1 << 20) as f64) < o.epsilon * f64::from(1u32 << 20);
         let i = if explore {
             rng.below(legal.len())
@@ -245,7 +245,7 @@ pub fn self_play(
         state = game.play(&state, &legal[i]);
     }
     // Stopped: the last position's own value stands for the result.
-    let features = merged_features(w, game, &state);
+    let features = merged_features(w, game, &state, &mut cache);
     let last = value(w, &features, state.turn().index(), o.scale).0;
     Ok(Trajectory { positions, last })
 }
@@ -259,8 +259,12 @@ fn result_for_first(end: Ending) -> f32 {
     }
 }
 
+/// Random plies that open each pair of games of [`compare`].
+pub const COMPARE_OPENING: usize = 4;
+
 /// The mean score of weights `a` against `b` over `curve_games` games at
-/// the training depth, `a` taking each seat in turn (no exploration).
+/// the training depth, `a` taking each seat in turn (no exploration), each
+/// pair of games opened by the same [`COMPARE_OPENING`] random plies.
 pub fn compare(game: &Game, a: &Arc<Weights>, b: &Arc<Weights>, o: &TrainOptions) -> Result<f64, PlayError> {
     let scores: Vec<Result<f64, PlayError>> = (0..o.curve_games)
         .into_par_iter()
@@ -277,6 +281,16 @@ pub fn compare(game: &Game, a: &Arc<Weights>, b: &Arc<Weights>, o: &TrainOptions
                 depth: o.depth.max(1),
                 time: None,
             };
+            // Both games of a pair open with the same random plies, so that
+            // the deterministic AIs play different games.
+            let mut opening = Rng::new(o.seed ^ (0x0be1_0000 + k / 2));
+            for _ in 0..COMPARE_OPENING {
+                let legal = game.legal_actions(&state, &mut cache)?;
+                if legal.is_empty() || game.ending_reason(&state, &legal, &mut cache)?.is_some() {
+                    break;
+                }
+                state = game.play(&state, &legal[opening.below(legal.len())]);
+            }
             for _ in 0..o.max_plies {
                 let legal = game.legal_actions(&state, &mut cache)?;
                 if let Some((end, _)) = game.ending_reason(&state, &legal, &mut cache)? {

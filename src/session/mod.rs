@@ -263,6 +263,27 @@ impl<'g> Session<'g> {
         }
     }
 
+    /// Plays up to `plies` uniformly random legal moves from the current
+    /// state (fewer if the game ends), drawn with `seed`: an opening that
+    /// varies many games between the same deterministic players.
+    pub fn random_opening(&mut self, plies: usize, seed: u64) -> Result<(), PlayError> {
+        let mut rng = crate::ai::Rng::new(seed);
+        for _ in 0..plies {
+            let state = self.state().clone();
+            let legal = self.game.legal_actions(&state, &mut self.cache)?;
+            if self
+                .game
+                .ending_reason(&state, &legal, &mut self.cache)?
+                .is_some()
+            {
+                break;
+            }
+            let pick = legal[rng.below(legal.len())].clone();
+            self.push(pick);
+        }
+        Ok(())
+    }
+
     /// The game so far as PGN, with `ending` as its result and `termination` as a closing comment.
     pub fn pgn(&mut self, ending: Option<Ending>, termination: Option<String>) -> Result<String, PlayError> {
         let players = self

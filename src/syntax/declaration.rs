@@ -35,6 +35,7 @@ macro_rules! declarations {
             Search(SearchDecl, search_decl),
             Turns(TurnsDecl, turns_decl),
             Notation(NotationDecl, notation_decl),
+            Weights(WeightsDecl, weights_decl),
         }
     };
 }
@@ -100,6 +101,24 @@ impl DeclarationSyntax for ImportDecl {
     }
     fn print(&self, out: &mut String) {
         let _ = writeln!(out, "import {:?}", self.path.text);
+    }
+}
+
+/// `weights "FILE"`: the path as written, without quotes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightsDecl {
+    /// The path.
+    pub path: Named,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for WeightsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("weights", "")
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "weights {:?}", self.path.text);
     }
 }
 

@@ -8,7 +8,7 @@ use super::ast::{
     BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
     FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item,
     LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl,
-    QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
+    QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl, WeightsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -528,6 +528,17 @@ impl Builder {
                     }
                 }
                 Ok(Item::Declaration(Declaration::Piece(decl)))
+            }
+            Rule::weights_decl => {
+                let path = p.into_inner().next().expect("weights has a path");
+                let text = path.as_str();
+                Ok(Item::Declaration(Declaration::Weights(WeightsDecl {
+                    path: Named {
+                        text: text[1..text.len() - 1].to_string(),
+                        span: self.span(&path),
+                    },
+                    span,
+                })))
             }
             Rule::import_decl => {
                 let path = p.into_inner().next().expect("import has a path");

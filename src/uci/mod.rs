@@ -147,6 +147,11 @@ pub struct Server<W: Write + Send + 'static> {
     /// Learned weights the AI scores positions with (`--weights`), while
     /// the game is the one they were learned for.
     weights: Option<Arc<Weights>>,
+    /// The weights the game's rule file names (`weights "FILE"`), used
+    /// when none were given.
+    declared: Option<Arc<Weights>>,
+    /// Whether the AI may use `declared` (`--weights none`: it may not).
+    use_declared: bool,
     out: Arc<Mutex<W>>,
 }
 
@@ -176,6 +181,7 @@ impl<W: Write + Send + 'static> Server<W> {
         out: W,
     ) -> Server<W> {
         let state = game.initial();
+        let declared = Weights::declared(&game).ok().flatten().map(Arc::new);
         Server {
             game: Arc::new(game),
             rules: rules.to_path_buf(),
@@ -186,6 +192,8 @@ impl<W: Write + Send + 'static> Server<W> {
             search: None,
             hash_mb: 16,
             weights: None,
+            declared,
+            use_declared: true,
             out: Arc::new(Mutex::new(out)),
         }
     }
@@ -193,6 +201,14 @@ impl<W: Write + Send + 'static> Server<W> {
     /// The AI scores positions with these learned weights (see [`Weights`]).
     pub fn with_weights(mut self, weights: Option<Arc<Weights>>) -> Server<W> {
         self.weights = weights;
+        self.ai = Some(self.new_ai());
+        self
+    }
+
+    /// The AI plays on the declared piece values only, even where the rule
+    /// file names weights (`--weights none`).
+    pub fn without_declared_weights(mut self) -> Server<W> {
+        self.use_declared = false;
         self.ai = Some(self.new_ai());
         self
     }
@@ -254,7 +270,9 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     fn new_ai(&self) -> Ai {
-        let mut ai = Ai::new(1).with_weights(self.weights.clone());
+        let declared = self.declared.clone().filter(|_| self.use_declared);
+        let weights = self.weights.clone().or(declared);
+        let mut ai = Ai::new(1).with_weights(weights);
         ai.set_table_megabytes(self.hash_mb);
         ai
     }
@@ -329,6 +347,16 @@ impl<W: Write + Send + 'static> Server<W> {
                     ));
                     self.weights = None;
                 }
+                self.declared = match Weights::declared(&game) {
+                    Ok(w) => w.map(Arc::new),
+                    Err(e) => {
+                        self.say(&format!(
+                            "info string {e}: {} plays on its declared values",
+                            game.name()
+                        ));
+                        None
+                    }
+                };
                 self.game = Arc::new(game);
                 self.rules = path.to_path_buf();
                 self.ai = Some(self.new_ai());

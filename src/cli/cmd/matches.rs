@@ -48,6 +48,11 @@ pub struct MatchArgs {
     /// setups are compared fairly in a game where moving first matters.
     #[arg(long)]
     alternate: bool,
+    /// Open each game with this many random plies (drawn from the game's
+    /// seed; under `--alternate` both games of a pair share the opening), so
+    /// that deterministic AIs play many different games.
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    opening: usize,
 }
 
 /// One finished game.
@@ -107,7 +112,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                     } else {
                         (controllers.clone(), weights.clone())
                     };
-                    let result = play_one(&game, &setup, (budget, clock), seed, args.max_plies)
+                    // Both games of an `--alternate` pair open alike.
+                    let opening = (
+                        args.opening,
+                        args.seed.wrapping_add(k - k % 2 * u64::from(args.alternate)),
+                    );
+                    let result = play_one(&game, &setup, (budget, clock), (seed, opening), args.max_plies)
                         .map(|p| Played { swapped, ..p });
                     let stop = result.is_err();
                     done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
@@ -139,15 +149,17 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Plays game `seed` to its end or the ply limit.
+/// Plays game `seed` to its end or the ply limit, after an opening of
+/// random plies (how many, and their seed).
 fn play_one(
     game: &Game,
     (controllers, weights): &Setup,
     (budget, clock): (Budget, Option<TimeControl>),
-    seed: u64,
+    (seed, (opening, opening_seed)): (u64, (usize, u64)),
     max_plies: usize,
 ) -> Result<Played, PlayError> {
     let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed).with_weights(weights);
+    m.random_opening(opening, opening_seed)?;
     if let Some(control) = clock {
         m = m.with_clock(control);
     }

@@ -3,6 +3,7 @@
 pub mod apply;
 pub mod bench;
 pub mod check;
+pub mod diff;
 pub mod expand;
 pub mod matches;
 pub mod moves;
@@ -10,6 +11,7 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod stats;
 pub mod train;
 pub mod uci;
 

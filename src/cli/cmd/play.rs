@@ -110,7 +110,9 @@ pub struct AiArgs {
     #[arg(long, value_name = "MINUTES+INCREMENT")]
     clock: Option<String>,
     /// The AI scores positions with weights `chessalg train` wrote: `FILE`
-    /// for every player, `PLAYER=FILE` for one (repeat for each).
+    /// for every player, `PLAYER=FILE` for one (repeat for each); `none`:
+    /// the declared piece values only. Default: the weights the rule file
+    /// names (`weights "FILE"`), if any.
     #[arg(long, value_name = "[PLAYER=]FILE")]
     weights: Vec<String>,
 }
@@ -156,19 +158,28 @@ impl AiArgs {
 }
 
 /// Each player's weights from `--weights` values (`FILE` for all players,
-/// `PLAYER=FILE` for one), in turn order.
+/// `PLAYER=FILE` for one, `none` for the declared values only), in turn
+/// order; where none is given, the weights the rule file names, if any.
 pub fn player_weights(game: &Game, specs: &[String]) -> Result<Vec<Option<Arc<Weights>>>, Failure> {
     let names = game.players();
-    let mut out = vec![None; names.len()];
+    let declared = Weights::declared(game)
+        .map_err(|e| Failure::Message(format!("the rule file's weights: {e}")))?
+        .map(Arc::new);
+    let mut out = vec![declared; names.len()];
     for spec in specs {
         let (who, path) = match spec.split_once('=') {
             Some((p, f)) if names.iter().any(|n| n == p) => (names.iter().position(|n| n == p), f),
             _ => (None, spec.as_str()),
         };
-        let w = Arc::new(Weights::load(path, game).map_err(|e| Failure::Message(format!("--weights: {e}")))?);
+        let w = match path {
+            "none" => None,
+            _ => Some(Arc::new(
+                Weights::load(path, game).map_err(|e| Failure::Message(format!("--weights: {e}")))?,
+            )),
+        };
         match who {
-            Some(i) => out[i] = Some(w),
-            None => out.iter_mut().for_each(|o| *o = Some(w.clone())),
+            Some(i) => out[i] = w,
+            None => out.iter_mut().for_each(|o| *o = w.clone()),
         }
     }
     Ok(out)

@@ -13,7 +13,9 @@ use crate::cli::{Failure, engine, load_game};
 pub struct UciArgs {
     /// The rule file of the game (`UCI_Variant` offers the game files beside it).
     pub rules: String,
-    /// The AI scores positions with weights `chessalg train` wrote.
+    /// The AI scores positions with weights `chessalg train` wrote (`none`:
+    /// the declared piece values only; default: the weights the rule file
+    /// names, if any).
     #[arg(long)]
     pub weights: Option<String>,
 }
@@ -28,14 +30,18 @@ pub fn run(args: &UciArgs) -> Result<(), Failure> {
         false => chessalg::bundled::lookup(&args.rules).map(|s| s.name),
     };
     let path = Path::new(bundled.as_deref().unwrap_or(&args.rules));
-    let weights = match &args.weights {
+    let weights = match args.weights.as_deref() {
+        None | Some("none") => None,
         Some(w) => Some(std::sync::Arc::new(
             chessalg::ai::Weights::load(w, &game).map_err(|e| Failure::Message(format!("--weights: {e}")))?,
         )),
-        None => None,
     };
     let server = Server::with_game(game, path, variants_beside(path), engine(), std::io::stdout())
         .with_weights(weights);
+    let server = match args.weights.as_deref() {
+        Some("none") => server.without_declared_weights(),
+        _ => server,
+    };
     server
         .run(std::io::stdin().lock())
         .map_err(|e| Failure::Message(format!("cannot read the input: {e}")))
