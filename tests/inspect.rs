@@ -161,3 +161,99 @@ fn stats_measure_games_played_out() {
     assert!(random > 5.0, "{out}");
     assert!(out.contains("how games end:"), "{out}");
 }
+
+#[test]
+fn explain_derives_castling_in_the_files_words() {
+    let (code, out, err) = chessalg(&[
+        "explain",
+        "rules/chess.alg",
+        "--fen",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "O-O",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    for says in [
+        "e1g1 is a legal move of white. Its derivation:",
+        "moves white = piece_moves | castle_3(r) | castle_4(l)",
+        "`|` branch 2 of 3: castle_3(r)",
+        "with m = r",
+        "the piece of interest: ♔° on e1",
+        "step 2: !{attacked}",
+        "held: e1 is not attacked",
+        "step 3: (% + m. -> . + m%)   [e1 ♔° -> ., f1 . -> ♔]",
+        "held: f1 is not attacked",
+        "[f1 ♔ -> ♖, g1 . -> ♔, h1 ♖° -> .]",
+        "legal (royal_safe)",
+    ] {
+        assert!(out.contains(says), "{says}\n{out}");
+    }
+    assert!(out.contains("rules/chess.alg:94"), "lines are named: {out}");
+    // A slide says how often its repetition went round.
+    let (code, out, _) = chessalg(&[
+        "explain",
+        "rules/chess.alg",
+        "--fen",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "a1a5",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("went round 3 times"), "{out}");
+}
+
+#[test]
+fn explain_says_why_castling_through_check_is_not_given() {
+    let (code, out, err) = chessalg(&[
+        "explain",
+        "rules/chess.alg",
+        "--fen",
+        "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1",
+        "e1g1",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("e1g1 is not a move of white here"), "{out}");
+    let castle = out
+        .lines()
+        .position(|l| l.trim().starts_with("castle_3(r)"))
+        .expect(&out);
+    let next = out.lines().nth(castle + 1).unwrap();
+    assert!(
+        next.contains("stopped at step 4: !{attacked}: f1 is attacked by ♝ on c4"),
+        "{out}"
+    );
+    // The king in check: the first `!{attacked}` stops it, on e1.
+    let (_, out, _) = chessalg(&[
+        "explain",
+        "rules/chess.alg",
+        "--fen",
+        "r3k2r/8/8/8/1b6/8/8/R3K2R w KQkq - 0 1",
+        "e1g1",
+    ]);
+    assert!(
+        out.contains("stopped at step 2: !{attacked}: e1 is attacked by ♝ on b4"),
+        "{out}"
+    );
+}
+
+#[test]
+fn explain_says_what_attacks_the_king_after_a_move_into_check() {
+    let (code, out, _) = chessalg(&[
+        "explain",
+        "rules/chess.alg",
+        "--fen",
+        "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1",
+        "e1d2",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("e1d2 is given by white's moves, but it is not legal"),
+        "{out}"
+    );
+    assert!(out.contains("`|` branch 2 of 4: R M"), "{out}");
+    assert!(
+        out.contains("white's ♔ on d2 is attacked by black's ♜ on f2 (f2d2)"),
+        "{out}"
+    );
+    let (code, _, err) = chessalg(&["explain", "rules/chess.alg", "zz"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("`zz` is not a move of this position"), "{err}");
+}

@@ -65,6 +65,8 @@ enum Command {
     Train(cmd::train::TrainArgs),
     /// Find the first positions where two rule files (or a rule file and a UCI engine) list different legal moves.
     Diff(cmd::diff::DiffArgs),
+    /// Show how the rules derive a move, or why they do not give it.
+    Explain(cmd::explain::ExplainArgs),
     /// Measure a game from many games played out: length, branching factor, how games end, balance.
     Stats(cmd::stats::StatsArgs),
 }
@@ -96,6 +98,7 @@ pub fn main() -> ExitCode {
         Command::Train(args) => cmd::train::run(&args),
         Command::Diff(args) => cmd::diff::run(&args),
         Command::Stats(args) => cmd::stats::run(&args),
+        Command::Explain(args) => cmd::explain::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -270,6 +270,19 @@ impl Engine for Meta {
             .has_result(program, side, position, &mut cache.backtrack, limits)
     }
 
+    fn each_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
+        self.backtracker
+            .each_result(program, side, position, &mut cache.backtrack, limits, found)
+    }
+
     fn can_change(
         &self,
         side: usize,

@@ -126,6 +126,20 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         limits: &Limits,
     ) -> Result<bool, EngineError>;
 
+    /// Calls `found` with each result of `program` (a move compiled for
+    /// this game's board), run for `side` on `position` with the game's
+    /// `attacked` test, until it says to stop: how a part of a side's moves
+    /// is tried alone (`chessalg explain`).
+    fn each_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Cache,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError>;
+
     /// Whether a side other than `side` has a move that changes square `at`.
     fn can_change(
         &self,

@@ -58,6 +58,76 @@ impl Game {
         })
     }
 
+    /// Every move the rules give the player to move, before the legality
+    /// policy (under royal-safe legality, also those that leave a royal
+    /// piece attacked).
+    pub fn generated_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
+        let mut actions = Vec::new();
+        cache.trace_paths(true);
+        let result = self.engine.each_move(
+            state.turn().index(),
+            state.position(),
+            false,
+            cache,
+            &self.limits,
+            &mut |o| {
+                actions.push(Action::found(o));
+                ControlFlow::Continue(())
+            },
+        );
+        cache.trace_paths(false);
+        result?;
+        Ok(actions)
+    }
+
+    /// The results of `program` (part of a player's moves, compiled for
+    /// this game) run for the player to move at `state`, as moves.
+    pub fn program_actions(
+        &self,
+        program: &crate::program::Program,
+        state: &State,
+        cache: &mut Cache,
+    ) -> Result<Vec<Action>, PlayError> {
+        let mut actions = Vec::new();
+        cache.trace_paths(true);
+        let result = self.engine.each_result(
+            program,
+            state.turn().index(),
+            state.position(),
+            cache,
+            &self.limits,
+            &mut |o| {
+                actions.push(Action::found(o));
+                ControlFlow::Continue(())
+            },
+        );
+        cache.trace_paths(false);
+        result?;
+        Ok(actions)
+    }
+
+    /// The moves of players other than `player` that change square `at` of
+    /// `position` (what makes a piece there attacked), with their movers.
+    pub fn moves_changing(
+        &self,
+        position: &Position,
+        at: Coord,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<Vec<(PlayerId, Action)>, PlayError> {
+        let mut out = Vec::new();
+        for side in (0..self.engine.sides()).filter(|&s| s != player.index()) {
+            self.engine
+                .each_move(side, position, false, cache, &self.limits, &mut |o| {
+                    if o.changes.iter().any(|c| c.at == at) {
+                        out.push((PlayerId::new(side), Action::found(o)));
+                    }
+                    ControlFlow::Continue(())
+                })?;
+        }
+        Ok(out)
+    }
+
     /// How many legal moves the player to move has (what perft counts at its
     /// last ply), without building them.
     pub fn count_legal(&self, state: &State, cache: &mut Cache) -> Result<u64, PlayError> {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::ai::{Budget, Weights};
+use crate::ai::{Budget, Rng, Weights};
 use crate::core::{Content, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Ending, Game, PlayError, State};
@@ -27,6 +27,8 @@ pub struct StatsOptions {
     pub max_plies: usize,
     /// The seed of the first game.
     pub seed: u64,
+    /// Plies each game opens with at random (varying the AI's games).
+    pub opening: usize,
 }
 
 /// One game played out.
@@ -80,6 +82,8 @@ pub struct GameStats {
     pub game: String,
     /// Its players.
     pub players: Vec<String>,
+    /// Random plies each game opened with.
+    pub opening: usize,
     /// AI against AI.
     pub ai: Measures,
     /// Random against random.
@@ -112,6 +116,7 @@ pub fn stats(game: &Game, opts: StatsOptions, progress: &(dyn Fn() + Sync)) -> R
     Ok(GameStats {
         game: game.name().to_string(),
         players: game.players().to_vec(),
+        opening: opts.opening,
         ai,
         random,
     })
@@ -146,6 +151,7 @@ fn play_one(
     let mut m =
         Session::new(game, game.initial(), vec![controller; n], opts.budget, seed).with_weights(weights);
     let mut cache = Cache::new();
+    let mut opening = Rng::new(seed ^ 0x09e4);
     let mut r = Record {
         branching: Vec::new(),
         material: Vec::new(),
@@ -173,8 +179,11 @@ fn play_one(
             return Ok(r);
         }
         r.branching.push(legal.len() as u32);
-        let d = m.decide(&legal)?;
-        let action = legal[d.index].clone();
+        let pick = match r.branching.len() <= opts.opening {
+            true => opening.below(legal.len()),
+            false => m.decide(&legal)?.index,
+        };
+        let action = legal[pick].clone();
         if action.became().is_some() {
             r.promotions += 1;
         }

@@ -169,6 +169,17 @@ impl<'a> Expander<'a> {
         self.expr(e, &Scope::new(), source)
     }
 
+    /// The value of an expression written in `source` with parameters bound
+    /// (as inside a call of the function they belong to).
+    pub(crate) fn expression_in(
+        &mut self,
+        e: &'a Expr,
+        scope: &[(String, Value)],
+        source: SourceId,
+    ) -> Result<Value, Tagged> {
+        self.expr(e, &scope.to_vec(), source)
+    }
+
     /// Reports names in a function body that can never resolve (the body is
     /// only expanded when called, with its arguments).
     pub(crate) fn check_function_body(&self, def: Def<'a>) -> Vec<ExpandError> {

@@ -18,6 +18,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 pub use error::ExpandError;
+pub(crate) use expander::is_movement_word;
 pub use expander::{MAX_DEPTH, MAX_SIZE, movement_of_word};
 pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, UnboundPoi, Value};
 
@@ -187,6 +188,20 @@ impl Rules {
                 None
             }
         }
+    }
+
+    /// Expands `expr` (of source `origin`) with parameters bound to values,
+    /// as inside a call of the function they belong to; `None` if it fails.
+    pub fn expand_with(&self, expr: &ast::Expr, origin: usize, scope: &[(String, Value)]) -> Option<Value> {
+        let mut ex = Expander::new(&self.pieces, self.definition_table());
+        ex.expression_in(expr, scope, origin).ok()
+    }
+
+    /// The definition `name` in force (an importing file's replaces an
+    /// imported one), with the id of its source.
+    pub fn definition_ast(&self, name: &str) -> Option<(&ast::Definition, usize)> {
+        let def = *self.definition_table().get(name)?;
+        Some((def.ast, def.source))
     }
 
     /// The file's items with its imports merged in, each with the id of the

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod check;
 pub mod diff;
 pub mod expand;
+pub mod explain;
 pub mod matches;
 pub mod moves;
 pub mod perft;
@@ -51,7 +52,7 @@ pub fn setup(args: &GameArgs) -> Result<(Game, State), Failure> {
 }
 
 /// A FEN that was refused, as one line (with the way round it, if there is one).
-fn fen_failure(e: chessalg::game::FenError) -> Failure {
+pub fn fen_failure(e: chessalg::game::FenError) -> Failure {
     match e {
         chessalg::game::FenError::Implausible { .. } => {
             Failure::Message(format!("{e} (`--lenient` loads it anyway)"))

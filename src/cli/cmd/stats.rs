@@ -30,6 +30,10 @@ pub struct StatsArgs {
     /// The seed of the first game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Open each game with this many random plies (so that the AI, which
+    /// is deterministic but for ties, plays more different games).
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    opening: usize,
     /// Print the measures as JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -52,6 +56,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         },
         max_plies: args.max_plies.max(1),
         seed: args.seed,
+        opening: args.opening,
     };
     let bar = ProgressBar::new(2 * args.games);
     bar.set_style(
@@ -128,6 +133,9 @@ fn table(s: &GameStats) -> String {
         .unwrap_or(0)
         .max(12);
     let mut out = format!("{}: {} games of each kind\n", s.game, a.games);
+    if s.opening > 0 {
+        out.push_str(&format!("(each opened with {} random plies)\n", s.opening));
+    }
     for (name, x, y) in rows {
         let line = format!("{name:<w0$}  {x:<w1$}  {y}");
         out.push_str(line.trim_end());

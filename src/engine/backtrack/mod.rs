@@ -325,6 +325,26 @@ impl Backtracker {
         Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
     }
 
+    /// See [`crate::engine::Engine::each_result`].
+    pub(crate) fn each_result(
+        &self,
+        program: &Program,
+        side: usize,
+        position: &Position,
+        cache: &mut Scratch,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
+        let oracle = Attacks { engine: self, side };
+        let outcomes = search_with(Compiled::plain(program), position, cache, limits, &oracle)?;
+        for o in outcomes.iter() {
+            if found(&o).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// See [`crate::engine::Engine::can_change`].
     pub(crate) fn can_change(
         &self,
