@@ -62,22 +62,16 @@ impl Game {
     /// policy (under royal-safe legality, also those that leave a royal
     /// piece attacked).
     pub fn generated_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
-        let mut actions = Vec::new();
-        cache.trace_paths(true);
-        let result = self.engine.each_move(
-            state.turn().index(),
-            state.position(),
-            false,
-            cache,
-            &self.limits,
-            &mut |o| {
-                actions.push(Action::found(o));
-                ControlFlow::Continue(())
-            },
-        );
-        cache.trace_paths(false);
-        result?;
-        Ok(actions)
+        traced_actions(cache, |cache, found| {
+            (self.engine).each_move(
+                state.turn().index(),
+                state.position(),
+                false,
+                cache,
+                &self.limits,
+                found,
+            )
+        })
     }
 
     /// The results of `program` (part of a player's moves, compiled for
@@ -88,22 +82,10 @@ impl Game {
         state: &State,
         cache: &mut Cache,
     ) -> Result<Vec<Action>, PlayError> {
-        let mut actions = Vec::new();
-        cache.trace_paths(true);
-        let result = self.engine.each_result(
-            program,
-            state.turn().index(),
-            state.position(),
-            cache,
-            &self.limits,
-            &mut |o| {
-                actions.push(Action::found(o));
-                ControlFlow::Continue(())
-            },
-        );
-        cache.trace_paths(false);
-        result?;
-        Ok(actions)
+        traced_actions(cache, |cache, found| {
+            let side = state.turn().index();
+            (self.engine).each_result(program, side, state.position(), cache, &self.limits, found)
+        })
     }
 
     /// The moves of players other than `player` that change square `at` of
@@ -251,6 +233,25 @@ impl Game {
             .engine
             .can_change(player.index(), position, at, cache, &self.limits)?)
     }
+}
+
+/// The results a search gives its callback, as moves with their paths.
+fn traced_actions(
+    cache: &mut Cache,
+    search: impl FnOnce(
+        &mut Cache,
+        &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), crate::engine::EngineError>,
+) -> Result<Vec<Action>, PlayError> {
+    let mut actions = Vec::new();
+    cache.trace_paths(true);
+    let result = search(cache, &mut |o| {
+        actions.push(Action::found(o));
+        ControlFlow::Continue(())
+    });
+    cache.trace_paths(false);
+    result?;
+    Ok(actions)
 }
 
 /// The moves a search tries at one position (see [`Game::candidate_actions`]).
