@@ -257,3 +257,59 @@ fn explain_says_what_attacks_the_king_after_a_move_into_check() {
     assert_eq!(code, Some(1));
     assert!(err.contains("`zz` is not a move of this position"), "{err}");
 }
+
+/// Whether python-chess is installed (`.ci/run` installs it).
+fn python_chess() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.variant"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn the_python_chess_adapter_checks_a_variant_fairy_stockfish_lacks() {
+    if !python_chess() {
+        eprintln!("python-chess is not installed: skipped (pip install chess)");
+        return;
+    }
+    let engine = "python3 scripts/pychess_uci.py";
+    let (code, out, err) = chessalg(&[
+        "diff",
+        "rules/atomic.alg",
+        "--uci",
+        engine,
+        "--variant",
+        "atomic",
+        "--depth",
+        "1",
+        "--games",
+        "5",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("no difference"), "{out}");
+    // Chess is not atomic: the first capture's explosion tells them apart.
+    let (code, out, err) = chessalg(&[
+        "diff",
+        "rules/chess.alg",
+        "--uci",
+        engine,
+        "--variant",
+        "atomic",
+        "--depth",
+        "1",
+        "--games",
+        "10",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("first difference at ply"), "{out}");
+    let (code, _, err) = chessalg(&[
+        "diff",
+        "rules/chess.alg",
+        "--uci",
+        engine,
+        "--variant",
+        "nonsense",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("offers no UCI_Variant `nonsense`"), "{err}");
+}

@@ -99,9 +99,12 @@ pub fn run(args: &DiffArgs) -> Result<(), Failure> {
     };
     let ply = first.path.len();
     println!(
-        "first difference at ply {ply}: {} position{} there differ{}",
-        report.at_first_ply,
-        if report.at_first_ply == 1 { "" } else { "s" },
+        "first difference at ply {ply}: {} there{}",
+        if report.at_first_ply == 1 {
+            "1 position differs".to_string()
+        } else {
+            format!("{} positions differ", report.at_first_ply)
+        },
         if report.at_first_ply as usize > report.differences.len() {
             format!(" ({} shown)", report.differences.len())
         } else {
