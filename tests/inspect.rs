@@ -253,6 +253,20 @@ fn explain_says_what_attacks_the_king_after_a_move_into_check() {
         out.contains("white's ♔ on d2 is attacked by black's ♜ on f2 (f2d2)"),
         "{out}"
     );
+    // Numbered squares (checkers): the man on 11 can step to 15 or 16, not 20.
+    let (code, out, _) = chessalg(&["explain", "rules/checkers.alg", "11-20"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("the derivations for the piece on 11 that got furthest"),
+        "{out}"
+    );
+    assert!(out.contains("its moves end on 15 16"), "{out}");
+    let (code, out, _) = chessalg(&["explain", "rules/checkers.alg", "11-15"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("flipped(...) of turn"), "{out}");
+    let (code, _, err) = chessalg(&["explain", "rules/chess.alg", "a10b11"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("`a10b11` is not a move"), "{err}");
     let (code, _, err) = chessalg(&["explain", "rules/chess.alg", "zz"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("`zz` is not a move of this position"), "{err}");

@@ -141,7 +141,7 @@ pub fn explain(spec: &Spec, game: &Game, state: &State, text: &str) -> Result<Ex
     let from = match &target {
         Some(a) => a.from(),
         None => Some(
-            squares_of(game, text)
+            squares_of(game, state, text)
                 .ok_or_else(|| ExplainError::Unreadable(text.trim().to_string()))?
                 .0,
         ),
@@ -225,28 +225,33 @@ fn moves_expr<'s>(spec: &'s Spec, player: &str) -> Option<(&'s Expr, usize)> {
     })
 }
 
-/// The first two squares named in `text` (`e1g1`, `e1-g1`).
-fn squares_of(game: &Game, text: &str) -> Option<(Coord, Coord)> {
-    let mut found = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_lowercase() {
-            let mut j = i + 1;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            if j > i + 1 {
-                let file = u32::from(b[i] - b'a');
-                let rank: u32 = text[i + 1..j].parse().ok()?;
-                found.push(game.square_at(file, rank.checked_sub(1)?));
-                i = j;
-                continue;
-            }
-        }
-        i += 1;
+/// The first two squares named in `text`: the game's square names apart
+/// (`11-16`, `e1-g1`) or run together (`e1g1`).
+fn squares_of(game: &Game, state: &State, text: &str) -> Option<(Coord, Coord)> {
+    let labels: Vec<(String, Coord)> = (state.position().squares())
+        .filter(|(at, _)| at.tally_slot().is_none())
+        .map(|(at, _)| (game.square_label(at), at))
+        .collect();
+    let named: Vec<Coord> = (text.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter_map(|w| labels.iter().find(|(l, _)| l == w).map(|&(_, at)| at))
+        .collect();
+    if let [a, b, ..] = named.as_slice() {
+        return Some((*a, *b));
     }
-    (found.len() >= 2).then(|| (found[0], found[1]))
+    // Run together (`e1g1`, `e7e8q`): two square names, then at most a letter.
+    let mut found = Vec::new();
+    let mut rest = text.trim();
+    while found.len() < 2 {
+        let (l, at) = (labels.iter())
+            .filter(|(l, _)| rest.starts_with(l.as_str()))
+            .max_by_key(|(l, _)| l.len())?;
+        found.push(*at);
+        rest = &rest[l.len()..];
+    }
+    if rest.chars().count() > 1 {
+        return None;
+    }
+    (found.len() == 2).then(|| (found[0], found[1]))
 }
 
 /// The moves that would attack a royal piece of the mover after `action`.
