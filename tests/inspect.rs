@@ -197,7 +197,24 @@ fn explain_derives_castling_in_the_files_words() {
         "a1a5",
     ]);
     assert_eq!(code, Some(0));
-    assert!(out.contains("went round 3 times"), "{out}");
+    assert!(
+        out.contains("went round 3 times (the piece of interest: a1 → a2 → a3 → a4)"),
+        "{out}"
+    );
+    // A checkers king's chain of jumps, landing by landing.
+    let (code, out, _) = chessalg(&[
+        "explain",
+        "rules/checkers.alg",
+        "--fen",
+        "W:W31,K22:B18,11,10",
+        "22x15x6",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("chain(J) = J+ !{J}   with J = king_jump"), "{out}");
+    assert!(
+        out.contains("went round 2 times (the piece of interest: 22 → 15 → 6)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -138,6 +138,14 @@ pub fn explain(spec: &Spec, game: &Game, state: &State, text: &str) -> Result<Ex
             }
         }
     };
+    // The same move with the squares its piece passed through (the legal
+    // moves carry them only where the notation needs them).
+    let target = target.map(|t| {
+        (generated.iter())
+            .find(|g| g.changes() == t.changes() && g.from() == t.from() && g.to() == t.to())
+            .cloned()
+            .unwrap_or(t)
+    });
     let from = match &target {
         Some(a) => a.from(),
         None => Some(
@@ -506,7 +514,37 @@ impl Walk<'_> {
                     [one] => format!("{one} times"),
                     many => format!("{} times (each gives it)", many.join(" or ")),
                 };
-                self.line(depth, format!("went round {times}"), None);
+                // With one count: where the piece of interest stood after
+                // each round (the move cut after it, when that is one move).
+                let mut path = String::new();
+                if let ([one], Some(start)) = (rounds.as_slice(), self.poi_now)
+                    && let Ok(k) = one.parse::<u32>()
+                    && k > 0
+                {
+                    let mut squares = vec![self.game.square_label(start)];
+                    for j in 1..=k {
+                        let cut = Move::Repeat {
+                            body: Box::new(inner.clone()),
+                            min: j,
+                            max: Some(j),
+                        };
+                        let Some(m) = self.wrap(frames, cut, true) else {
+                            break;
+                        };
+                        let results = self.results(&m)?;
+                        let fit: Vec<&Action> = (results.iter())
+                            .filter(|a| self.target.as_ref().is_none_or(|t| agrees(a, t)))
+                            .collect();
+                        match fit.as_slice() {
+                            [a] => squares.push(a.to().map_or("?".into(), |t| self.game.square_label(t))),
+                            _ => break,
+                        }
+                    }
+                    if squares.len() == k as usize + 1 {
+                        path = format!(" (the piece of interest: {})", squares.join(" → "));
+                    }
+                }
+                self.line(depth, format!("went round {times}{path}"), None);
                 Ok(())
             }
             ExprKind::Guard { holds, body } => {
@@ -632,10 +670,18 @@ impl Walk<'_> {
             let after = match cut {
                 Some(m) => {
                     let results = self.results(&m)?;
-                    let consistent: Vec<&Action> = results
+                    let mut consistent: Vec<&Action> = results
                         .iter()
                         .filter(|a| self.target.as_ref().is_none_or(|t| agrees(a, t)))
                         .collect();
+                    // Cut after the last step, the move itself is among them.
+                    if let Some(t) = &self.target
+                        && let Some(exact) = consistent
+                            .iter()
+                            .find(|a| a.changes() == t.changes() && a.to() == t.to())
+                    {
+                        consistent = vec![*exact];
+                    }
                     match consistent.as_slice() {
                         [one] => Some((
                             one.changes()
