@@ -196,6 +196,17 @@ def scenarios(args, d):
         d.click("#flip")
         assert d.run("return document.getElementById('board').classList.contains('flipped');")
         d.click("#flip")
+        # Why? The mating move explained in the page (`chessalg explain`).
+        d.click('#moves [data-ply="3"]')
+        d.wait_text("#status", "Looking at move 3 of 4")
+        d.run("document.getElementById('why').value = 'Qh4';")
+        d.click("#explain")
+        d.wait_text("#explained", "d8h4: legal")
+        why = d.text("#explained")
+        assert "queen = %♛: rook_moves | bishop_moves" in why or "%♕" in why, why
+        print("explained in the page: " + why.splitlines()[0])
+        d.click('#moves [data-ply="4"]')
+        d.wait_text("#status", "black wins")
         # A promotion: the picker offers the four pieces.
         d.run("document.getElementById('fen').value = arguments[0];", "k7/4P3/8/8/8/8/8/7K w - - 0 1")
         d.click("#loadfen")

@@ -405,6 +405,42 @@ fn a_pgn_loads_and_the_position_is_drawn() {
     assert_eq!(after["record"].as_array().unwrap().len(), 5);
 }
 
+/// `GET /api/games/{id}/explain`: `chessalg explain` for the game's
+/// position (or one looked back at), as JSON.
+#[test]
+fn a_move_is_explained_for_the_page() {
+    let s = Served::start("rules/chess.alg");
+    let pgn = serde_json::json!({"pgn": "1. e4 e5 2. Nf3 Nc6 *"}).to_string();
+    let (_, g) = s.json("POST", "/api/games", &pgn);
+    let id = g["id"].as_u64().unwrap();
+    let (status, e) = s.json("GET", &format!("/api/games/{id}/explain?move=Bb5"), "");
+    assert_eq!(status, 200, "{e}");
+    assert_eq!(e["move"], "f1b5");
+    assert_eq!(e["verdict"], "legal");
+    let text: Vec<&str> = e["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        text.iter().any(|t| t.starts_with("bishop = %♗: bishop_moves")),
+        "{text:?}"
+    );
+    // Castling with the bishop still on f1: the first step finds no empty f1.
+    let (status, e) = s.json("GET", &format!("/api/games/{id}/explain?move=e1g1"), "");
+    assert_eq!(status, 200, "{e}");
+    assert_eq!(e["verdict"], "not given by the rules");
+    let text = e["lines"].to_string();
+    assert!(text.contains("stopped at step 1"), "{text}");
+    // Looking back at the start: e2e4 was legal there, not now.
+    let (_, e) = s.json("GET", &format!("/api/games/{id}/explain?move=e2e4&ply=0"), "");
+    assert_eq!(e["verdict"], "legal", "{e}");
+    let (status, e) = s.json("GET", &format!("/api/games/{id}/explain?move=zz"), "");
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("`zz`"), "{e}");
+}
+
 /// The README's pictures (`docs/boards/*.svg`) are what `show --svg` draws
 /// for each game's start: one for every file of `rules/`, none stale.
 #[test]

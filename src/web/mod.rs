@@ -21,8 +21,10 @@ use serde_json::{Value, json};
 
 use crate::ai::{Ai, Budget, Rng, Weights};
 use crate::core::{Content, Coord, PlayerId};
+use crate::decl::Spec;
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
+use crate::inspect::Verdict;
 use crate::session::Controller;
 
 pub mod svg;
@@ -82,6 +84,8 @@ impl Played {
 
 /// What every request handler shares.
 struct Server {
+    /// The rule file as written (for `explain`).
+    spec: Arc<Spec>,
     game: Arc<Game>,
     games: Mutex<HashMap<u64, Arc<Mutex<Played>>>>,
     next_id: AtomicU64,
@@ -133,14 +137,21 @@ struct AiMove {
     random: bool,
 }
 
-/// Serves the board for `game` until the process ends; `bound` is called
-/// with the address listened on (the port chosen when 0 was asked).
-pub fn serve(game: Game, options: ServeOptions, bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+/// Serves the board for `game` (built from `spec`) until the process ends;
+/// `bound` is called with the address listened on (the port chosen when 0
+/// was asked).
+pub fn serve(
+    spec: Spec,
+    game: Game,
+    options: ServeOptions,
+    bound: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         bound(listener.local_addr()?);
         let server = Arc::new(Server {
+            spec: Arc::new(spec),
             game: Arc::new(game),
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
@@ -161,6 +172,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{id}/ai", post(ai_move))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/svg", get(picture))
+        .route("/api/games/{id}/explain", get(explain_move))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -436,6 +448,46 @@ async fn picture(
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
+}
+
+/// The query of `GET /api/games/{id}/explain`: a move (name, SAN or its
+/// squares) and, to look back, the ply.
+#[derive(Deserialize)]
+struct ExplainQuery {
+    #[serde(rename = "move")]
+    name: String,
+    ply: Option<usize>,
+}
+
+/// `GET /api/games/{id}/explain?move=e1g1`: how the rules derive the move
+/// in the game's position (or why they do not), as `chessalg explain`.
+async fn explain_move(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(q): Query<ExplainQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, played) = find(&server, &id)?;
+    let (spec, game) = (server.spec.clone(), server.game.clone());
+    blocking("the move could not be explained", move || {
+        let p = played.lock().expect("a game's lock is never poisoned");
+        let (state, _, _) = p.at(q.ply)?;
+        let e = crate::inspect::explain(&spec, &game, state, &q.name).map_err(|e| bad(e.to_string()))?;
+        let (verdict, attacked_by) = match &e.verdict {
+            Verdict::Legal => ("legal", Vec::new()),
+            Verdict::LeavesRoyalAttacked(by) => ("leaves a royal piece attacked", by.clone()),
+            Verdict::NotGiven => ("not given by the rules", Vec::new()),
+        };
+        let lines: Vec<Value> = (e.lines.iter())
+            .map(|l| json!({ "depth": l.depth, "text": l.text, "place": l.place }))
+            .collect();
+        Ok(Json(json!({
+            "move": e.name.unwrap_or(e.asked),
+            "verdict": verdict,
+            "attacked_by": attacked_by,
+            "lines": lines,
+        })))
+    })
+    .await
 }
 
 /// How a game stands: ended (and why), or not.

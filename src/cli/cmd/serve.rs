@@ -10,7 +10,7 @@ use chessalg::session::Controller;
 use chessalg::web::{ServeOptions, serve};
 
 use super::play::{PlayerKind, SeatArgs, player_weights};
-use crate::cli::{Failure, load_game};
+use crate::cli::{Failure, build_game, load_spec};
 
 /// Arguments of `chessalg serve`.
 #[derive(Args, Debug)]
@@ -50,7 +50,8 @@ pub struct ServeArgs {
 
 /// Serves the board until the process is stopped.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
-    let game = load_game(&args.rules)?;
+    let spec = load_spec(&args.rules)?;
+    let game = build_game(&spec, &args.rules)?;
     let seconds = |flag: &str, t: f64| {
         if t > 0.0 && t.is_finite() {
             Ok(Duration::from_secs_f64(t.min(86_400.0)))
@@ -85,7 +86,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         weights: player_weights(&game, &args.weights)?,
     };
     let open = args.open;
-    serve(game, options, |addr| {
+    serve(spec, game, options, |addr| {
         let url = format!("http://{addr}/");
         println!("{url}");
         use std::io::Write;
