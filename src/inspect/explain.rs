@@ -19,7 +19,8 @@ use crate::ir::{CellSet, Move, Value};
 use crate::syntax::ast::{self, Expr, ExprKind};
 
 /// What the move is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// A legal move.
     Legal,
@@ -31,7 +32,7 @@ pub enum Verdict {
 }
 
 /// One line of an explanation, indented by `depth`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Line {
     /// How deep in the derivation.
     pub depth: usize,
@@ -42,7 +43,7 @@ pub struct Line {
 }
 
 /// An explanation of one move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Explanation {
     /// The move as asked.
     pub asked: String,

@@ -21,6 +21,9 @@ pub struct ExplainArgs {
     /// The position (FEN) instead of the game's start.
     #[arg(long)]
     fen: Option<String>,
+    /// Print the explanation as JSON (for editors and scripts).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `chessalg explain`: exit 0 for a legal move, 1 otherwise.
@@ -34,6 +37,14 @@ pub fn run(args: &ExplainArgs) -> Result<(), Failure> {
         None => game.initial(),
     };
     let e = explain(&spec, &game, &state, &args.mv).map_err(|e| Failure::Message(e.to_string()))?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&e).map_err(|e| Failure::Message(e.to_string()))?;
+        println!("{text}");
+        return match e.verdict {
+            Verdict::Legal => Ok(()),
+            _ => Err(Failure::Reported),
+        };
+    }
     let mover = game.player_name(state.turn());
     let name = e.name.clone().unwrap_or_else(|| e.asked.clone());
     match &e.verdict {
