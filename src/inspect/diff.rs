@@ -135,14 +135,17 @@ struct Walk<'a, 'g> {
     other_cache: Cache,
     report: DiffReport,
     opts: DiffOptions,
+    progress: &'a dyn Fn(u64),
 }
 
-/// Compares `game` from `start` with `other` (see the module).
+/// Compares `game` from `start` with `other` (see the module); `progress`
+/// is told how many positions have been compared, every so often.
 pub fn diff(
     game: &Game,
     start: &State,
     other: Other<'_>,
     opts: DiffOptions,
+    progress: &dyn Fn(u64),
 ) -> Result<DiffReport, DiffError> {
     let mut walk = Walk {
         game,
@@ -153,6 +156,7 @@ pub fn diff(
         other_cache: Cache::new(),
         report: DiffReport::default(),
         opts,
+        progress,
     };
     let root = Node {
         first: start.clone(),
@@ -212,6 +216,9 @@ impl Walk<'_, '_> {
     /// Both lists of legal moves at `node`.
     fn compare(&mut self, node: &Node) -> Result<Compared, DiffError> {
         self.report.compared += 1;
+        if self.report.compared.is_multiple_of(64) {
+            (self.progress)(self.report.compared);
+        }
         self.report.deepest = self.report.deepest.max(node.path.len());
         let first = names(self.game, &node.first, &mut self.cache)?;
         let over_first = first.is_none();

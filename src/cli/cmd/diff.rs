@@ -2,6 +2,7 @@
 //! file and a UCI engine) disagree about the legal moves.
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 
 use chessalg::inspect::{DiffOptions, EngineClient, Other, diff};
 
@@ -81,7 +82,15 @@ pub fn run(args: &DiffArgs) -> Result<(), Failure> {
         seed: args.seed,
         keep: args.show.max(1),
     };
-    let report = diff(&game, &start, other, opts).map_err(|e| Failure::Message(e.to_string()))?;
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let shown = |n: u64| bar.set_message(format!("{n} positions compared"));
+    let report = diff(&game, &start, other, opts, &shown);
+    bar.finish_and_clear();
+    let report = report.map_err(|e| Failure::Message(e.to_string()))?;
     let first_name = &args.first.rules;
     println!(
         "compared {} positions: every position to ply {}, then {} random games (to ply {} at most; deepest {})",
