@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 use super::engine_client::{EngineClient, EngineClientError};
 use crate::ai::Rng;
 use crate::engine::Cache;
-use crate::game::{Game, PlayError, State};
+use crate::game::{Action, Game, PlayError, State};
 
 /// What the first game is compared with.
 pub enum Other<'g> {
@@ -123,6 +123,10 @@ struct Compared {
     first: Vec<String>,
     other: BTreeSet<String>,
     over: (bool, Option<bool>),
+    /// The first game's moves in the order of `first`, and the other
+    /// game's (a rule file's) by name: what the walk plays on.
+    first_moves: Vec<Action>,
+    other_moves: Vec<(String, Action)>,
 }
 
 /// The walk's state.
@@ -181,7 +185,7 @@ pub fn diff(
                 continue;
             }
             for name in c.first.iter().filter(|n| c.other.contains(*n)) {
-                let child = walk.child(node, name)?;
+                let child = walk.child(node, &c, name);
                 if seen.insert(game.to_fen(&child.first)) {
                     next.push(child);
                 }
@@ -206,7 +210,7 @@ pub fn diff(
                 break;
             }
             let name = common[rng.below(common.len())].clone();
-            node = walk.child(&node, &name)?;
+            node = walk.child(&node, &c, &name);
         }
     }
     Ok(walk.report)
@@ -220,13 +224,16 @@ impl Walk<'_, '_> {
             (self.progress)(self.report.compared);
         }
         self.report.deepest = self.report.deepest.max(node.path.len());
-        let first = names(self.game, &node.first, &mut self.cache)?;
+        let first = legal(self.game, &node.first, &mut self.cache)?;
         let over_first = first.is_none();
+        let mut other_moves = Vec::new();
         let (other, over_other) = match (&mut self.other, &node.other) {
             (Other::Rules(b), Some(state)) => {
-                let names = names(b, state, &mut self.other_cache)?;
-                let over = names.is_none();
-                (names.unwrap_or_default().into_iter().collect(), Some(over))
+                let found = legal(b, state, &mut self.other_cache)?;
+                let over = found.is_none();
+                let (moves, names) = found.unwrap_or_default();
+                other_moves = names.iter().cloned().zip(moves).collect();
+                (names.into_iter().collect(), Some(over))
             }
             // An engine's perft does not judge endings (a repetition, a
             // king on the hill): where the file says the game is over, the
@@ -238,10 +245,13 @@ impl Walk<'_, '_> {
             (Other::Engine(engine), _) => (engine.legal_moves(&self.start_fen, &node.path)?, None),
             (Other::Rules(_), None) => (BTreeSet::new(), Some(true)),
         };
+        let (first_moves, first) = first.unwrap_or_default();
         Ok(Compared {
-            first: first.unwrap_or_default(),
+            first,
             other,
             over: (over_first, over_other),
+            first_moves,
+            other_moves,
         })
     }
 
@@ -305,34 +315,36 @@ impl Walk<'_, '_> {
         out
     }
 
-    /// The node after move `name` (which both sides have).
-    fn child(&mut self, node: &Node, name: &str) -> Result<Node, DiffError> {
-        let first = play_named(self.game, &node.first, name, &mut self.cache)?;
+    /// The node after move `name` (which both sides have), played from
+    /// the moves `c` found at `node`.
+    fn child(&self, node: &Node, c: &Compared, name: &str) -> Node {
+        let first = match c.first.iter().position(|n| n == name) {
+            Some(i) => self.game.play(&node.first, &c.first_moves[i]),
+            None => node.first.clone(),
+        };
         let other = match (&self.other, &node.other) {
-            (Other::Rules(b), Some(state)) => Some(play_named(b, state, name, &mut self.other_cache)?),
+            (Other::Rules(b), Some(state)) => Some(match c.other_moves.iter().find(|(n, _)| n == name) {
+                Some((_, action)) => b.play(state, action),
+                None => state.clone(),
+            }),
             _ => None,
         };
         let mut path = node.path.clone();
         path.push(name.to_string());
-        Ok(Node { first, other, path })
+        Node { first, other, path }
     }
 }
 
-/// The legal moves' names at `state`, or `None` when the game is over there.
-fn names(game: &Game, state: &State, cache: &mut Cache) -> Result<Option<Vec<String>>, PlayError> {
-    let legal = game.legal_actions(state, cache)?;
-    if game.ending_reason(state, &legal, cache)?.is_some() {
+/// Legal moves with their names (in the same order).
+type Named = (Vec<Action>, Vec<String>);
+
+/// The legal moves at `state` and their names, or `None` when the game is
+/// over there.
+fn legal(game: &Game, state: &State, cache: &mut Cache) -> Result<Option<Named>, PlayError> {
+    let moves = game.legal_actions(state, cache)?;
+    if game.ending_reason(state, &moves, cache)?.is_some() {
         return Ok(None);
     }
-    Ok(Some(game.move_names(state, &legal)))
-}
-
-/// `state` after the legal move named `name` (known to be there).
-fn play_named(game: &Game, state: &State, name: &str, cache: &mut Cache) -> Result<State, PlayError> {
-    let legal = game.legal_actions(state, cache)?;
-    let names = game.move_names(state, &legal);
-    Ok(match names.iter().position(|n| n == name) {
-        Some(i) => game.play(state, &legal[i]),
-        None => state.clone(),
-    })
+    let names = game.move_names(state, &moves);
+    Ok(Some((moves, names)))
 }
