@@ -86,6 +86,19 @@ enum Frame {
     Seq { before: Vec<Move>, after: Vec<Move> },
 }
 
+impl Frame {
+    /// What a built-in call puts around its argument: `flipped(M)`,
+    /// `colour_swapped(M)`, a movement applied (`ur(M)`).
+    fn of_call(name: &str) -> Option<Frame> {
+        match name {
+            "flipped" => Some(Frame::Swapped { flip: true }),
+            "colour_swapped" => Some(Frame::Swapped { flip: false }),
+            _ if crate::ir::is_movement_word(name) => Some(Frame::Moved(crate::ir::movement_of_word(name))),
+            _ => None,
+        }
+    }
+}
+
 /// Parameters bound to their values.
 type Scope = Vec<(String, Value)>;
 
@@ -607,11 +620,8 @@ impl Walk<'_> {
             self.args.truncate(mark);
             return r;
         }
-        let frame = match n {
-            "flipped" => Frame::Swapped { flip: true },
-            "colour_swapped" => Frame::Swapped { flip: false },
-            _ if crate::ir::is_movement_word(n) => Frame::Moved(crate::ir::movement_of_word(n)),
-            _ => return Ok(()),
+        let Some(frame) = Frame::of_call(n) else {
+            return Ok(());
         };
         let [arg] = args else { return Ok(()) };
         self.line(depth, format!("{n}(...) of {}", self.text(origin, arg)), None);
@@ -929,10 +939,8 @@ impl Walk<'_> {
                     }
                     return;
                 }
-                let frame = match n {
-                    "flipped" => Frame::Swapped { flip: true },
-                    "colour_swapped" => Frame::Swapped { flip: false },
-                    _ => return,
+                let Some(frame) = Frame::of_call(n) else {
+                    return;
                 };
                 if let [arg] = args.as_slice() {
                     chain.push(format!("{n}(...)"));
