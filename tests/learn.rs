@@ -68,22 +68,8 @@ fn train_writes_weights_and_a_learning_curve_that_match_reads() {
         out.contains("the setup given for crosses (playing both sides in turn)"),
         "{out}"
     );
-    let mut uci = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-        .args(["uci", "rules/tictactoe.alg", "--weights", &weights])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    uci.stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nisready\ngo depth 2\nquit\n")
-        .unwrap();
-    let out = uci.wait_with_output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("bestmove "),
-        "uci with weights"
-    );
+    let best = uci_best("rules/tictactoe.alg", &["--weights", &weights], "go depth 2");
+    assert!(!best.is_empty(), "uci with weights");
     for f in [weights, curve] {
         let _ = std::fs::remove_file(f);
     }
@@ -137,8 +123,8 @@ fn weights_that_do_not_fit_are_refused_in_one_line() {
     }
 }
 
-/// The best move of `uci RULES [ARGS]` at depth 1 from the start.
-fn uci_best(rules: &str, args: &[&str]) -> String {
+/// The best move of `uci RULES [ARGS]` from the start, searched with `go`.
+fn uci_best(rules: &str, args: &[&str], go: &str) -> String {
     let mut uci = Command::new(env!("CARGO_BIN_EXE_chessalg"))
         .arg("uci")
         .arg(rules)
@@ -150,7 +136,7 @@ fn uci_best(rules: &str, args: &[&str]) -> String {
     uci.stdin
         .take()
         .unwrap()
-        .write_all(b"uci\nisready\nposition startpos\ngo depth 1\nquit\n")
+        .write_all(format!("uci\nisready\nposition startpos\n{go}\nquit\n").as_bytes())
         .unwrap();
     let out = String::from_utf8_lossy(&uci.wait_with_output().unwrap().stdout).into_owned();
     let best = out.lines().find_map(|l| l.strip_prefix("bestmove "));
@@ -180,13 +166,20 @@ fn a_rule_file_names_the_weights_its_ai_plays_with() {
     std::fs::write(at("w.json"), w.to_string()).unwrap();
     let ttt = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
     std::fs::write(at("ttt.alg"), format!("{ttt}\nweights \"w.json\"\n")).unwrap();
-    assert_eq!(uci_best(&at("ttt.alg"), &[]), "a1", "the file's weights");
-    let plain = uci_best("rules/tictactoe.alg", &[]);
+    assert_eq!(
+        uci_best(&at("ttt.alg"), &[], "go depth 1"),
+        "a1",
+        "the file's weights"
+    );
+    let plain = uci_best("rules/tictactoe.alg", &[], "go depth 1");
     assert_ne!(plain, "a1", "without them");
-    assert_eq!(uci_best(&at("ttt.alg"), &["--weights", "none"]), plain);
+    assert_eq!(
+        uci_best(&at("ttt.alg"), &["--weights", "none"], "go depth 1"),
+        plain
+    );
     // A file that imports it plays another game: it does not inherit them.
     std::fs::write(at("import.alg"), "import \"ttt.alg\"\n").unwrap();
-    assert_eq!(uci_best(&at("import.alg"), &[]), plain);
+    assert_eq!(uci_best(&at("import.alg"), &[], "go depth 1"), plain);
     // `match` and `play` load them too: a1 is the AI's first move.
     let (ok, out, err) = chessalg(&[
         "match",
