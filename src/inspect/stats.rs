@@ -90,17 +90,21 @@ pub struct GameStats {
     pub random: Measures,
 }
 
-/// Plays `opts.games` games of each kind in parallel and measures them;
-/// `progress` is called once per finished game.
-pub fn stats(game: &Game, opts: StatsOptions, progress: &(dyn Fn() + Sync)) -> Result<GameStats, PlayError> {
-    let weights = Weights::declared(game).ok().flatten().map(Arc::new);
-    let weights = vec![weights; game.players().len()];
+/// Plays `opts.games` games of each kind in parallel and measures them,
+/// the AI scoring positions with each player's `weights` (none: the
+/// declared values); `progress` is called once per finished game.
+pub fn stats(
+    game: &Game,
+    weights: &[Option<Arc<Weights>>],
+    opts: StatsOptions,
+    progress: &(dyn Fn() + Sync),
+) -> Result<GameStats, PlayError> {
     let mut measures = Vec::new();
     for controller in [Controller::Ai, Controller::Random] {
         let records: Result<Vec<Record>, PlayError> = (0..opts.games)
             .into_par_iter()
             .map(|k| {
-                let r = play_one(game, controller, &weights, opts, opts.seed.wrapping_add(k));
+                let r = play_one(game, controller, weights, opts, opts.seed.wrapping_add(k));
                 progress();
                 r
             })

@@ -65,7 +65,9 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
             .progress_chars("=> "),
     );
     let started = Instant::now();
-    let measured = stats(&game, opts, &|| bar.inc(1)).map_err(play_error)?;
+    // The weights the rule file names, as `play` and `match` use them.
+    let weights = super::play::player_weights(&game, &[])?;
+    let measured = stats(&game, &weights, opts, &|| bar.inc(1)).map_err(play_error)?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
         std::fs::write(path, chessalg::inspect::stats::plot_svg(&measured))
