@@ -301,8 +301,28 @@ impl Backtracker {
         if safe {
             return self.safe_moves(side, position, cache, limits, found);
         }
+        self.each_outcome(
+            self.sides[side].for_position(position),
+            side,
+            position,
+            cache,
+            limits,
+            found,
+        )
+    }
+
+    /// Calls `found` with each result of `program` run for `side` (with its
+    /// `attacked` test) until it says to stop.
+    fn each_outcome(
+        &self,
+        program: Compiled<'_>,
+        side: usize,
+        position: &Position,
+        cache: &mut Scratch,
+        limits: &Limits,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
-        let program = self.sides[side].for_position(position);
         let outcomes = search_with(program, position, cache, limits, &oracle)?;
         for o in outcomes.iter() {
             if found(&o).is_break() {
@@ -335,14 +355,7 @@ impl Backtracker {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let oracle = Attacks { engine: self, side };
-        let outcomes = search_with(Compiled::plain(program), position, cache, limits, &oracle)?;
-        for o in outcomes.iter() {
-            if found(&o).is_break() {
-                break;
-            }
-        }
-        Ok(())
+        self.each_outcome(Compiled::plain(program), side, position, cache, limits, found)
     }
 
     /// See [`crate::engine::Engine::can_change`].
