@@ -30,7 +30,7 @@ pub fn data() -> &'static [(&'static str, &'static str)] {
 /// The text of file `path`: the file on disk if there is one, else the
 /// bundled data file it names (`<bundled>/rules/weights/checkers.json`).
 pub fn read_data(path: &str) -> std::io::Result<String> {
-    match std::fs::read_to_string(path) {
+    match crate::file::read_text(path, crate::file::MAX_DATA_BYTES) {
         Ok(text) => Ok(text),
         Err(e) => (path.strip_prefix(DIR).and_then(|p| p.strip_prefix('/')))
             .and_then(|name| data().iter().find(|(n, _)| *n == name))
@@ -64,9 +64,10 @@ pub fn lookup(path: &str) -> Option<Source> {
 /// A rule file's source: the file at `path` if there is one, else the
 /// bundled file it names.
 pub fn read(path: &str) -> std::io::Result<Source> {
-    match std::fs::read_to_string(path) {
+    match crate::file::read_text(path, crate::file::MAX_RULES_BYTES) {
         Ok(text) => Ok(Source::new(path, text)),
-        Err(e) => lookup(path).ok_or(e),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => lookup(path).ok_or(e),
+        Err(e) => Err(e),
     }
 }
 

@@ -29,6 +29,7 @@ pub mod bundled;
 pub mod core;
 pub mod decl;
 pub mod engine;
+pub mod file;
 pub mod game;
 pub mod inspect;
 pub mod ir;

@@ -8,6 +8,10 @@ use std::process::{Command, Stdio};
 fn chessalg(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
         .args(args)
+        .env(
+            "CHESSALG_DATA_DIR",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("chessalg-data"),
+        )
         .output()
         .expect("run chessalg");
     (

@@ -338,3 +338,46 @@ fn fairy_stockfish_and_chessalg_list_the_same_moves_in_its_variants() {
         assert!(stdout.contains("0 disagreements"), "{variant}: {stdout}");
     }
 }
+
+#[test]
+fn isready_and_stop_are_answered_during_go_perft() {
+    let mut e = Engine::start("rules/chess.alg");
+    e.send("uci");
+    e.until("uciok");
+    // Perft 7 of chess takes hours: the engine must answer meanwhile.
+    e.send("go perft 7");
+    let asked = std::time::Instant::now();
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    e.send("stop");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(lines, ["info string perft stopped", "readyok"]);
+    assert!(
+        asked.elapsed().as_secs() < 20,
+        "answered in {:?}",
+        asked.elapsed()
+    );
+    // The engine goes on as before: a small perft still counts.
+    e.send("go perft 2");
+    assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 400");
+    // `quit` during a perft ends the engine at once too.
+    e.send("go perft 7");
+    e.quit();
+}
+
+#[test]
+fn a_rules_file_without_an_end_is_refused_at_a_stated_size() {
+    let mut e = Engine::start("rules/chess.alg");
+    e.send("setoption name RulesFile value /dev/zero");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        lines[0].starts_with("info string") && lines[0].contains("larger than 4194304 bytes"),
+        "{lines:?}"
+    );
+    // The game is still chess.
+    e.send("go perft 1");
+    assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 20");
+    e.quit();
+}

@@ -313,9 +313,9 @@ impl Weights {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
-        std::fs::write(path, text + "\n").map_err(|e| WeightsError::File {
+        crate::file::write(path, text + "\n").map_err(|e| WeightsError::File {
             path: path.to_string(),
-            reason: e.to_string(),
+            reason: e.source.to_string(),
         })
     }
 }

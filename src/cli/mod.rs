@@ -3,7 +3,7 @@
 mod cmd;
 mod ui;
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
@@ -140,12 +140,17 @@ fn print_problems(problems: &Problems) {
 pub fn read_source(path: &str) -> Result<Source, Failure> {
     let mut bytes = Vec::new();
     let name = if path == "-" { "<stdin>" } else { path };
+    let limit = chessalg::file::MAX_RULES_BYTES;
     let read = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        chessalg::file::read_all(std::io::stdin(), limit)
     } else {
-        std::fs::read(path).map(|b| bytes = b)
-    };
+        chessalg::file::read_bytes(path, limit)
+    }
+    .map(|b| bytes = b);
     if let Err(e) = read {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            return Err(Failure::Message(format!("cannot read {name}: {e}")));
+        }
         // A bare name (`chess`) is a rule file built into chessalg.
         return chessalg::bundled::lookup(path).ok_or_else(|| {
             Failure::Message(format!(

@@ -38,8 +38,8 @@ pub use notation::pgn;
 pub use notation::pgn::{PgnGame, PgnReadError, PgnTags};
 pub use notation::square_name;
 pub use perft::{
-    PerftProgress, PerftTable, divide, divide_parallel, divide_with, perft, perft_parallel, perft_watched,
-    perft_with,
+    PerftProgress, PerftTable, divide, divide_parallel, divide_until, divide_with, perft, perft_parallel,
+    perft_watched, perft_with,
 };
 pub use policy::{Legality, SearchOptions, TurnOrder};
 pub use prospects::Prospects;
@@ -102,6 +102,10 @@ pub enum PlayError {
     #[error("cannot allocate a perft table of {0} MiB")]
     #[diagnostic(code(chessalg::game::table), help("ask for a smaller table (`--hash 256`)"))]
     Table(usize),
+    /// The caller asked the work to stop before it finished.
+    #[error("stopped before it finished")]
+    #[diagnostic(code(chessalg::game::stopped))]
+    Stopped,
 }
 
 /// A legal move: what it changes and the squares its piece of interest

@@ -7,7 +7,7 @@
 //! chess's tables leave out (`repetition`, `quiet`, `material`) do not cut the
 //! tree, so chess keeps its published counts.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -109,7 +109,7 @@ pub fn perft_with(
 ) -> Result<u64, PlayError> {
     let mut state = state.clone();
     let table = table.filter(|_| game.perft_table_applies());
-    count(game, &mut state, depth, cache, table)
+    count(game, &mut state, depth, cache, table, None)
 }
 
 /// Perft on `state`, walked down and back up in place.
@@ -119,9 +119,13 @@ fn count(
     depth: u32,
     cache: &mut Cache,
     table: Option<&PerftTable>,
+    stop: Option<&AtomicBool>,
 ) -> Result<u64, PlayError> {
     if depth == 0 {
         return Ok(1);
+    }
+    if depth >= 2 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(PlayError::Stopped);
     }
     // Subtrees of two plies or more are worth a look-up.
     let key = match table {
@@ -143,7 +147,7 @@ fn count(
     let mut total = 0;
     for a in &actions {
         let undo = game.make(state, a);
-        let n = count(game, state, depth - 1, cache, table);
+        let n = count(game, state, depth - 1, cache, table, stop);
         game.unmake(state, undo);
         total += n?;
     }
@@ -171,6 +175,19 @@ pub fn divide_with(
     cache: &mut Cache,
     table: Option<&PerftTable>,
 ) -> Result<Vec<(String, u64)>, PlayError> {
+    divide_until(game, state, depth, cache, table, None)
+}
+
+/// [`divide_with`] that gives up with [`PlayError::Stopped`] soon after
+/// `stop` is set (a UCI `stop` during `go perft`).
+pub fn divide_until(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    cache: &mut Cache,
+    table: Option<&PerftTable>,
+    stop: Option<&AtomicBool>,
+) -> Result<Vec<(String, u64)>, PlayError> {
     let table = table.filter(|_| game.perft_table_applies());
     if game.ends_tree(state, cache)? {
         return Ok(Vec::new());
@@ -184,7 +201,7 @@ pub fn divide_with(
         let n = if depth <= 1 {
             Ok(1)
         } else {
-            count(game, &mut next, depth - 1, cache, table)
+            count(game, &mut next, depth - 1, cache, table, stop)
         };
         game.unmake(&mut next, undo);
         out.push((name, n?));

@@ -4,6 +4,7 @@
 //! do the printing.
 
 mod clock;
+pub mod journal;
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,11 @@ use crate::ai::{Ai, Budget, Choice, Rng, Weights};
 use crate::core::PlayerId;
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
+
+/// The PGN tag that says who plays each player, in turn order (`human ai`).
+pub const SEATS_TAG: &str = "Seats";
+/// The PGN tag of the clock a match is played on (seconds `+` increment).
+pub const TIME_CONTROL_TAG: &str = "TimeControl";
 
 /// Who makes a player's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +41,23 @@ impl Controller {
             Controller::Ai => "chessalg AI",
             Controller::Random => "Random mover",
         }
+    }
+
+    /// The word the command line and a saved game's `Seats` tag use:
+    /// `human`, `ai` or `random`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Controller::Human => "human",
+            Controller::Ai => "ai",
+            Controller::Random => "random",
+        }
+    }
+
+    /// The controller a word of [`Controller::word`] names.
+    pub fn from_word(word: &str) -> Option<Controller> {
+        [Controller::Human, Controller::Ai, Controller::Random]
+            .into_iter()
+            .find(|c| c.word() == word)
     }
 }
 
@@ -72,6 +95,9 @@ pub struct Session<'g> {
     rng: Rng,
     /// Scratch space for the game's searches.
     pub cache: Cache,
+    /// More tag pairs for the record (a journal's `Rules`), after the
+    /// `Seats` and `TimeControl` tags the match writes itself.
+    pub tags: Vec<(String, String)>,
 }
 
 /// What the AI or the random player chose.
@@ -110,6 +136,7 @@ impl<'g> Session<'g> {
             ais: (0..game.players().len()).map(|_| Ai::new(seed ^ 0xA1)).collect(),
             rng: Rng::new(seed),
             cache,
+            tags: Vec::new(),
         }
     }
 
@@ -292,11 +319,18 @@ impl<'g> Session<'g> {
             .zip(self.game.players())
             .map(|(c, name)| format!("{} ({name})", c.label()))
             .collect();
+        let seats = self.controllers.iter().map(|c| c.word()).collect::<Vec<_>>();
+        let mut extra = vec![(SEATS_TAG.to_string(), seats.join(" "))];
+        if let Some(clock) = &self.clock {
+            extra.push((TIME_CONTROL_TAG.to_string(), clock.control().to_string()));
+        }
+        extra.extend(self.tags.iter().cloned());
         let tags = PgnTags {
             event: Some(format!("{}: chessalg play", self.game.name())),
             date: Some(pgn::today()),
             players,
             termination,
+            extra,
         };
         self.game
             .pgn(&self.start, &self.actions, ending, &tags, &mut self.cache)

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::ai::{Ai, Budget, Choice, Interrupt, Weights, moves_to_mate};
 use crate::decl::Spec;
 use crate::engine::{Cache, EngineChoice};
-use crate::game::{Game, State, divide};
+use crate::game::{Game, PlayError, State, divide_until};
 use crate::report::{self, Style};
 use crate::source::Source;
 
@@ -87,7 +87,7 @@ pub fn variants_beside(rules: &Path) -> Vec<(String, PathBuf)> {
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "alg"))
             .filter(|p| {
-                let text = std::fs::read_to_string(p).unwrap_or_default();
+                let text = crate::file::read_text(p, crate::file::MAX_RULES_BYTES).unwrap_or_default();
                 is_game(&Source::new(p.display().to_string(), text))
             })
             .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
@@ -215,11 +215,22 @@ impl<W: Write + Send + 'static> Server<W> {
 
     /// Answers each line of `input` until `quit` or its end (a search under
     /// way is stopped and its best move given).
-    pub fn run(mut self, input: impl BufRead) -> std::io::Result<()> {
-        // Bytes that are not UTF-8 are read as U+FFFD (an unknown command).
-        for line in input.split(b'\n') {
-            let line = String::from_utf8_lossy(&line?).into_owned();
-            if !self.handle(line.trim_end_matches('\r')) {
+    pub fn run(mut self, mut input: impl BufRead) -> std::io::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            match read_line(&mut input, &mut line, MAX_LINE_BYTES)? {
+                Line::End => break,
+                Line::TooLong => {
+                    self.say(&format!(
+                        "info string a line longer than {MAX_LINE_BYTES} bytes is not read"
+                    ));
+                    continue;
+                }
+                Line::Read => {}
+            }
+            // Bytes that are not UTF-8 are read as U+FFFD (an unknown command).
+            let text = String::from_utf8_lossy(&line).into_owned();
+            if !self.handle(text.trim_end_matches('\r')) {
                 break;
             }
         }
@@ -456,20 +467,34 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     /// `go perft N`: Fairy-Stockfish's divide (`move: count`, a blank line,
-    /// `Nodes searched: N`).
-    fn perft(&self, depth: u32) {
-        match divide(&self.game, &self.state, depth, &mut Cache::new()) {
-            Ok(rows) => {
-                let mut text = String::new();
-                for (name, n) in &rows {
-                    text.push_str(&format!("{name}: {n}\n"));
+    /// `Nodes searched: N`), counted on a thread of its own so that
+    /// `isready` is answered meanwhile and `stop` ends it (with no count).
+    fn perft(&mut self, depth: u32) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let ai = self.ai.take().unwrap_or_else(|| self.new_ai());
+        let (game, state, out, flag) = (
+            self.game.clone(),
+            self.state.clone(),
+            self.out.clone(),
+            stop.clone(),
+        );
+        let thread = std::thread::spawn(move || {
+            match divide_until(&game, &state, depth, &mut Cache::new(), None, Some(&flag)) {
+                Ok(rows) => {
+                    let mut text = String::new();
+                    for (name, n) in &rows {
+                        text.push_str(&format!("{name}: {n}\n"));
+                    }
+                    let total: u64 = rows.iter().map(|(_, n)| n).sum();
+                    text.push_str(&format!("\nNodes searched: {total}"));
+                    say(&out, &text);
                 }
-                let total: u64 = rows.iter().map(|(_, n)| n).sum();
-                text.push_str(&format!("\nNodes searched: {total}"));
-                self.say(&text);
+                Err(PlayError::Stopped) => say(&out, "info string perft stopped"),
+                Err(e) => say(&out, &format!("info string {e}")),
             }
-            Err(e) => self.say(&format!("info string {e}")),
-        }
+            ai
+        });
+        self.search = Some(Search { stop, thread });
     }
 
     /// Stops the search under way (if any); it gives its best move.
@@ -480,6 +505,53 @@ impl<W: Write + Send + 'static> Server<W> {
                 Ok(ai) => self.ai = Some(ai),
                 Err(_) => self.say("info string the search failed"),
             }
+        }
+    }
+}
+
+/// The longest command line read (a `position` with thousands of moves
+/// fits); a longer one is skipped whole.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (without its newline) is in the buffer.
+    Read,
+    /// A line longer than the limit was skipped up to its newline.
+    TooLong,
+    /// The input ended.
+    End,
+}
+
+/// Reads the next line of `input` into `line` (its newline left out),
+/// holding at most `limit` bytes in memory whatever the input.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
+    line.clear();
+    let mut too_long = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Read,
+            });
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_long && line.len() + chunk.len() <= limit {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
         }
     }
 }
@@ -576,7 +648,32 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_go, score_text};
+    use super::{Line, parse_go, read_line, score_text};
+
+    #[test]
+    fn a_line_past_the_limit_is_skipped_whole() {
+        let text = format!("isready\n{}\nquit\nlast", "x".repeat(100));
+        let mut input = std::io::BufReader::with_capacity(8, text.as_bytes());
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        loop {
+            let got = read_line(&mut input, &mut line, 10).unwrap();
+            if got == Line::End {
+                break;
+            }
+            seen.push((got, String::from_utf8_lossy(&line).into_owned()));
+        }
+        let expected = [
+            (Line::Read, "isready"),
+            (Line::TooLong, ""),
+            (Line::Read, "quit"),
+            (Line::Read, "last"),
+        ];
+        assert_eq!(seen.len(), expected.len());
+        for ((got, text), (want, want_text)) in seen.iter().zip(expected) {
+            assert_eq!((got, text.as_str()), (&want, want_text));
+        }
+    }
 
     #[test]
     fn go_reads_its_limits_and_refuses_what_it_does_not_know() {

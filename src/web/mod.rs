@@ -418,7 +418,7 @@ async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Res
                 event: Some(format!("{}: chessalg serve", game.name())),
                 date: Some(crate::game::pgn::today()),
                 players: game.players().to_vec(),
-                termination: None,
+                ..PgnTags::default()
             };
             game.pgn(&p.start, &p.actions, ending, &tags, &mut cache)
                 .map_err(|e| bad(e.to_string()))

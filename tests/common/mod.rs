@@ -21,11 +21,24 @@ pub fn chess() -> Game {
     game("rules/chess.alg")
 }
 
+/// The data directory the tests' runs of `chessalg` keep their games in
+/// (not the user's own).
+pub fn data_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("chessalg-data")
+}
+
+/// The `chessalg` binary as the tests run it: colours off, games kept in
+/// [`data_dir`].
+pub fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chessalg"));
+    command.env("NO_COLOR", "1").env("CHESSALG_DATA_DIR", data_dir());
+    command
+}
+
 /// Runs the `chessalg` binary with `args`, `stdin` piped in, colours off.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+    let mut child = command()
         .args(args)
-        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use chessalg::ai::{Budget, Weights};
 use chessalg::core::PlayerId;
 use chessalg::game::{Ending, Game, PlayError, Reason};
-use chessalg::session::{Controller, Session, TimeControl};
+use chessalg::session::{Controller, Session, TimeControl, journal};
 
 use super::play::{AiArgs, PlayerKind, SeatArgs};
 use crate::cli::{Failure, load_game, play_error};
@@ -92,8 +92,11 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, args.games.min(256) as usize);
+    // Every finished game is kept at once, in a file of its own.
+    let kept = journal::new_match_dir(game.name()).map_err(|e| Failure::Message(e.to_string()))?;
+    eprintln!("the games are kept in {}", kept.display());
     let next = AtomicU64::new(0);
-    let done: Mutex<Vec<Result<Played, PlayError>>> = Mutex::new(Vec::new());
+    let done: Mutex<Vec<Result<Played, Failure>>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| {
@@ -118,7 +121,13 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                         args.seed.wrapping_add(k - k % 2 * u64::from(args.alternate)),
                     );
                     let result = play_one(&game, &setup, (budget, clock), (seed, opening), args.max_plies)
-                        .map(|p| Played { swapped, ..p });
+                        .map(|p| Played { swapped, ..p })
+                        .map_err(play_error)
+                        .and_then(|p| {
+                            chessalg::file::write(kept.join(format!("seed-{seed}.pgn")), &p.pgn)
+                                .map_err(|e| Failure::Message(e.to_string()))?;
+                            Ok(p)
+                        });
                     let stop = result.is_err();
                     done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
                     if stop {
@@ -130,7 +139,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     });
     let mut played = Vec::new();
     for result in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        played.push(result.map_err(play_error)?);
+        played.push(result?);
     }
     played.sort_by_key(|p| p.seed);
     report(&game, &controllers, &played);
@@ -143,7 +152,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             .map(|p| p.pgn.as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        std::fs::write(path, text).map_err(|e| Failure::Message(format!("cannot write {path}: {e}")))?;
+        chessalg::file::write(path, text).map_err(|e| Failure::Message(e.to_string()))?;
         println!("games saved to {path}");
     }
     Ok(())

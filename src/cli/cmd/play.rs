@@ -3,6 +3,7 @@
 //! keys (`tui`); otherwise line mode reads one command per line.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -12,6 +13,8 @@ use chessalg::game::Game;
 use std::sync::Arc;
 
 use chessalg::ai::{Budget, Weights};
+use chessalg::engine::Cache;
+use chessalg::session::journal::{self, Journal, SavedGame};
 use chessalg::session::{Controller, Session, TimeControl, TimeControlError};
 
 use crate::cli::{Failure, load_game, ui};
@@ -51,10 +54,16 @@ impl SeatArgs {
         first: PlayerKind,
         rest: PlayerKind,
     ) -> Result<Vec<PlayerKind>, Failure> {
-        let names = game.players();
-        let mut seats: Vec<PlayerKind> = (0..names.len())
+        let seats = (0..game.players().len())
             .map(|i| if i == 0 { first } else { rest })
             .collect();
+        self.over(game, seats)
+    }
+
+    /// `seats` (one per player, in turn order) with the flags' changes.
+    pub fn over(&self, game: &Game, mut seats: Vec<PlayerKind>) -> Result<Vec<PlayerKind>, Failure> {
+        let names = game.players();
+        seats.resize(names.len(), PlayerKind::Ai);
         let named = |name: &str, fallback: usize| {
             names
                 .iter()
@@ -188,8 +197,9 @@ pub fn player_weights(game: &Game, specs: &[String]) -> Result<Vec<Option<Arc<We
 /// Arguments of `chessalg play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The rule file of the game.
-    rules: String,
+    /// The rule file of the game (with `--resume`: the one the kept game names).
+    #[arg(required_unless_present = "resume")]
+    rules: Option<String>,
     /// Who plays (by default a human the first player, the AI the others).
     #[command(flatten)]
     seats: SeatArgs,
@@ -204,15 +214,33 @@ pub struct PlayArgs {
     /// Start from this FEN instead of the game's initial position.
     #[arg(long)]
     fen: Option<String>,
-    /// Write the game to this PGN file after every move and when it ends.
+    /// Keep the game in this PGN file, written whole after every move and
+    /// when it ends (default: a new file in the data directory's `games/`,
+    /// `~/.local/share/chessalg/games/` on Linux, `$CHESSALG_DATA_DIR/games/`
+    /// if that is set).
     #[arg(long)]
     pgn: Option<String>,
+    /// Go on with a kept game: the last unfinished one in the data
+    /// directory, or the PGN file given. Its rule file, players and clock
+    /// come from the file unless flags say otherwise; it is kept where it was.
+    #[arg(long, value_name = "PGN")]
+    resume: Option<Option<String>>,
     /// Line mode even in a terminal.
     #[arg(long)]
     line: bool,
     /// Print only the moves and the result, not the board after each move.
     #[arg(long)]
     quiet: bool,
+}
+
+impl From<Controller> for PlayerKind {
+    fn from(c: Controller) -> PlayerKind {
+        match c {
+            Controller::Human => PlayerKind::Human,
+            Controller::Ai => PlayerKind::Ai,
+            Controller::Random => PlayerKind::Random,
+        }
+    }
 }
 
 impl From<PlayerKind> for Controller {
@@ -228,34 +256,127 @@ impl From<PlayerKind> for Controller {
 /// How long the AI thinks per move in `play` when no flag says.
 const DEFAULT_SECONDS: f64 = 1.0;
 
+/// The kept game `--resume` names: the file given, or the last unfinished
+/// one in the data directory.
+fn resumed(which: Option<&str>) -> Result<SavedGame, Failure> {
+    let saved = match which {
+        Some(path) => {
+            SavedGame::read(Path::new(path)).map_err(|e| Failure::Message(format!("--resume: {e}")))?
+        }
+        None => {
+            let dir = journal::games_dir().map_err(|e| Failure::Message(format!("--resume: {e}")))?;
+            journal::latest_unfinished(&dir)
+                .map_err(|e| Failure::Message(format!("--resume: {e}")))?
+                .ok_or_else(|| {
+                    Failure::Message(format!(
+                        "--resume: no unfinished game is kept in {}; start one with `chessalg play RULES`",
+                        dir.display()
+                    ))
+                })?
+        }
+    };
+    if saved.finished {
+        return Err(Failure::Message(format!(
+            "--resume: the game in {} is over (it has a result)",
+            saved.path.display()
+        )));
+    }
+    Ok(saved)
+}
+
+/// How a kept game names its rule file: a file's absolute path (so it is
+/// found from any directory), or a bundled game's name as given.
+fn rules_tag(rules: &str) -> String {
+    match std::fs::canonicalize(rules) {
+        Ok(path) if path.is_file() => path.display().to_string(),
+        _ => rules.to_string(),
+    }
+}
+
 /// Runs `chessalg play`.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
-    let game = load_game(&args.rules)?;
-    let start = match &args.fen {
-        Some(fen) => game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
-        None => game.initial(),
+    let saved = match &args.resume {
+        Some(which) => Some(resumed(which.as_deref())?),
+        None => None,
+    };
+    let rules = match (&args.rules, saved.as_ref().and_then(|s| s.rules.as_ref())) {
+        (Some(rules), _) | (None, Some(rules)) => rules.clone(),
+        (None, None) => {
+            return Err(Failure::Message(
+                "--resume: the kept game does not name its rule file; give it: chessalg play RULES --resume PGN"
+                    .to_string(),
+            ));
+        }
+    };
+    let game = load_game(&rules)?;
+    let mut cache = Cache::new();
+    let (start, played) = match (&saved, &args.fen) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Message(
+                "--fen and --resume: a resumed game goes on from where it stopped".to_string(),
+            ));
+        }
+        (Some(saved), None) => {
+            let read = game
+                .read_pgn(&saved.text, &mut cache)
+                .map_err(|e| Failure::Message(format!("--resume: {}: {e}", saved.path.display())))?;
+            (read.start, read.actions)
+        }
+        (None, Some(fen)) => (
+            game.from_fen(fen).map_err(|e| Failure::Message(e.to_string()))?,
+            Vec::new(),
+        ),
+        (None, None) => (game.initial(), Vec::new()),
     };
     let budget = args.ai.budget(Some(DEFAULT_SECONDS))?;
-    let clock = args.ai.clock()?;
-    let controllers = args
-        .seats
-        .controllers(&game, PlayerKind::Human, PlayerKind::Ai)?
-        .into_iter()
-        .map(Controller::from)
-        .collect();
+    let clock = match (args.ai.clock()?, saved.as_ref()) {
+        (Some(c), _) => Some(c),
+        (None, Some(s)) => s.time_control,
+        (None, None) => None,
+    };
+    let seats = match saved.as_ref().and_then(|s| s.seats.clone()) {
+        Some(seats) => args
+            .seats
+            .over(&game, seats.into_iter().map(PlayerKind::from).collect())?,
+        None => args.seats.controllers(&game, PlayerKind::Human, PlayerKind::Ai)?,
+    };
+    let controllers = seats.into_iter().map(Controller::from).collect();
     let weights = args.ai.weights(&game)?;
     let mut m = Session::new(&game, start, controllers, budget, args.seed).with_weights(&weights);
+    for action in played {
+        m.push(action);
+    }
+    // A resumed game's clocks start again from the time control.
     if let Some(control) = clock {
         m = m.with_clock(control);
     }
+    m.tags.push((journal::RULES_TAG.to_string(), rules_tag(&rules)));
+    let journal = match (&args.pgn, &saved) {
+        (Some(path), _) => Journal::at(path),
+        (None, Some(saved)) => Journal::at(&saved.path),
+        (None, None) => {
+            let dir = journal::games_dir().map_err(|e| Failure::Message(e.to_string()))?;
+            Journal::new_in(&dir, game.name())
+        }
+    };
+    // Written at once: the file exists (and is whole) from the start.
+    ui::save(&mut m, &journal, None, None)?;
+    match &saved {
+        Some(_) => eprintln!(
+            "resumed after {} moves; the game is kept in {}",
+            m.actions.len(),
+            journal.path().display()
+        ),
+        None => eprintln!("the game is kept in {}", journal.path().display()),
+    }
     let has_human = m.controllers.contains(&Controller::Human);
     if has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        return ui::terminal::run(&mut m, args.max_plies, args.pgn.as_deref());
+        return ui::terminal::run(&mut m, args.max_plies, &journal);
     }
     let options = ui::Options {
         quiet: args.quiet,
         max_plies: args.max_plies,
-        pgn: args.pgn.as_deref(),
+        journal: &journal,
     };
     ui::line::run(&mut m, &options)
 }

@@ -21,8 +21,8 @@ pub struct ShowArgs {
 pub fn run(args: &ShowArgs) -> Result<(), Failure> {
     let (game, state) = setup(&args.game)?;
     if let Some(path) = &args.svg {
-        std::fs::write(path, chessalg::web::svg::position_svg(&game, &state))
-            .map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))?;
+        chessalg::file::write(path, chessalg::web::svg::position_svg(&game, &state))
+            .map_err(|e| Failure::Message(e.to_string()))?;
     }
     let mut cache = Cache::new();
     print!("{}", game.board_text(&state));

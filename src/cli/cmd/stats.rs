@@ -70,8 +70,8 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let measured = stats(&game, &weights, opts, &|| bar.inc(1)).map_err(play_error)?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
-        std::fs::write(path, chessalg::inspect::stats::plot_svg(&measured))
-            .map_err(|e| Failure::Message(format!("cannot write {path}: {e}")))?;
+        chessalg::file::write(path, chessalg::inspect::stats::plot_svg(&measured))
+            .map_err(|e| Failure::Message(e.to_string()))?;
     }
     if args.json {
         let text = serde_json::to_string_pretty(&measured).map_err(|e| Failure::Message(e.to_string()))?;

@@ -77,14 +77,21 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Some(path) => Weights::load(path, &game).map_err(|e| Failure::Message(format!("--from: {e}")))?,
         None => Weights::initial(&game),
     };
-    // Fail before the work, not after it, if the weights cannot be written;
     // `--games 0` writes the starting weights (the declared values) alone.
-    start
-        .save(&args.out)
-        .map_err(|e| Failure::Message(format!("--out: {e}")))?;
+    // Otherwise nothing is written until there are new weights: an existing
+    // file stays as it is if training is stopped; but fail before the work,
+    // not after it, if they could not be written.
     if args.games == 0 {
+        start
+            .save(&args.out)
+            .map_err(|e| Failure::Message(format!("--out: {e}")))?;
         println!("the starting weights of {} written to {}", game.name(), args.out);
         return Ok(());
+    }
+    for (flag, path) in [("--out", Some(&args.out)), ("--curve", args.curve.as_ref())] {
+        if let Some(path) = path {
+            chessalg::file::check_writable(path).map_err(|e| Failure::Message(format!("{flag}: {e}")))?;
+        }
     }
     let options = TrainOptions {
         games: args.games,
@@ -141,8 +148,8 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
             args.lambda,
             options.depth
         );
-        std::fs::write(path, curve_svg(&title, &curve))
-            .map_err(|e| Failure::Message(format!("--curve: cannot write {path}: {e}")))?;
+        chessalg::file::write(path, curve_svg(&title, &curve))
+            .map_err(|e| Failure::Message(format!("--curve: {e}")))?;
         println!("learning curve written to {path}");
     }
     Ok(())

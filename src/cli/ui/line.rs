@@ -1,7 +1,11 @@
 //! Line mode: one command per line on stdin, the board printed after each move.
+//! The game is kept in its journal after every move; Ctrl-C ends the
+//! program once the journal is whole.
 
 use std::io::{BufRead, Write};
+use std::sync::Mutex;
 
+use chessalg::session::journal::Journal;
 use chessalg::session::{Controller, Session};
 
 use super::{Options, result_line, save};
@@ -9,6 +13,7 @@ use crate::cli::{Failure, play_error};
 
 /// Plays `m` to its end (or the ply limit, or end of input) in line mode.
 pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
+    on_interrupt(args.journal);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
@@ -30,16 +35,12 @@ pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
         if status.ending.is_some() {
             let reason = status.ending.as_ref().map(|(_, r)| r.to_string());
             println!("{}", result_line(game, &status));
-            if let Some(path) = args.pgn {
-                save(m, path, status.ending.as_ref().map(|(e, _)| *e), reason).map_err(Failure::Message)?;
-            }
+            keep(m, args.journal, status.ending.as_ref().map(|(e, _)| *e), reason)?;
             return Ok(());
         }
         if args.max_plies.is_some_and(|n| m.actions.len() >= n) {
             println!("Game stopped after {} plies *", m.actions.len());
-            if let Some(path) = args.pgn {
-                save(m, path, None, Some("ply limit".to_string())).map_err(Failure::Message)?;
-            }
+            keep(m, args.journal, None, Some("ply limit".to_string()))?;
             return Ok(());
         }
         let index = match m.controller() {
@@ -77,9 +78,10 @@ pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
                     }
                     Some("save") => {
                         match words.next() {
-                            Some(path) => match save(m, path, None, None) {
+                            Some(path) => match save(m, &Journal::at(path), None, None) {
                                 Ok(()) => println!("saved {path}"),
-                                Err(e) => println!("{e}"),
+                                Err(Failure::Message(e)) => println!("{e}"),
+                                Err(Failure::Reported) => {}
                             },
                             None => println!("save needs a file name: save FILE"),
                         }
@@ -136,10 +138,38 @@ pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
             println!("{} {player} plays {}", move_number(&state), status.sans[index]);
         }
         m.push(status.legal[index].clone());
-        if let Some(path) = args.pgn {
-            save(m, path, None, None).map_err(Failure::Message)?;
-        }
+        keep(m, args.journal, None, None)?;
     }
+}
+
+/// Held while the journal is written, so Ctrl-C never ends the program
+/// in the middle of a write (which would leave a stray temporary file).
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// Writes the game to its journal, Ctrl-C held off meanwhile.
+fn keep(
+    m: &mut Session<'_>,
+    journal: &Journal,
+    ending: Option<chessalg::game::Ending>,
+    termination: Option<String>,
+) -> Result<(), Failure> {
+    let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    save(m, journal, ending, termination)
+}
+
+/// On Ctrl-C: wait for a write in progress, say where the game is kept, and
+/// end. The journal holds every move played (it is written after each).
+fn on_interrupt(journal: &Journal) {
+    let path = journal.path().display().to_string();
+    // Only one handler per process; a second game in the same process keeps
+    // the first one's (tests call this once).
+    let _ = ctrlc::set_handler(move || {
+        let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+        println!();
+        println!("game kept in {path}; `chessalg play --resume {path}` goes on with it");
+        let _ = std::io::stdout().flush();
+        std::process::exit(130);
+    });
 }
 
 fn move_number(state: &chessalg::game::State) -> String {
@@ -151,10 +181,8 @@ fn move_number(state: &chessalg::game::State) -> String {
 }
 
 fn quit(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
-    if let Some(path) = args.pgn {
-        save(m, path, None, Some("abandoned".to_string())).map_err(Failure::Message)?;
-        println!("game saved to {path}");
-    }
+    keep(m, args.journal, None, Some("abandoned".to_string()))?;
+    println!("game kept in {}", args.journal.path().display());
     println!("bye");
     Ok(())
 }

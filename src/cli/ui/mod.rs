@@ -5,7 +5,10 @@ pub mod line;
 pub mod terminal;
 
 use chessalg::game::{Ending, Game};
+use chessalg::session::journal::Journal;
 use chessalg::session::{Session, Status};
+
+use crate::cli::Failure;
 
 /// How a game is played out on screen.
 pub struct Options<'a> {
@@ -13,8 +16,8 @@ pub struct Options<'a> {
     pub quiet: bool,
     /// Stop after this many plies.
     pub max_plies: Option<usize>,
-    /// Save the game to this PGN file after every move and at the end.
-    pub pgn: Option<&'a str>,
+    /// Where the game is kept: written whole after every move and at the end.
+    pub journal: &'a Journal,
 }
 
 /// The players' names and the result, as one line.
@@ -30,13 +33,14 @@ pub fn result_line(game: &Game, status: &Status) -> String {
     }
 }
 
-/// Writes the game's PGN to `path`.
+/// Writes the game's PGN to its journal, whole.
 pub fn save(
     m: &mut Session<'_>,
-    path: &str,
+    journal: &Journal,
     ending: Option<Ending>,
     termination: Option<String>,
-) -> Result<(), String> {
-    let text = m.pgn(ending, termination).map_err(|e| e.to_string())?;
-    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+) -> Result<(), Failure> {
+    journal
+        .save(m, ending, termination)
+        .map_err(|e| Failure::Message(e.to_string()))
 }

@@ -1,7 +1,8 @@
 //! The terminal board of `chessalg play`: move the cursor with the arrow
 //! keys, Enter picks a piece (its targets light up) and then a target;
-//! `u` takes back, `q`, Esc twice or Ctrl-C quits (the game is written to
-//! `--pgn` first). Only the legal moves can be picked.
+//! `u` takes back, `q`, Esc twice or Ctrl-C quits (the game is kept in its
+//! journal after every move, and on quitting). Only the legal moves can be
+//! picked.
 
 use std::io::{Write, stdout};
 
@@ -10,6 +11,7 @@ use crossterm::style::{Color, Print, ResetColor, SetBackgroundColor, SetForegrou
 use crossterm::{cursor, execute, queue, terminal};
 
 use chessalg::core::Coord;
+use chessalg::session::journal::Journal;
 use chessalg::session::{Controller, Session, Status};
 
 use super::{result_line, save};
@@ -46,7 +48,7 @@ struct View {
 }
 
 /// Runs a match on the terminal board. Returns when it ends or the user quits.
-pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> Result<(), Failure> {
+pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, journal: &Journal) -> Result<(), Failure> {
     let screen = Screen::enter().map_err(io)?;
     let (files, _) = m.game.dimensions();
     let mut view = View {
@@ -55,14 +57,12 @@ pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> 
         choosing: None,
         message: String::new(),
     };
-    let outcome = run_loop(m, &mut view, max_plies, pgn);
+    let outcome = run_loop(m, &mut view, max_plies, journal);
     drop(screen);
     match outcome {
         Ok(last) => {
             println!("{last}");
-            if let Some(path) = pgn {
-                println!("game saved to {path}");
-            }
+            println!("game kept in {}", journal.path().display());
             Ok(())
         }
         Err(e) => Err(e),
@@ -71,29 +71,23 @@ pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, pgn: Option<&str>) -> 
 
 fn save_now(
     m: &mut Session<'_>,
-    pgn: Option<&str>,
+    journal: &Journal,
     status: &Status,
     termination: Option<String>,
 ) -> Result<(), Failure> {
-    if let Some(path) = pgn {
-        save(m, path, status.ending.as_ref().map(|(e, _)| *e), termination).map_err(Failure::Message)?;
-    }
-    Ok(())
+    save(m, journal, status.ending.as_ref().map(|(e, _)| *e), termination)
 }
 
 /// Saves the game after a move: it goes on, so no ending and no termination.
-fn save_played(m: &mut Session<'_>, pgn: Option<&str>) -> Result<(), Failure> {
-    if let Some(path) = pgn {
-        save(m, path, None, None).map_err(Failure::Message)?;
-    }
-    Ok(())
+fn save_played(m: &mut Session<'_>, journal: &Journal) -> Result<(), Failure> {
+    save(m, journal, None, None)
 }
 
 fn run_loop(
     m: &mut Session<'_>,
     view: &mut View,
     max_plies: Option<usize>,
-    pgn: Option<&str>,
+    journal: &Journal,
 ) -> Result<String, Failure> {
     loop {
         let status = m.status().map_err(play_error)?;
@@ -107,7 +101,7 @@ fn run_loop(
             };
             save_now(
                 m,
-                pgn,
+                journal,
                 &status,
                 status.ending.as_ref().map(|(_, r)| r.to_string()),
             )?;
@@ -134,7 +128,7 @@ fn run_loop(
                 d.elapsed.as_secs_f64()
             );
             m.push(status.legal[d.index].clone());
-            save_played(m, pgn)?;
+            save_played(m, journal)?;
             continue;
         }
         draw(m, &status, view).map_err(io)?;
@@ -146,12 +140,12 @@ fn run_loop(
             Key::Down => view.cursor.1 = view.cursor.1.saturating_sub(1),
             Key::Up => view.cursor.1 = (view.cursor.1 + 1).min(ranks - 1),
             Key::Quit => {
-                save_now(m, pgn, &status, Some("abandoned".to_string()))?;
+                save_now(m, journal, &status, Some("abandoned".to_string()))?;
                 return Ok("Game abandoned *".to_string());
             }
             Key::Cancel => {
                 if view.selected.is_none() && view.choosing.is_none() {
-                    save_now(m, pgn, &status, Some("abandoned".to_string()))?;
+                    save_now(m, journal, &status, Some("abandoned".to_string()))?;
                     return Ok("Game abandoned *".to_string());
                 }
                 view.selected = None;
@@ -169,7 +163,7 @@ fn run_loop(
                     match options.get(d.wrapping_sub(1)) {
                         Some(&i) => {
                             play_human(m, view, &status, i);
-                            save_played(m, pgn)?;
+                            save_played(m, journal)?;
                         }
                         None => view.choosing = Some(options),
                     }
@@ -198,7 +192,7 @@ fn run_loop(
                             }
                             1 => {
                                 play_human(m, view, &status, picks[0]);
-                                save_played(m, pgn)?;
+                                save_played(m, journal)?;
                             }
                             _ => {
                                 let list: Vec<String> = picks

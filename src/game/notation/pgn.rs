@@ -20,6 +20,8 @@ pub struct PgnTags {
     pub players: Vec<String>,
     /// A comment after the last move that says why the game ended.
     pub termination: Option<String>,
+    /// More tag pairs (name, value), written after the standard ones.
+    pub extra: Vec<(String, String)>,
 }
 
 /// The position the PGN standard (section 9.7.1) assumes for a game without
@@ -83,6 +85,9 @@ impl Game {
         tag(&mut out, "White", white);
         tag(&mut out, "Black", black);
         tag(&mut out, "Result", result);
+        for (name, value) in &tags.extra {
+            tag(&mut out, name, value);
+        }
         // Any game but chess itself names itself, as lichess's variants do
         // (`[Variant "Atomic Chess"]`, which python-chess reads).
         if self.name != "Chess" {
@@ -167,6 +172,11 @@ pub struct PgnGame {
 
 /// A PGN tag pair: its name and its value.
 type Tag = (String, String);
+
+/// The tag pairs (name, value) of the first game in a PGN text, in order.
+pub fn read_tags(text: &str) -> Result<Vec<(String, String)>, PgnReadError> {
+    pgn_words(text).map(|(tags, _)| tags)
+}
 
 /// The tag pairs (name, value) and the movetext's words of the first game
 /// in `text`: comments, variations, NAGs, move numbers and the result taken
