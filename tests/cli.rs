@@ -183,8 +183,29 @@ fn apply_stops_a_runaway_rule_with_one_line() {
     );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("--max-states"), "{err}");
+    // The error, then how to raise the limit.
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].contains("more than 1000000 states"), "{err}");
+    assert!(
+        lines[1].contains("help:") && lines[1].contains("--max-states N"),
+        "{err}"
+    );
+    // Raised, the same rule runs further (and still stops).
+    let out = chessalg(
+        &[
+            "apply",
+            "--board",
+            "tests/data/apply/empty8.board",
+            "--expr",
+            "(. -> ♙)*",
+            "--count",
+            "--max-states",
+            "2000000",
+        ],
+        None,
+    );
+    assert!(text(&out.stderr).contains("more than 2000000 states"));
 }
 
 #[test]

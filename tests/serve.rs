@@ -476,3 +476,16 @@ fn the_readme_pictures_are_what_show_svg_draws() {
     assert!(games >= 30, "{games} games");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_rule_file_whose_moves_explode_leaves_the_server_running() {
+    // Once, the fast engine overflowed its stack on this file's first
+    // position, and the server died with every game in it.
+    let s = Served::start("tests/data/runaway/row64.alg");
+    let (status, body) = s.json("POST", "/api/games", "{}");
+    assert!(status >= 400, "{status} {body}");
+    assert!(body["error"].as_str().unwrap().contains("states"), "{body}");
+    let (status, info) = s.json("GET", "/api/info", "");
+    assert_eq!(status, 200);
+    assert_eq!(info["game"], "Rooks on a long row");
+}

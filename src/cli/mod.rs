@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use clap::{Parser, Subcommand};
 
 use chessalg::decl::Spec;
-use chessalg::engine::EngineChoice;
+use chessalg::engine::{EngineChoice, Limits};
 use chessalg::game::{Game, GameError};
 use chessalg::ir::{Problems, Rules};
 use chessalg::report::{self, Style};
@@ -28,10 +28,20 @@ struct Cli {
     /// reference, for every program).
     #[arg(long, global = true, default_value = "fast", value_name = "ENGINE")]
     engine: EngineChoice,
+    /// The most states one search may explore before it stops with an
+    /// error: one listing of a position's moves, with the tests of each, or
+    /// one application of `apply`. Every engine counts and stops alike; a
+    /// rule that repeats without end (`(. -> X)*` on a large board) stops
+    /// here instead of running for ever.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::DEFAULT_MAX_STATES)]
+    max_states: u64,
 }
 
 /// The engine chosen on the command line (`--engine`), set once at the start.
 static ENGINE: OnceLock<EngineChoice> = OnceLock::new();
+
+/// The bounds on each search (`--max-states`), set once at the start.
+static LIMITS: OnceLock<Limits> = OnceLock::new();
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -83,6 +93,10 @@ pub enum Failure {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = ENGINE.set(cli.engine);
+    let _ = LIMITS.set(Limits {
+        max_states: cli.max_states.max(1),
+        ..Limits::default()
+    });
     let result = match cli.command {
         Command::Check { files } => cmd::check::run(&files),
         Command::Expand(args) => cmd::expand::run(&args),
@@ -115,9 +129,23 @@ pub fn engine() -> EngineChoice {
     ENGINE.get().copied().unwrap_or_default()
 }
 
-/// A search that gave up, as the one line the command prints.
+/// The bounds on each search, as the command line sets them (`--max-states`).
+pub fn limits() -> Limits {
+    LIMITS.get().copied().unwrap_or_default()
+}
+
+/// A search that gave up, as the line the command prints, with its help
+/// (how to raise a limit that was reached).
 pub fn play_error(e: chessalg::game::PlayError) -> Failure {
-    Failure::Message(e.to_string())
+    Failure::Message(with_help(&e))
+}
+
+/// An error's message and, on a second line, its help if it has one.
+pub fn with_help(e: &dyn miette::Diagnostic) -> String {
+    match e.help() {
+        Some(help) => format!("{e}\n  help: {help}"),
+        None => e.to_string(),
+    }
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -198,13 +226,15 @@ pub fn load_game(path: &str) -> Result<Game, Failure> {
 
 /// The game of a loaded file; on failure the diagnostic is printed.
 pub fn build_game(spec: &Spec, path: &str) -> Result<Game, Failure> {
-    Game::with_engine(spec, ENGINE.get().copied().unwrap_or_default()).map_err(|e| {
-        if matches!(e, GameError::NoGame | GameError::NoBoard) {
-            eprintln!("{path}:");
-        }
-        eprint!("{}", report::render_one(&e, style()));
-        Failure::Reported
-    })
+    Game::with_engine(spec, ENGINE.get().copied().unwrap_or_default())
+        .map(|game| game.with_limits(limits()))
+        .map_err(|e| {
+            if matches!(e, GameError::NoGame | GameError::NoBoard) {
+                eprintln!("{path}:");
+            }
+            eprint!("{}", report::render_one(&e, style()));
+            Failure::Reported
+        })
 }
 
 /// Loads a rule file, printing its warnings, or all its problems on failure.

@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::backtrack::Backtracker;
 use super::fast::{self, Decline, FastProgram, Plan, Walker, Walkers, walker_of};
-use super::{Cache, Engine, EngineError, Limits, Position, Roles, Side, Successor, count_each};
+use super::{Cache, Engine, EngineError, Limits, Meter, Position, Roles, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
 
@@ -159,7 +159,7 @@ impl Meta {
     }
 
     /// Runs `f` on the walkers of every side (to run legality on).
-    fn with_walkers<T>(&self, limits: &Limits, f: impl FnOnce(&Walkers<'_>) -> T) -> T {
+    fn with_walkers<T>(&self, meter: &Meter, f: impl FnOnce(&Walkers<'_>) -> T) -> T {
         let sides: SmallVec<[Option<&Walker>; 4]> = self
             .side_plans
             .iter()
@@ -169,7 +169,7 @@ impl Meta {
             sides: &sides,
             roles: &self.roles,
             codes: self.walk_codes,
-            max_states: limits.max_states,
+            meter,
         })
     }
 }
@@ -204,6 +204,7 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
+        let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
             Route::Choice(p) => {
                 p.each(position, &mut cache.fast, found);
@@ -229,6 +230,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
+        let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
             Route::Choice(p) => Ok(p.count(position, &mut cache.fast)),
             Route::Walk(w, guard) => self
@@ -249,13 +251,20 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
+        let limits = &Meter::new(limits);
         if let Ok(plan) = &self.pattern_plans[pattern]
             && plan.fits(position)
             && !plan.attacks()
         {
             return plan.pattern_holds(pattern, position, &mut cache.fast, limits);
         }
-        self.has_result(&self.patterns[pattern], side, position, cache, limits)
+        self.backtracker.has_result(
+            &self.patterns[pattern],
+            side,
+            position,
+            &mut cache.backtrack,
+            limits,
+        )
     }
 
     fn has_result(
@@ -266,6 +275,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
+        let limits = &Meter::new(limits);
         self.backtracker
             .has_result(program, side, position, &mut cache.backtrack, limits)
     }
@@ -279,6 +289,7 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
+        let limits = &Meter::new(limits);
         self.backtracker
             .each_result(program, side, position, &mut cache.backtrack, limits, found)
     }
@@ -291,6 +302,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
+        let limits = &Meter::new(limits);
         if self.all_walk && self.side_plans.iter().flatten().all(|p| p.fits(position)) {
             return self
                 .with_walkers(limits, |all| all.can_change(side, position, at, &mut cache.fast))

@@ -251,7 +251,7 @@ pub fn search<'c>(
         backtrack::Compiled::plain(program),
         position,
         &mut cache.backtrack,
-        limits,
+        &Meter::new(limits),
         &backtrack::NoAttacks,
     )
 }
@@ -280,13 +280,6 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The error of a search that passed [`Limits::max_states`].
-    pub(crate) fn state_limit(&self) -> EngineError {
-        EngineError::StateLimit {
-            limit: self.max_states,
-        }
-    }
-
     /// The default cap on states explored per search.
     pub const DEFAULT_MAX_STATES: u64 = 1_000_000;
     /// The default cap on the working grid's size.
@@ -302,6 +295,64 @@ impl Default for Limits {
     }
 }
 
+/// The work one question to an engine may still do: every search the
+/// question makes (the move's own, the guards and ordered choices inside
+/// it, the `attacked` and legality tests of each result) charges the
+/// states it reaches to one meter made from [`Limits`], so a question
+/// stops at the same stated limit whichever engine answers it. A state is
+/// an arrival at a loop head or a join point of the program, or a rewrite
+/// made that no such arrival follows; strategies that count by square sets
+/// what they never reach one by one charge what they reach.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    /// See [`Limits::max_states`].
+    pub(crate) max_states: u64,
+    /// See [`Limits::max_cells`].
+    pub(crate) max_cells: usize,
+    /// States charged so far.
+    spent: std::cell::Cell<u64>,
+}
+
+impl Meter {
+    /// A meter with nothing spent, for one question under `limits`.
+    pub(crate) fn new(limits: &Limits) -> Meter {
+        Meter {
+            max_states: limits.max_states,
+            max_cells: limits.max_cells,
+            spent: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Charges one state; the limit's error past [`Limits::max_states`].
+    #[inline(always)]
+    pub(crate) fn charge(&self) -> Result<(), EngineError> {
+        if self.charge_many(1) {
+            Ok(())
+        } else {
+            Err(self.state_limit())
+        }
+    }
+
+    /// Charges `n` states at once; `false` (and nothing charged) if that
+    /// would pass the limit.
+    #[inline(always)]
+    pub(crate) fn charge_many(&self, n: u64) -> bool {
+        let spent = self.spent.get() + n;
+        if spent > self.max_states {
+            return false;
+        }
+        self.spent.set(spent);
+        true
+    }
+
+    /// The error of a question that passed [`Limits::max_states`].
+    pub(crate) fn state_limit(&self) -> EngineError {
+        EngineError::StateLimit {
+            limit: self.max_states,
+        }
+    }
+}
+
 /// Why a search stopped without a result.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
 pub enum EngineError {
@@ -310,8 +361,9 @@ pub enum EngineError {
     #[diagnostic(
         code(chessalg::engine::state_limit),
         help(
-            "a rule such as `(. -> X)*` on a large board has astronomically many results; \
-             if the search is meant to be this large, raise the limit (`--max-states`)"
+            "a rule that repeats without end (such as `(. -> X)*` on a large board) has \
+             astronomically many results; if the search is meant to be this large, raise the \
+             limit with `--max-states N` (the default is 1000000)"
         )
     )]
     StateLimit {

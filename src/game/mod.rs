@@ -270,6 +270,9 @@ pub struct Game {
     limits: Limits,
     /// What each piece could still do, worked out when first asked for.
     prospects: OnceLock<Prospects>,
+    /// Where the moves can leave each piece (none: they change the
+    /// board's shape), worked out when first asked for.
+    arrivals: OnceLock<Option<plausible::Arrivals>>,
     /// Under `notation numbered`: square `n` is `numbers[n - 1]`.
     numbers: Vec<Coord>,
 }
@@ -428,6 +431,7 @@ impl Game {
             initial: State::new(position, first, 0, 1),
             limits: Limits::default(),
             prospects: OnceLock::new(),
+            arrivals: OnceLock::new(),
             numbers,
         };
         let mut first = game.initial.clone();
@@ -466,9 +470,16 @@ impl Game {
         &self.info[piece.index()]
     }
 
-    /// The bounds on each search.
+    /// The bounds on each question the game asks its engine (every engine
+    /// stops at the same limit with the same error).
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The same game with other bounds on each question to its engine.
+    pub fn with_limits(mut self, limits: Limits) -> Game {
+        self.limits = limits;
+        self
     }
 
     /// The state the game starts in.
@@ -486,6 +497,13 @@ impl Game {
         }
         let p = Prospects::new(self, cache).unwrap_or_else(|_| Prospects::unknown());
         self.prospects.get_or_init(|| p)
+    }
+
+    /// Where the moves can leave each piece (see [`plausible`]).
+    fn arrivals(&self) -> Option<&plausible::Arrivals> {
+        self.arrivals
+            .get_or_init(|| plausible::Arrivals::of(self))
+            .as_ref()
     }
 
     /// The declared game data (FEN rules, outcomes).

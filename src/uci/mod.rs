@@ -345,7 +345,9 @@ impl<W: Write + Send + 'static> Server<W> {
     /// Makes the rule file at `path` the game (from its start); on failure
     /// the game stays as it was.
     fn switch_to(&mut self, path: &Path) {
-        match load(path, self.engine) {
+        // The new game keeps the bounds the engine was started with.
+        let limits = *self.game.limits();
+        match load(path, self.engine).map(|game| game.with_limits(limits)) {
             Ok(game) => {
                 self.state = game.initial();
                 if let Some(w) = &self.weights

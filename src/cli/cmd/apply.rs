@@ -2,12 +2,12 @@
 
 use clap::Args;
 
-use chessalg::engine::{self, Limits, Position};
+use chessalg::engine::{self, Position};
 use chessalg::ir::{Rules, Value, print};
 use chessalg::program;
 use chessalg::source::Source;
 
-use crate::cli::{Failure, load_rules, print_problems, read_source};
+use crate::cli::{Failure, load_rules, print_problems, read_source, with_help};
 
 /// Arguments of `chessalg apply`.
 #[derive(Args, Debug)]
@@ -25,9 +25,6 @@ pub struct ApplyArgs {
     /// Print only the number of resulting positions.
     #[arg(long)]
     count: bool,
-    /// The most search states one application may explore.
-    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_STATES)]
-    max_states: u64,
 }
 
 /// Runs `chessalg apply`.
@@ -55,18 +52,8 @@ pub fn run(args: &ApplyArgs) -> Result<(), Failure> {
     let board = read_source(&args.board)?;
     let position = Position::from_diagram(&board.text, rules.pieces())
         .map_err(|e| Failure::Message(format!("{}: {e}", board.name)))?;
-    let limits = Limits {
-        max_states: args.max_states,
-        ..Limits::default()
-    };
-    let results = engine::apply(&program, &position, &limits).map_err(|e| {
-        Failure::Message(match e {
-            engine::EngineError::StateLimit { limit } => format!(
-                "the search explored more than {limit} states without finishing; raise the limit with --max-states N"
-            ),
-            other => other.to_string(),
-        })
-    })?;
+    let results = engine::apply(&program, &position, &crate::cli::limits())
+        .map_err(|e| Failure::Message(with_help(&e)))?;
     if !args.count {
         for p in &results {
             println!("{}", p.diagram(rules.pieces()));

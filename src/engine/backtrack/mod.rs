@@ -27,7 +27,7 @@ use crate::program::Program;
 
 use super::position::Position;
 use super::reach::{Reach, monotone_loops, reaches};
-use super::{EngineError, Limits, Roles, Side, Successor};
+use super::{EngineError, Meter, Roles, Side, Successor};
 use prune::{Suspects, suspects};
 use search::{BoardView, Oracle, search_changes_loaded};
 
@@ -155,7 +155,7 @@ impl Backtracker {
         at: Coord,
         side: usize,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         for (q, prepared) in self.sides.iter().enumerate() {
             if q == side {
@@ -183,7 +183,7 @@ impl Backtracker {
         side: usize,
         position: &Position,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
@@ -295,7 +295,7 @@ impl Backtracker {
         position: &Position,
         safe: bool,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         if safe {
@@ -319,7 +319,7 @@ impl Backtracker {
         side: usize,
         position: &Position,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         let oracle = Attacks { engine: self, side };
@@ -339,7 +339,7 @@ impl Backtracker {
         side: usize,
         position: &Position,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         let oracle = Attacks { engine: self, side };
         Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
@@ -352,7 +352,7 @@ impl Backtracker {
         side: usize,
         position: &Position,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         self.each_outcome(Compiled::plain(program), side, position, cache, limits, found)
@@ -365,7 +365,7 @@ impl Backtracker {
         position: &Position,
         at: Coord,
         cache: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         self.others_change(
             |cache, program| cache.load(position, program),
@@ -402,7 +402,7 @@ thread_local! {
 const MAX_REPLY_NESTING: u32 = 2;
 
 impl Oracle for Attacks<'_> {
-    fn no_reply(&self, view: BoardView<'_>, limits: &Limits) -> Result<bool, EngineError> {
+    fn no_reply(&self, view: BoardView<'_>, limits: &Meter) -> Result<bool, EngineError> {
         let sides = self.engine.sides.len();
         if sides == 0 || REPLY_NESTING.with(|n| n.get()) >= MAX_REPLY_NESTING {
             return Ok(false);
@@ -427,7 +427,7 @@ impl Oracle for Attacks<'_> {
         view: BoardView<'_>,
         at: Coord,
         code: Code,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         let (w, h) = view.0.size();
         let side = self.engine.roles.defender(code, self.side);

@@ -115,7 +115,8 @@ impl<'c> Successors<'c> {
         self.results.entries.is_empty()
     }
 
-    /// How many states the search counted against [`crate::engine::Limits::max_states`].
+    /// How many states the search reached (each charged against
+    /// [`crate::engine::Limits::max_states`]).
     pub fn states(&self) -> u64 {
         self.states
     }

@@ -21,7 +21,7 @@ use super::results::{Entry, Results};
 use crate::core::{self as code, Change, Code, Coord, EMPTY};
 use crate::engine::position::Position;
 use crate::engine::reach::Reach;
-use crate::engine::{EngineError, Limits, hash};
+use crate::engine::{EngineError, Meter, hash};
 use crate::program::{
     Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write,
 };
@@ -96,7 +96,7 @@ impl Scratch {
 
     /// Makes `changes` on the loaded board; [`Scratch::undo`] with the mark
     /// returned takes them back.
-    pub(crate) fn apply(&mut self, changes: &[Change], limits: &Limits) -> Result<usize, EngineError> {
+    pub(crate) fn apply(&mut self, changes: &[Change], limits: &Meter) -> Result<usize, EngineError> {
         let mark = self.board.mark();
         for c in changes {
             self.board
@@ -136,12 +136,12 @@ pub(crate) trait Oracle {
         board: BoardView<'_>,
         at: Coord,
         code: Code,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError>;
 
     /// Whether the side after the one searching would have no legal move on
     /// `board` (`no_reply`); an oracle that cannot tell says it has one.
-    fn no_reply(&self, _board: BoardView<'_>, _limits: &Limits) -> Result<bool, EngineError> {
+    fn no_reply(&self, _board: BoardView<'_>, _limits: &Meter) -> Result<bool, EngineError> {
         Ok(false)
     }
 }
@@ -155,7 +155,7 @@ pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 pub(crate) struct NoAttacks;
 
 impl Oracle for NoAttacks {
-    fn attacked(&self, _: BoardView<'_>, _: Coord, _: Code, _: &Limits) -> Result<bool, EngineError> {
+    fn attacked(&self, _: BoardView<'_>, _: Coord, _: Code, _: &Meter) -> Result<bool, EngineError> {
         Ok(false)
     }
 }
@@ -166,7 +166,7 @@ pub(crate) fn search_with<'c>(
     program: Compiled<'_>,
     position: &Position,
     cache: &'c mut Scratch,
-    limits: &Limits,
+    limits: &Meter,
     oracle: &dyn Oracle,
 ) -> Result<Successors<'c>, EngineError> {
     start(program, position, cache, limits, oracle, None)?;
@@ -186,7 +186,7 @@ pub(crate) fn search_with<'c>(
 pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
     cache: &mut Scratch,
-    limits: &Limits,
+    limits: &Meter,
     oracle: &dyn Oracle,
     at: Coord,
     only: &[(BindId, Coord)],
@@ -203,7 +203,7 @@ fn start(
     program: Compiled<'_>,
     position: &Position,
     cache: &mut Scratch,
-    limits: &Limits,
+    limits: &Meter,
     oracle: &dyn Oracle,
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
@@ -215,7 +215,7 @@ fn start(
 fn run(
     program: Compiled<'_>,
     cache: &mut Scratch,
-    limits: &Limits,
+    limits: &Meter,
     oracle: &dyn Oracle,
     find: Option<Coord>,
     only: Option<&[(BindId, Coord)]>,
@@ -250,7 +250,7 @@ struct Search<'a> {
     /// Per `Split`: where the rest may write (empty: anywhere).
     split_reach: &'a [Reach],
     cache: &'a mut Scratch,
-    limits: &'a Limits,
+    limits: &'a Meter,
     oracle: &'a dyn Oracle,
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
@@ -389,11 +389,7 @@ impl Search<'_> {
         loop {
             if self.visit[pc as usize] {
                 self.cache.states += 1;
-                if self.cache.states > self.limits.max_states {
-                    return Err(EngineError::StateLimit {
-                        limit: self.limits.max_states,
-                    });
-                }
+                self.limits.charge()?;
                 let key = (
                     self.cache.board.hash,
                     hash::pc(pc) ^ self.cache.poi_hash ^ self.cache.trace.key,
@@ -704,11 +700,7 @@ impl Search<'_> {
                     // unbounded between checks.
                     if !self.visit[f.next as usize] {
                         self.cache.states += 1;
-                        if self.cache.states > self.limits.max_states {
-                            return Err(EngineError::StateLimit {
-                                limit: self.limits.max_states,
-                            });
-                        }
+                        self.limits.charge()?;
                     }
                     self.apply(choice, f.tx, f.ty)?;
                     if let Some(writes) = alt.tally_writes.get(f.next_choice as usize - 1) {

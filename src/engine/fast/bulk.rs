@@ -32,6 +32,7 @@ use super::compile::{Geometry, traced_plan_at};
 use super::walk::{Attacks, Keep, TooLong, WalkScratch, Walker};
 use super::{Check, Squares, Tail, Write, on_board};
 use crate::core::{self as code, Code, CodeSet, Marks};
+use crate::engine::Meter;
 use crate::engine::position::Position;
 use crate::program::{Inst, Pc, Program};
 
@@ -334,10 +335,10 @@ impl Bulk {
         overlay: &[(u32, Code)],
         at: u32,
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
     ) -> Result<(bool, Squares), TooLong> {
         let (mut hit, mut reads) = match &self.rest {
-            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, max_states)?,
+            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, meter)?,
             None => (false, 0),
         };
         let board = Board {
@@ -513,20 +514,13 @@ impl Bulk {
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
         attacks: Option<&dyn Attacks>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         let mut keep = keep;
         let mut n = match &self.rest {
-            Some(w) => w.count(
-                position,
-                occupied,
-                scratch,
-                max_states,
-                attacks,
-                keep.as_deref_mut(),
-            )?,
+            Some(w) => w.count(position, occupied, scratch, meter, attacks, keep.as_deref_mut())?,
             None => 0,
         };
         let held = |code: Code| occupied.get(code as usize).copied().unwrap_or(0);
@@ -1250,6 +1244,14 @@ mod tests {
     use crate::program::{Program, compile};
     use crate::source::Source;
 
+    /// A meter no test here reaches the end of.
+    fn unbounded() -> crate::engine::Meter {
+        crate::engine::Meter::new(&crate::engine::Limits {
+            max_states: u64::MAX / 2,
+            ..Default::default()
+        })
+    }
+
     /// Chess's rules, whose definitions the tests' moves use.
     fn chess() -> Rules {
         let text = include_str!("../../../rules/chess.alg");
@@ -1388,7 +1390,8 @@ mod tests {
             let sets = occupied(&position, bulk.codes());
             let diagram = position.diagram(rules.pieces());
             let count = |w: &Walker, keep: Option<&mut Keep<'_>>, scratch: &mut WalkScratch| {
-                w.count(&position, &sets, scratch, u64::MAX, None, keep).unwrap()
+                w.count(&position, &sets, scratch, &unbounded(), None, keep)
+                    .unwrap()
             };
             assert_eq!(
                 count(&bulk, None, &mut scratch),
@@ -1433,7 +1436,7 @@ mod tests {
                 for overlay in [&[][..], &overlay[..]] {
                     let hit = |w: &Walker| {
                         let mut aux = WalkScratch::default();
-                        w.changes_at(&position.cells, &sets, overlay, at, &mut aux, u64::MAX)
+                        w.changes_at(&position.cells, &sets, overlay, at, &mut aux, &unbounded())
                             .unwrap()
                             .0
                     };

@@ -19,6 +19,7 @@ use smallvec::SmallVec;
 use super::walk::{Attacks, Keep, TooLong, WalkScratch};
 use super::{FastProgram, Scratch, Squares, Walker};
 use crate::core::{Code, CodeSet, Coord};
+use crate::engine::Meter;
 use crate::engine::position::Position;
 use crate::engine::{Roles, Successor};
 
@@ -31,8 +32,8 @@ pub(crate) struct Walkers<'a> {
     pub(crate) roles: &'a Roles,
     /// One more than the largest code a walker's square sets cover.
     pub(crate) codes: usize,
-    /// The bound on each walk's states.
-    pub(crate) max_states: u64,
+    /// The work the question may still do.
+    pub(crate) meter: &'a Meter,
 }
 
 /// A protected square, tested once on the position as it is.
@@ -88,7 +89,7 @@ impl Walkers<'_> {
                 continue;
             }
             let w = w.expect("a complete set of walkers");
-            let (hit, r) = w.changes_at(base, occupied, overlay, at, scratch, self.max_states)?;
+            let (hit, r) = w.changes_at(base, occupied, overlay, at, scratch, self.meter)?;
             reads |= r;
             if hit {
                 return Ok((true, reads));
@@ -141,7 +142,7 @@ impl Walkers<'_> {
                 self.safe_each(side, mover, position, scratch, oracle, attacks, found)
             } else {
                 let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
-                mover.each(position, occupied, walk, self.max_states, attacks, found)
+                mover.each(position, occupied, walk, self.meter, attacks, found)
             }
         })
     }
@@ -159,7 +160,7 @@ impl Walkers<'_> {
             let cells = &position.cells;
             let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
             if !safe {
-                return mover.count(position, occupied, walk, self.max_states, attacks, None);
+                return mover.count(position, occupied, walk, self.meter, attacks, None);
             }
             let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
             let (cold, calm, other) = self.cold(side, &guarded);
@@ -183,14 +184,7 @@ impl Walkers<'_> {
                 wary_codes: other.map_or(&[], |w| w.bound_codes()),
                 test: &mut test,
             };
-            let n = mover.count(
-                position,
-                occupied,
-                walk,
-                self.max_states,
-                attacks,
-                Some(&mut keep),
-            )?;
+            let n = mover.count(position, occupied, walk, self.meter, attacks, Some(&mut keep))?;
             failed.map_or(Ok(n), Err)
         })
     }
@@ -289,7 +283,7 @@ impl Walkers<'_> {
             position,
             occupied,
             &mut scratch.walk,
-            self.max_states,
+            self.meter,
             attacks,
             &mut |s| {
                 overlay.clear();

@@ -32,7 +32,7 @@ pub use walk::Walker;
 use walk::{TooLong, WalkScratch};
 
 use super::position::{Position, Version};
-use super::{EngineError, Limits, Successor, hash};
+use super::{EngineError, Meter, Successor, hash};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 use smallvec::SmallVec;
@@ -247,21 +247,15 @@ impl FastProgram {
         &self,
         position: &Position,
         scratch: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) if let Some(p) = w.choice_tests() => Ok(p.holds(position, scratch)),
             FastProgram::Walk(w) => {
                 scratch.load(position, w.codes());
-                w.holds(
-                    position,
-                    &scratch.occupied,
-                    &mut scratch.walk,
-                    limits.max_states,
-                    None,
-                )
-                .map_err(|TooLong| limits.state_limit())
+                w.holds(position, &scratch.occupied, &mut scratch.walk, limits, None)
+                    .map_err(|TooLong| limits.state_limit())
             }
         }
     }
@@ -275,7 +269,7 @@ impl FastProgram {
         pattern: usize,
         position: &Position,
         scratch: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         let plan = match self {
             FastProgram::Choice(p) => p,
@@ -312,7 +306,7 @@ impl FastProgram {
         position: &Position,
         at: Coord,
         scratch: &mut Scratch,
-        limits: &Limits,
+        limits: &Meter,
     ) -> Result<bool, EngineError> {
         match self {
             FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
@@ -331,7 +325,7 @@ impl FastProgram {
                     &[],
                     i,
                     &mut scratch.aux,
-                    limits.max_states,
+                    limits,
                 )
                 .map(|(hit, _)| hit)
                 .map_err(|TooLong| limits.state_limit())

@@ -1,5 +1,6 @@
-//! The walker: programs with pieces of interest (`%p:`), run by native
-//! recursion on the position plus the changes made so far.
+//! The walker: programs with pieces of interest (`%p:`), run on the
+//! position plus the changes made so far, with an explicit stack of
+//! choice points ([`run`]).
 //!
 //! The changes are kept on a board of the walk's own (a read is one lookup)
 //! and in a log that takes them back; a result's changes are the squares
@@ -19,7 +20,8 @@
 //! builds `attacked` and safe moves on it. It declines boxes and
 //! writes that could create or remove a square.
 
-use std::cell::Cell;
+mod run;
+
 use std::ops::ControlFlow;
 
 use rustc_hash::FxHashSet;
@@ -29,11 +31,16 @@ use super::compile::Decline;
 use super::keys::KeySet;
 use super::placed::PlacedCount;
 use super::{MAX_SQUARES, Squares, on_board};
-use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
+use crate::core::{Change, Code, CodeSet, Coord, OFF};
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
-use crate::engine::{Successor, hash};
-use crate::program::{Check, EntryCheck, Inst, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write};
+use crate::engine::{Meter, Successor, hash};
+use crate::program::{Check, Inst, Pc, Program, RewriteId, SquareWrite, Write};
+use run::{Run, Sink};
+
+/// A search that would pass the question's bound on states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TooLong;
 
 /// A program with pieces of interest, prepared for the walker on boards of one size.
 #[derive(Clone, Debug)]
@@ -41,6 +48,11 @@ pub struct Walker {
     prog: Program,
     /// Per instruction: whether arriving there consults the visited set.
     visit: Vec<bool>,
+    /// Per instruction: whether arriving there is a state charged to the
+    /// question's work (where the backtracker charges one: loop heads and
+    /// joins, less the loops that cannot repeat a state), whether or not
+    /// the walker needs a visited set there.
+    charge: Vec<bool>,
     /// Per rewrite, per alternative: where its matches are looked for.
     anchors: Vec<Vec<Anchor>>,
     /// Per bind: the codes it binds.
@@ -685,6 +697,14 @@ pub(crate) struct WalkScratch {
     path: Vec<u32>,
     /// A result's path as coordinates.
     path_coords: Vec<Coord>,
+    /// The walk's choice points, innermost last ([`run::Frame`]).
+    frames: Vec<run::Frame>,
+    /// Where the rewrites on the frames stand, innermost last.
+    cursors: Vec<run::RewriteCursor>,
+    /// The matches those rewrites try, one run after another.
+    places: Vec<(i32, i32)>,
+    /// The stashes of the ordered choices on the frames, innermost last.
+    open_stashes: Vec<Stash>,
 }
 
 impl WalkScratch {
@@ -817,10 +837,11 @@ impl Walker {
         }
         let attacks = program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. }));
         let mut visit = program.visit.clone();
-        for pc in monotone_loops(program, width, height)
-            .into_iter()
-            .chain(few_path_joins(program))
-        {
+        for pc in monotone_loops(program, width, height) {
+            visit[pc as usize] = false;
+        }
+        let charge = visit.clone();
+        for pc in few_path_joins(program) {
             visit[pc as usize] = false;
         }
         // Ordered choices of choices of rewrites run in line; the states
@@ -935,6 +956,7 @@ impl Walker {
         let mut walker = Walker {
             prog: program.clone(),
             visit,
+            charge,
             anchors,
             binds,
             width: w,
@@ -1010,13 +1032,13 @@ impl Walker {
 
     /// Calls `found` with each result on `position` (which must fit), each
     /// once, until it says to stop; `attacks` answers `attacked` (none: it
-    /// is false). `Err(TooLong)` when the search would pass `max_states`.
+    /// is false). `Err(TooLong)` when the search would pass `meter`.
     pub(crate) fn each(
         &self,
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
         attacks: Option<&dyn Attacks>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
@@ -1024,7 +1046,7 @@ impl Walker {
             // The first alternative with results gives them.
             for part in parts {
                 let mut any = false;
-                part.each(position, occupied, scratch, max_states, attacks, &mut |s| {
+                part.each(position, occupied, scratch, meter, attacks, &mut |s| {
                     any = true;
                     found(s)
                 })?;
@@ -1044,7 +1066,7 @@ impl Walker {
             return Ok(());
         }
         let sink = &mut Sink::Collect(found);
-        self.walk(position, occupied, scratch, max_states, attacks, sink)
+        self.walk(position, occupied, scratch, meter, attacks, sink)
             .map(|_| ())
     }
 
@@ -1057,7 +1079,7 @@ impl Walker {
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
         attacks: Option<&dyn Attacks>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
@@ -1067,12 +1089,12 @@ impl Walker {
             // filter, even if it keeps none).
             for part in parts {
                 if keep.is_some() {
-                    if part.holds(position, occupied, scratch, max_states, attacks)? {
-                        return part.count(position, occupied, scratch, max_states, attacks, keep);
+                    if part.holds(position, occupied, scratch, meter, attacks)? {
+                        return part.count(position, occupied, scratch, meter, attacks, keep);
                     }
                     continue;
                 }
-                let n = part.count(position, occupied, scratch, max_states, attacks, None)?;
+                let n = part.count(position, occupied, scratch, meter, attacks, None)?;
                 if n > 0 {
                     return Ok(n);
                 }
@@ -1093,7 +1115,7 @@ impl Walker {
             return Ok(n);
         }
         if let Some(bulk) = &self.bulk {
-            return bulk.count(position, occupied, scratch, max_states, attacks, keep);
+            return bulk.count(position, occupied, scratch, meter, attacks, keep);
         }
         let (cells, hash) = (&position.cells, position.hash);
         if !self.exact_counts.get() {
@@ -1102,7 +1124,7 @@ impl Walker {
             // count is made again keeping the changes, and so are the
             // walker's counts from then on.
             let mut n = 0;
-            let mut run = Run::new(self, cells, hash, occupied, scratch, max_states, &[]);
+            let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
             run.attacks = attacks;
             run.exact = false;
             let keep = keep.as_deref_mut();
@@ -1114,7 +1136,7 @@ impl Walker {
         }
         let mut n = 0;
         let sink = &mut Sink::Count(&mut n, keep);
-        self.walk(position, occupied, scratch, max_states, attacks, sink)?;
+        self.walk(position, occupied, scratch, meter, attacks, sink)?;
         Ok(n)
     }
 
@@ -1124,12 +1146,12 @@ impl Walker {
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
         attacks: Option<&dyn Attacks>,
     ) -> Result<bool, TooLong> {
         if let Some(parts) = &self.parts {
             for part in parts {
-                if part.holds(position, occupied, scratch, max_states, attacks)? {
+                if part.holds(position, occupied, scratch, meter, attacks)? {
                     return Ok(true);
                 }
             }
@@ -1151,14 +1173,7 @@ impl Walker {
         {
             return Ok(plan.holds_on(occupied) == holds);
         }
-        self.walk(
-            position,
-            occupied,
-            scratch,
-            max_states,
-            attacks,
-            &mut Sink::Exists,
-        )
+        self.walk(position, occupied, scratch, meter, attacks, &mut Sink::Exists)
     }
 
     /// Walks the program on `position` into `sink`; whether the sink stopped it.
@@ -1167,12 +1182,12 @@ impl Walker {
         position: &Position,
         occupied: &[Squares],
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
         attacks: Option<&dyn Attacks>,
         sink: &mut Sink<'_, '_>,
     ) -> Result<bool, TooLong> {
         let (cells, hash) = (&position.cells, position.hash);
-        let mut run = Run::new(self, cells, hash, occupied, scratch, max_states, &[]);
+        let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
         run.attacks = attacks;
         run.finish(sink)
     }
@@ -1191,7 +1206,7 @@ impl Walker {
         overlay: &[(u32, Code)],
         at: u32,
         scratch: &mut WalkScratch,
-        max_states: u64,
+        meter: &Meter,
     ) -> Result<(bool, Squares), TooLong> {
         if !self.prog.unbound_writes && self.none_near(occupied, overlay, at) {
             // Only a bound piece changes squares, none is where one could
@@ -1199,9 +1214,9 @@ impl Walker {
             return Ok((false, 0));
         }
         if let Some(bulk) = self.bulk.as_ref().filter(|b| b.answers_changes()) {
-            return bulk.changes_at(base, occupied, overlay, at, scratch, max_states);
+            return bulk.changes_at(base, occupied, overlay, at, scratch, meter);
         }
-        let mut run = Run::new(self, base, 0, occupied, scratch, max_states, overlay);
+        let mut run = Run::new(self, base, 0, occupied, scratch, meter, overlay);
         let (x, y) = run.xy(at);
         let before = run.read(x, y);
         run.find = Some(Target { at, x, y, before });
@@ -1412,1230 +1427,16 @@ impl Keep<'_> {
     #[inline]
     pub(super) fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
         // (A result that writes nothing is tested: with nothing cold, it
-        // leaves a protected piece attacked.)
+        // leaves a protected piece attacked; so is one of a walk whose log
+        // is longer than the board, rather than read it all.)
         !overlay.is_empty()
+            && overlay.len() <= base.len()
             && overlay.iter().all(|&(at, c)| {
                 self.cold >> at & 1 == 1
                     && !self.hot.contains(c)
                     && (self.calm >> at & 1 == 1
                         || !(self.wary.contains(c) || self.wary.contains(base[at as usize])))
             })
-    }
-}
-
-/// What a search does with a result.
-enum Sink<'f, 'g> {
-    /// Stops at the first.
-    Exists,
-    /// Gives each to the caller, once.
-    Collect(&'f mut (dyn FnMut(&Successor<'_>) -> ControlFlow<()> + 'g)),
-    /// Keeps each, with the writes made since the change list was `base`
-    /// long (and the traced squares since the path was `path_base` long).
-    Stash {
-        base: usize,
-        path_base: usize,
-        into: &'f mut Stash,
-    },
-    /// Stops at the first that changes the walk's target square.
-    Changes,
-    /// Counts each, once, that `keep` (if any) keeps, given its changes as
-    /// (square, content) in square order.
-    Count(&'f mut u64, Option<&'f mut Keep<'g>>),
-}
-
-/// One search in progress.
-struct Run<'a> {
-    w: &'a Walker,
-    base: &'a [Code],
-    base_hash: u64,
-    occupied: &'a [Squares],
-    s: &'a mut WalkScratch,
-    trace: Trace,
-    /// How many more states the search may reach.
-    states: u64,
-    /// Whether it ran out of them (and stopped).
-    too_long: bool,
-    /// How deep the recursion is, in splits (to grow the stack in time).
-    depth: u32,
-    /// The square a targeted walk asks about ([`Walker::changes_at`]).
-    find: Option<Target>,
-    /// In a targeted walk, the squares read so far (every square: reads not
-    /// tracked one by one); other walks do not track them.
-    reads: Cell<Squares>,
-    /// The answer to `attacked` (none: it is false).
-    attacks: Option<&'a dyn Attacks>,
-    /// The hash of the changes made so far: the XOR of the old and the new
-    /// square keys of each write, so over the squares that differ from
-    /// the position.
-    delta: u64,
-    /// Whether a count keeps each result's changes to tell results with
-    /// equal keys apart (else it stops at the first key seen twice).
-    exact: bool,
-    /// Whether an optimistic count stopped at a key seen twice.
-    duplicate: bool,
-}
-
-/// A search that would pass its bound on states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct TooLong;
-
-impl<'a> Run<'a> {
-    fn new(
-        w: &'a Walker,
-        base: &'a [Code],
-        base_hash: u64,
-        occupied: &'a [Squares],
-        s: &'a mut WalkScratch,
-        max_states: u64,
-        overlay: &[(u32, Code)],
-    ) -> Run<'a> {
-        s.overlay.clear();
-        s.olds.clear();
-        s.cur.clear();
-        s.cur.extend_from_slice(base);
-        s.pois.clear();
-        s.path.clear();
-        s.seen.clear();
-        s.kept.clear();
-        s.kept_changes.clear();
-        s.resumes.clear();
-        s.poi_places.clear();
-        let mut run = Run {
-            w,
-            base,
-            base_hash,
-            occupied,
-            s,
-            trace: Trace::default(),
-            states: max_states,
-            too_long: false,
-            depth: 0,
-            find: None,
-            reads: Cell::new(0),
-            attacks: None,
-            delta: 0,
-            exact: true,
-            duplicate: false,
-        };
-        for &(at, code) in overlay {
-            run.write(at, code);
-        }
-        run
-    }
-
-    /// Runs the program from its start; whether the sink stopped it.
-    fn finish(&mut self, sink: &mut Sink<'_, '_>) -> Result<bool, TooLong> {
-        let found = self.level(0, self.w.prog.start, sink);
-        if self.too_long { Err(TooLong) } else { Ok(found) }
-    }
-
-    /// Runs the (sub-)program from `start` as a search of its own at nesting `level`.
-    fn level(&mut self, level: usize, start: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        if self.s.visited.len() <= level {
-            self.s.visited.resize_with(level + 1, FxHashSet::default);
-        }
-        if !self.s.visited[level].is_empty() {
-            self.s.visited[level].clear();
-        }
-        self.go(level, start, sink)
-    }
-
-    /// Whether the squares around the piece of interest hold what `checks`
-    /// say (what every path from some instruction checks first).
-    #[inline(always)]
-    fn holds_around_poi(&self, checks: &[EntryCheck]) -> bool {
-        let Some(p) = self.s.pois.last() else {
-            return true;
-        };
-        checks
-            .iter()
-            .all(|c| c.accepts.contains(self.read(p.x + c.dx, p.y + c.dy)))
-    }
-
-    /// Counts one state; `true` (and the search stops) past the bound.
-    #[inline(always)]
-    fn spent(&mut self) -> bool {
-        if self.states == 0 {
-            self.too_long = true;
-            return true;
-        }
-        self.states -= 1;
-        false
-    }
-
-    /// What square `(x, y)` holds now.
-    #[inline(always)]
-    fn read(&self, x: i32, y: i32) -> Code {
-        if x < 0 || y < 0 || x >= self.w.width || y >= self.w.height {
-            return OFF;
-        }
-        let i = (y * self.w.width + x) as u32;
-        if self.find.is_some() {
-            self.reads.set(self.reads.get() | 1 << i);
-        }
-        self.s.cur[i as usize]
-    }
-
-    /// Puts the trace back as it was (the traced path back to its length).
-    #[inline(always)]
-    fn set_trace(&mut self, trace: Trace) {
-        self.trace = trace;
-        self.s.path.truncate(trace.path as usize);
-    }
-
-    /// Notes that the outermost piece of interest moved to `at`, when tracing.
-    #[inline(always)]
-    fn moved_to(&mut self, at: u32) {
-        if self.s.tracing && self.s.pois.len() == 1 {
-            self.s.path.push(at);
-            self.trace.path = self.s.path.len() as u32;
-        }
-    }
-
-    /// Takes back the changes made after the first `len`.
-    #[inline(always)]
-    fn undo_to(&mut self, len: usize) {
-        while self.s.overlay.len() > len {
-            let (at, _) = self.s.overlay.pop().expect("a change to take back");
-            let (old, delta) = self.s.olds.pop().expect("what it held");
-            self.s.cur[at as usize] = old;
-            self.delta = delta;
-        }
-    }
-
-    /// Calls `each` with every square the changes made now leave different
-    /// from the position, once, and what it holds.
-    #[inline(always)]
-    fn each_change(&self, mut each: impl FnMut(u32, Code)) {
-        for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
-            let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
-            if old != new && !self.s.overlay[..i].iter().any(|&(a, _)| a == at) {
-                each(at, new);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn xy(&self, at: u32) -> (i32, i32) {
-        (at as i32 % self.w.width, at as i32 / self.w.width)
-    }
-
-    /// Writes `code` at square `at`.
-    #[inline(always)]
-    fn write(&mut self, at: u32, code: Code) {
-        let old = self.s.cur[at as usize];
-        if old != code {
-            self.s.overlay.push((at, code));
-            self.s.olds.push((old, self.delta));
-            self.s.cur[at as usize] = code;
-            let place = self.w.places[at as usize];
-            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
-        }
-    }
-
-    /// Runs straight-line instructions from `pc`, recursing at choices;
-    /// `true` when the search is to stop.
-    fn go(&mut self, level: usize, mut pc: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let prog = &self.w.prog;
-        loop {
-            if self.w.visit[pc as usize] {
-                if self.spent() {
-                    return true;
-                }
-                // At nesting 0, a state with only the match ahead is one
-                // result, which the results' own deduplication tells apart.
-                if level > 0 || !self.w.terminal[pc as usize] {
-                    let mut pois = self.trace.key();
-                    for (d, p) in self.s.pois.iter().enumerate() {
-                        pois ^= hash::poi(d, p.x, p.y, p.code);
-                    }
-                    let key = (self.delta ^ hash::pc(pc), pois);
-                    if !self.s.visited[level].insert(key) {
-                        return false;
-                    }
-                }
-            }
-            match prog.insts[pc as usize] {
-                Inst::Jump { to } => pc = to,
-                Inst::Split { first, second } => {
-                    let w = self.w;
-                    if let Some(slide) = &w.slides[pc as usize]
-                        && !self.s.pois.is_empty()
-                    {
-                        return self.slide(level, pc, slide, second, sink);
-                    }
-                    if let Some(fan) = &w.fans[pc as usize]
-                        && let Sink::Count(_, None) = sink
-                        && !self.exact
-                        && level == 0
-                        && self.find.is_none()
-                        && !self.s.pois.is_empty()
-                    {
-                        let alone = fan
-                            .codes
-                            .iter()
-                            .all(|&c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
-                            && self.s.overlay.iter().all(|&(_, c)| !fan.codes.contains(&c));
-                        if alone {
-                            return self.fan(level, fan, sink);
-                        }
-                        if fan.keyless {
-                            // Counted fans and keyed results must not mix:
-                            // the count is made again, keeping changes.
-                            self.duplicate = true;
-                            return true;
-                        }
-                    }
-                    // Looking for a change of one square: leave paths that
-                    // cannot write it from where the piece of interest is.
-                    if let Some(t) = self.find
-                        && level == 0
-                        && let [p] = self.s.pois.as_slice()
-                        && self.s.cur[t.at as usize] == t.before
-                        && !self.w.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
-                    {
-                        return false;
-                    }
-                    match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
-                        SplitEntry::Enter => {}
-                        SplitEntry::Past(past) => {
-                            pc = past;
-                            continue;
-                        }
-                        SplitEntry::Dead => return false,
-                    }
-                    // Asking only whether there is a result: a loop's exit
-                    // first, as the backtracker does.
-                    let (first, second) = if prog.loop_heads[pc as usize] && matches!(sink, Sink::Exists) {
-                        (second, first)
-                    } else {
-                        (first, second)
-                    };
-                    if self.holds_around_poi(&prog.entry[first as usize]) {
-                        self.depth += 1;
-                        let stop = if self.depth.is_multiple_of(64) {
-                            stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.go(level, first, sink))
-                        } else {
-                            self.go(level, first, sink)
-                        };
-                        self.depth -= 1;
-                        if stop {
-                            return true;
-                        }
-                    }
-                    if !self.holds_around_poi(&prog.entry[second as usize]) {
-                        return false;
-                    }
-                    pc = second;
-                }
-                Inst::Bind { id, next } => return self.bind(level, id.index(), next, sink),
-                Inst::Unbind { next } => {
-                    let (saved, trace) = (self.s.pois.pop(), self.trace);
-                    if let Some(p) = saved
-                        && self.s.pois.is_empty()
-                        && self.trace.to.is_none()
-                    {
-                        self.trace.to = Some(p.at);
-                    }
-                    let stop = self.go(level, next, sink);
-                    self.set_trace(trace);
-                    if let Some(p) = saved {
-                        self.s.pois.push(p);
-                    }
-                    return stop;
-                }
-                Inst::Rewrite { id, next } => {
-                    let w = self.w;
-                    if let Some(stamp) = &w.stamps[id.index()] {
-                        return self.stamp(level, stamp, next, sink);
-                    }
-                    return match &w.steps[id.index()] {
-                        Some(step) => self.step(level, step, next, sink),
-                        None => {
-                            let only = self.placement_squares(pc);
-                            self.rewrite(level, id, next, sink, only)
-                        }
-                    };
-                }
-                Inst::Test { holds, id, next } => {
-                    if self.matches_somewhere(id) != holds {
-                        return false;
-                    }
-                    pc = next;
-                }
-                Inst::Guard { holds, sub, next } => {
-                    if let Some(plan) = &self.w.test_plans[sub.index()]
-                        && self.s.overlay.is_empty()
-                    {
-                        // Nothing changed yet: the position's square sets answer.
-                        if self.find.is_some() {
-                            self.reads.set(Squares::MAX);
-                        }
-                        if plan.holds_on(self.occupied) != holds {
-                            return false;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    if self.cannot_match_at_poi(sub.index()) {
-                        if holds {
-                            return false;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    let body = prog.subs[sub.index()];
-                    let (overlay, trace) = (self.s.overlay.len(), self.trace);
-                    // Every step of the sub-search puts the pieces of
-                    // interest back as it found them; the top is kept in case.
-                    let (depth, top) = (self.s.pois.len(), self.s.pois.last().copied());
-                    let found = self.level(level + 1, body, &mut Sink::Exists);
-                    self.undo_to(overlay);
-                    self.s.pois.truncate(depth);
-                    if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
-                        *t = p;
-                    }
-                    self.set_trace(trace);
-                    if found != holds {
-                        return false;
-                    }
-                    pc = next;
-                }
-                Inst::Match => {
-                    return match self.s.resumes.last() {
-                        Some(r) if r.end == pc && r.level == level => self.resume(level, sink),
-                        _ => self.record(level, sink),
-                    };
-                }
-                Inst::Ordered { id, next } => {
-                    return if self.w.in_line[id.index()].is_some() {
-                        self.ordered_in_line(level, id.index(), next, sink)
-                    } else {
-                        self.ordered(level, id.index(), next, sink)
-                    };
-                }
-                Inst::NoReply { .. } => unreachable!("a walker declines `no_reply`"),
-                Inst::Origin { .. } => unreachable!("a walker declines `%from:`"),
-                Inst::Attacked { next } => {
-                    let Some(attacks) = self.attacks else {
-                        return false;
-                    };
-                    let p = *self
-                        .s
-                        .pois
-                        .last()
-                        .expect("the compiler checked a piece of interest is bound");
-                    match attacks.attacked(self.base, self.occupied, &self.s.overlay, p.at, p.code) {
-                        Ok(true) => pc = next,
-                        Ok(false) => return false,
-                        Err(TooLong) => {
-                            self.too_long = true;
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether sub-program `sub` is a choice of rewrites at the piece of
-    /// interest that the square sets of the position say cannot match
-    /// there: so when the walk has changed no square but the piece's own,
-    /// which holds the piece.
-    #[inline]
-    fn cannot_match_at_poi(&mut self, sub: usize) -> bool {
-        let Some(plan) = &self.w.poi_plans[sub] else {
-            return false;
-        };
-        let Some(&p) = self.s.pois.last() else {
-            return false;
-        };
-        if self.s.cur[p.at as usize] != p.code || self.s.overlay.iter().any(|&(at, _)| at != p.at) {
-            return false;
-        }
-        if self.s.poi_places.len() <= sub {
-            self.s.poi_places.resize(sub + 1, None);
-        }
-        let places = *self.s.poi_places[sub].get_or_insert_with(|| plan.anywhere(self.occupied));
-        if self.find.is_some() {
-            // What the sets say depends on every square.
-            self.reads.set(Squares::MAX);
-        }
-        places >> p.at & 1 == 0
-    }
-
-    /// Moves the piece of interest `from` (the top one) to `(x, y)` as
-    /// `moved`, leaving `behind` where it stood; gives its new square.
-    #[inline(always)]
-    fn set_down(&mut self, from: Poi, behind: Code, x: i32, y: i32, moved: Code) -> u32 {
-        let to = (y * self.w.width + x) as u32;
-        self.write(from.at, behind);
-        self.write(to, moved);
-        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
-            at: to,
-            x,
-            y,
-            code: moved,
-        };
-        to
-    }
-
-    /// The piece of interest and the square `(dx, dy)` from it, if the
-    /// piece's square holds the piece or one of `here` and that square one
-    /// of `onto` (the checks of a step or a stamp).
-    #[inline(always)]
-    fn at_piece_and(&self, here: &CodeSet, dx: i32, dy: i32, onto: &CodeSet) -> Option<(Poi, i32, i32)> {
-        let top = *self.s.pois.last()?;
-        let now = self.read(top.x, top.y);
-        if now != top.code && !here.contains(now) {
-            return None;
-        }
-        let (x, y) = (top.x + dx, top.y + dy);
-        onto.contains(self.read(x, y)).then_some((top, x, y))
-    }
-
-    /// Makes step `step` (the rewrite's one match, at the piece of interest,
-    /// and its one choice) if it applies, and continues at `next`.
-    fn step(&mut self, level: usize, step: &Step, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let Some((top, x, y)) = self.at_piece_and(&step.from, step.dx, step.dy, &step.onto) else {
-            return false;
-        };
-        // Counted as the general rewrite counts.
-        if !self.w.visit[next as usize] && self.spent() {
-            return true;
-        }
-        let (len, trace) = (self.s.overlay.len(), self.trace);
-        let to = self.set_down(top, step.behind, x, y, code::with_marks(top.code, step.marks));
-        self.moved_to(to);
-        let stop = self.go(level, next, sink);
-        self.undo_to(len);
-        self.set_trace(trace);
-        *self.s.pois.last_mut().expect("a piece of interest") = top;
-        stop
-    }
-
-    /// Writes stamp `stamp` on `(x, y)` (the piece of interest `top` with
-    /// its marks, if it rewrites them); the square written.
-    fn put_stamp(&mut self, stamp: &Stamp, top: Poi, x: i32, y: i32) -> u32 {
-        if let Some(marks) = stamp.marks {
-            let code = code::with_marks(top.code, marks);
-            self.write(top.at, code);
-            self.s.pois.last_mut().expect("a piece of interest").code = code;
-        }
-        let at = (y * self.w.width + x) as u32;
-        self.write(at, stamp.code);
-        at
-    }
-
-    /// Makes stamp `stamp` (the rewrite's one match, at the piece of
-    /// interest, and its one choice) if it applies, and continues at `next`.
-    fn stamp(&mut self, level: usize, stamp: &Stamp, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
-            return false;
-        };
-        // Counted as the general rewrite counts.
-        if !self.w.visit[next as usize] && self.spent() {
-            return true;
-        }
-        let (len, trace) = (self.s.overlay.len(), self.trace);
-        self.put_stamp(stamp, top, x, y);
-        // Another piece left where the piece of interest stands: it is that piece now.
-        let poi = *self.s.pois.last().expect("a piece of interest");
-        let now = self.s.cur[poi.at as usize];
-        if now != poi.code && code::as_piece(now).is_some() {
-            self.s.pois.last_mut().expect("a piece of interest").code = now;
-            if self.s.pois.len() == 1 {
-                self.trace.became = Some(now);
-            }
-        }
-        let stop = self.go(level, next, sink);
-        self.undo_to(len);
-        self.set_trace(trace);
-        *self.s.pois.last_mut().expect("a piece of interest") = top;
-        stop
-    }
-
-    /// Counts fan `fan` (see [`Fan`]; the position holds none of what its
-    /// stamps write): each stamp made, its piece bound, and slid.
-    fn fan(&mut self, level: usize, fan: &Fan, sink: &mut Sink<'_, '_>) -> bool {
-        let w = self.w;
-        if fan.keyless
-            && let Sink::Count(count, None) = sink
-        {
-            return self.fan_without_keys(fan, count);
-        }
-        for shoot in fan.shoots.iter() {
-            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
-            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
-                continue;
-            };
-            // The stamp's state, as the general rewrite counts it.
-            if self.spent() {
-                return true;
-            }
-            let (len, trace) = (self.s.overlay.len(), self.trace);
-            let at = self.put_stamp(stamp, top, x, y);
-            // The bind finds the stamped square alone.
-            self.s.pois.push(Poi {
-                at,
-                x,
-                y,
-                code: stamp.code,
-            });
-            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
-            let stop = self.slide(level, shoot.head, slide, shoot.exit, sink);
-            self.s.pois.pop();
-            self.undo_to(len);
-            self.set_trace(trace);
-            *self.s.pois.last_mut().expect("a piece of interest") = top;
-            if stop {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Counts fan `fan` whose stops are results of their own ([`keyless_fans`]):
-    /// per stamp that applies, one result per square its slide can stop on.
-    /// A state that reaches a fan a second time makes the count exact.
-    fn fan_without_keys(&mut self, fan: &Fan, count: &mut u64) -> bool {
-        const FAN: u64 = 0x5A17_F00D_0FA7_C0DE;
-        if !self.s.seen.insert(self.delta ^ self.trace.key() ^ FAN) {
-            self.duplicate = true;
-            return true;
-        }
-        let w = self.w;
-        let mut found = 0;
-        let mut states = 0;
-        for shoot in fan.shoots.iter() {
-            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
-            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
-                continue;
-            };
-            if stamp
-                .marks
-                .is_some_and(|m| code::with_marks(top.code, m) != top.code)
-            {
-                // The stamp changes the piece too: the state the slides
-                // start from is not the one the fan's key was taken of.
-                self.duplicate = true;
-                return true;
-            }
-            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
-            let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
-            let mut n = 0;
-            while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
-                n += 1;
-            }
-            // The stamp, each step, and each stop's tail, as the walk counts states.
-            states += 1 + n as u64 + (n as u64 + 1) * tail.rewrites;
-            found += n as u64 + 1;
-        }
-        if self.states < states {
-            // Too long for the bound on states: the exact count says so.
-            self.duplicate = true;
-            return true;
-        }
-        self.states -= states;
-        *count += found;
-        false
-    }
-
-    /// Runs slide loop `head`: the piece of interest set down at each square
-    /// it can reach along the ray, farthest first (the order of the loop's
-    /// recursion), continuing at `exit` from each.
-    fn slide(&mut self, level: usize, head: Pc, slide: &Slide, exit: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let top = *self.s.pois.last().expect("a piece of interest");
-        let step = &slide.step;
-        let at = |k: i32| (top.x + k * step.dx, top.y + k * step.dy);
-        // The loop's rewrite finds the piece on its square (or none at all).
-        let mut n = 0;
-        let here = self.read(top.x, top.y);
-        if here != top.code && !step.from.contains(here) {
-            return self.go(level, exit, sink);
-        }
-        while {
-            let (x, y) = at(n + 1);
-            self.read(x, y) == slide.over
-        } {
-            n += 1;
-        }
-        // A targeted walk gives up where the target is out of the loop's reach.
-        if let Some(t) = self.find
-            && level == 0
-            && self.s.pois.len() == 1
-            && self.s.cur[t.at as usize] == t.before
-        {
-            let reach = &self.w.split_reach[head as usize];
-            if let Some(k) = (0..=n).find(|&k| {
-                let (x, y) = at(k);
-                !reach.contains(t.x - x, t.y - y)
-            }) {
-                if k == 0 {
-                    return false;
-                }
-                n = k - 1;
-            }
-        }
-        // One state per step, as the loop counts them.
-        for _ in 0..n {
-            if self.spent() {
-                return true;
-            }
-        }
-        let moved = code::with_marks(top.code, step.marks);
-        // Counting, where each stop ends the move the same way: each stop's
-        // result by its key alone.
-        if let Sink::Count(count, None) = sink
-            && !self.exact
-            && level == 0
-            && self.find.is_none()
-            && let Some(tail) = &self.w.slide_tails[head as usize]
-            && self.states >= (n as u64 + 1) * tail.rewrites
-        {
-            self.states -= (n as u64 + 1) * tail.rewrites;
-            return self.count_stops(top, here, moved, n, slide, tail, count);
-        }
-        let (len, trace) = (self.s.overlay.len(), self.trace);
-        for k in (0..=n).rev() {
-            if k > 0 {
-                let (x, y) = at(k);
-                self.set_down(top, slide.over, x, y, moved);
-                for j in 1..=k {
-                    let (x, y) = at(j);
-                    self.moved_to((y * self.w.width + x) as u32);
-                }
-            }
-            let stop = self.go(level, exit, sink);
-            self.undo_to(len);
-            self.set_trace(trace);
-            *self.s.pois.last_mut().expect("a piece of interest") = top;
-            if stop {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// [`Run::ordered`] for an ordered choice of choices of rewrites: each
-    /// alternative runs at this nesting, its match going on at `next`
-    /// (each result is made, continued from and taken back before the next
-    /// is looked for, so each is found on the state the choice began with),
-    /// until one has had results.
-    fn ordered_in_line(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let (prog, w) = (&self.w.prog, self.w);
-        let ends = w.in_line[id].as_deref().expect("an ordered choice run in line");
-        for (sub, &end) in prog.ordered[id].iter().zip(ends) {
-            let start = prog.subs[sub.index()];
-            if start == end {
-                // `nil`, and no alternative before it had a result.
-                return self.go(level, next, sink);
-            }
-            if !self.holds_around_poi(&prog.entry[start as usize]) {
-                continue;
-            }
-            self.s.resumes.push(Resume {
-                end,
-                level,
-                next,
-                taken: 0,
-            });
-            let stop = self.go(level, start, sink);
-            let r = self.s.resumes.pop().expect("the resume pushed");
-            if stop || r.taken > 0 {
-                return stop;
-            }
-        }
-        false
-    }
-
-    /// A result of the alternative of the innermost ordered choice running
-    /// in line: the search goes on after the choice.
-    fn resume(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
-        let mut r = self.s.resumes.pop().expect("an ordered choice in line");
-        r.taken += 1;
-        let stop = self.go(level, r.next, sink);
-        self.s.resumes.push(r);
-        stop
-    }
-
-    /// Counts the results of slide `slide` from `top` (whose square holds
-    /// `here`) stopping at each of the `n + 1` squares it can, each then
-    /// ending by `tail`: per stop, the key of the result it gives (the
-    /// change hash and the trace as the walk would leave them), counted if
-    /// new; a key seen before stops the count (see [`Walker::count`]).
-    #[allow(clippy::too_many_arguments)]
-    fn count_stops(
-        &mut self,
-        top: Poi,
-        here: Code,
-        moved: Code,
-        n: i32,
-        slide: &Slide,
-        tail: &SlideTail,
-        count: &mut u64,
-    ) -> bool {
-        let w = self.w;
-        let key = |at: u32, code: Code| hash::square_with(w.places[at as usize], code);
-        let depth = self.s.pois.len();
-        let step = (slide.step.dx + slide.step.dy * w.width) as i64;
-        for k in 0..=n {
-            let at = (top.at as i64 + k as i64 * step) as u32;
-            // What the piece's square holds when the tail is made, and after.
-            let (code, poi) = if k == 0 { (here, top.code) } else { (moved, moved) };
-            let last = tail.writes.unwrap_or(code);
-            let mut delta = self.delta;
-            if k > 0 {
-                delta ^= key(top.at, here) ^ key(top.at, slide.over) ^ key(at, slide.over) ^ key(at, last);
-            } else {
-                delta ^= key(at, here) ^ key(at, last);
-            }
-            let mut trace = self.trace;
-            // Another piece left where the outermost piece stands: it is that piece now.
-            if depth == 1 && tail.writes.is_some() && last != poi && code::as_piece(last).is_some() {
-                trace.became = Some(last);
-            }
-            // The unbind that leaves no piece of interest names where the move ends.
-            if tail.unbinds as usize >= depth && trace.to.is_none() {
-                trace.to = Some(if depth == 1 { at } else { self.s.pois[0].at });
-            }
-            if !self.s.seen.insert(delta ^ trace.key()) {
-                self.duplicate = true;
-                return true;
-            }
-            *count += 1;
-        }
-        false
-    }
-
-    /// Runs the alternatives of ordered choice `id` until one has results,
-    /// then continues at `next` from each of them.
-    fn ordered(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let prog = &self.w.prog;
-        let mut stash = self.s.stashes.pop().unwrap_or_default();
-        stash.writes.clear();
-        stash.paths.clear();
-        stash.ends.clear();
-        let base = self.s.overlay.len();
-        let trace = self.trace;
-        let path_base = self.s.path.len();
-        let top = self.s.pois.last().copied();
-        for sub in prog.ordered[id].iter() {
-            let start = prog.subs[sub.index()];
-            if matches!(prog.insts[start as usize], Inst::Match) {
-                // `nil`, and no alternative before it had a result: the
-                // state as it is is the one result.
-                self.s.stashes.push(stash);
-                return self.go(level, next, sink);
-            }
-            if !self.holds_around_poi(&prog.entry[start as usize]) {
-                continue;
-            }
-            self.level(
-                level + 1,
-                start,
-                &mut Sink::Stash {
-                    base,
-                    path_base,
-                    into: &mut stash,
-                },
-            );
-            if self.too_long {
-                break;
-            }
-            if !stash.ends.is_empty() {
-                break;
-            }
-        }
-        let mut stop = self.too_long;
-        let (mut from, mut paths_from) = (0, 0);
-        for end in &stash.ends {
-            if stop {
-                break;
-            }
-            self.undo_to(base);
-            for &(at, code) in &stash.writes[from..end.writes as usize] {
-                self.write(at, code);
-            }
-            from = end.writes as usize;
-            self.s.path.truncate(path_base);
-            self.s
-                .path
-                .extend_from_slice(&stash.paths[paths_from..end.paths as usize]);
-            paths_from = end.paths as usize;
-            self.trace = end.trace;
-            if let (Some(p), Some(t)) = (end.poi, self.s.pois.last_mut()) {
-                *t = p;
-            }
-            stop = self.go(level, next, sink);
-        }
-        self.undo_to(base);
-        self.set_trace(trace);
-        if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
-            *t = p;
-        }
-        self.s.stashes.push(stash);
-        stop
-    }
-
-    /// The squares holding one of `set`'s codes now; `codes` lists them.
-    fn squares_holding(&self, codes: impl Iterator<Item = Code>, set: &CodeSet) -> Squares {
-        self.reads.set(Squares::MAX);
-        let mut squares: Squares = 0;
-        for c in codes {
-            squares |= self.occupied.get(c as usize).copied().unwrap_or(0);
-        }
-        for &(at, c) in &self.s.overlay {
-            if set.contains(c) {
-                squares |= 1 << at;
-            } else {
-                squares &= !(1 << at);
-            }
-        }
-        squares
-    }
-
-    /// Binds each square holding one of bind `id`'s codes in turn.
-    fn bind(&mut self, level: usize, id: usize, next: Pc, sink: &mut Sink<'_, '_>) -> bool {
-        let reads = self.reads.get();
-        let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
-        if let Some(t) = self.find
-            && level == 0
-            && self.s.pois.is_empty()
-            && self.s.cur[t.at as usize] == t.before
-        {
-            // Only the pieces that could reach the target; which squares
-            // hold them is the caller's to watch (`may_bind_anew`).
-            squares &= self.w.suspects[id][t.at as usize];
-            self.reads.set(reads);
-        }
-        while squares != 0 {
-            let at = squares.trailing_zeros();
-            squares &= squares - 1;
-            let (x, y) = self.xy(at);
-            let code = self.read(x, y);
-            let trace = self.trace;
-            if self.s.pois.is_empty() && self.trace.from.is_none() {
-                self.trace.from = Some(at);
-            }
-            self.s.pois.push(Poi { at, x, y, code });
-            let stop = self.go(level, next, sink);
-            self.s.pois.pop();
-            self.set_trace(trace);
-            if stop {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether alternative `alt` of rewrite `id` matches under the translation `(tx, ty)`.
-    #[inline]
-    fn matches(&self, id: RewriteId, alt: usize, tx: i32, ty: i32) -> bool {
-        let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
-        let top = self.s.pois.last();
-        a.checks.iter().all(|c| {
-            let (x, y) = (tx + c.dx, ty + c.dy);
-            let here = self.read(x, y);
-            c.accepts.contains(here)
-                || (c.poi
-                    && top.is_some_and(|p| p.x == x && p.y == y && here == p.code)
-                    && (c.poi_marks.is_empty() || code::has_marks(here, c.poi_marks)))
-        })
-    }
-
-    /// The translations to try for alternative `alt` of rewrite `id`: the
-    /// one that puts its anchor on the piece of interest, or one per square
-    /// holding what its anchor check accepts. Calls `each` until it says stop.
-    #[inline]
-    fn places(&self, id: RewriteId, alt: usize, mut each: impl FnMut(&Self, i32, i32) -> bool) -> bool {
-        let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
-        match &self.w.anchors[id.index()][alt] {
-            Anchor::Poi(check) => {
-                let Some(top) = self.s.pois.last() else {
-                    return false;
-                };
-                let c = &a.checks[*check];
-                each(self, top.x - c.dx, top.y - c.dy)
-            }
-            Anchor::Squares { check, codes } => {
-                let c = &a.checks[*check];
-                let list = a.anchors.first().map_or(&[][..], |an| &an.codes[..]);
-                let mut squares = self.squares_holding(list.iter().copied(), codes);
-                while squares != 0 {
-                    let at = squares.trailing_zeros();
-                    squares &= squares - 1;
-                    let (x, y) = self.xy(at);
-                    if each(self, x - c.dx, y - c.dy) {
-                        return true;
-                    }
-                }
-                false
-            }
-        }
-    }
-
-    fn matches_somewhere(&self, id: RewriteId) -> bool {
-        (0..self.w.prog.rewrites[id.index()].alternatives.len())
-            .any(|alt| self.places(id, alt, |run, tx, ty| run.matches(id, alt, tx, ty)))
-    }
-
-    /// Makes each (match, choice) of rewrite `id` and continues at `next`.
-    /// The squares where placement `pc` (if it is one, see [`Placement`])
-    /// may lead to a result, on a position (unchanged yet) without the
-    /// content it places; none when it is no such placement.
-    fn placement_squares(&mut self, pc: Pc) -> Option<(Squares, Placement)> {
-        let p = self.w.placements[pc as usize]?;
-        if !self.s.overlay.is_empty()
-            || self.find.is_some()
-            || self.occupied.get(p.code as usize).is_none_or(|&set| set != 0)
-        {
-            return None;
-        }
-        if self.s.poi_places.len() <= p.sub {
-            self.s.poi_places.resize(p.sub + 1, None);
-        }
-        let plan = self.w.poi_plans[p.sub]
-            .as_ref()
-            .expect("a placement's guard has square sets");
-        Some((
-            *self.s.poi_places[p.sub].get_or_insert_with(|| plan.anywhere(self.occupied)),
-            p,
-        ))
-    }
-
-    /// Makes each (match, choice) of rewrite `id` and continues at `next`;
-    /// of a placement, only those that write in `only`.
-    fn rewrite(
-        &mut self,
-        level: usize,
-        id: RewriteId,
-        next: Pc,
-        sink: &mut Sink<'_, '_>,
-        only: Option<(Squares, Placement)>,
-    ) -> bool {
-        let w = self.w;
-        for alt in 0..w.prog.rewrites[id.index()].alternatives.len() {
-            if let Anchor::Poi(check) = w.anchors[id.index()][alt] {
-                // One place to try: where the piece of interest is.
-                let Some(top) = self.s.pois.last() else {
-                    continue;
-                };
-                let c = &w.prog.rewrites[id.index()].alternatives[alt].checks[check];
-                let (tx, ty) = (top.x - c.dx, top.y - c.dy);
-                if self.matches(id, alt, tx, ty) && self.choices(level, id, alt, tx, ty, next, sink) {
-                    return true;
-                }
-                continue;
-            }
-            let mut found: smallvec::SmallVec<[(i32, i32); 8]> = smallvec::SmallVec::new();
-            self.places(id, alt, |run, tx, ty| {
-                if run.matches(id, alt, tx, ty) {
-                    found.push((tx, ty));
-                }
-                false
-            });
-            for (tx, ty) in found {
-                if let Some((squares, p)) = only
-                    && squares >> ((ty + p.dy) * w.width + tx + p.dx) & 1 == 0
-                {
-                    continue;
-                }
-                if self.choices(level, id, alt, tx, ty, next, sink) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Makes each choice of alternative `alt` of rewrite `id` under `(tx, ty)` and continues at `next`.
-    #[allow(clippy::too_many_arguments)]
-    fn choices(
-        &mut self,
-        level: usize,
-        id: RewriteId,
-        alt: usize,
-        tx: i32,
-        ty: i32,
-        next: Pc,
-        sink: &mut Sink<'_, '_>,
-    ) -> bool {
-        let w = self.w;
-        let a = &w.prog.rewrites[id.index()].alternatives[alt];
-        {
-            for choice in a.choices.iter() {
-                // Counted as the backtracker counts: a state reached without
-                // a visited-set check counts too.
-                if !w.visit[next as usize] && self.spent() {
-                    return true;
-                }
-                let (overlay, trace) = (self.s.overlay.len(), self.trace);
-                let top = self.s.pois.last().copied();
-                for sw in choice.iter() {
-                    let (x, y) = (tx + sw.dx, ty + sw.dy);
-                    let at = (y * w.width + x) as u32;
-                    let code = match sw.write {
-                        Write::Code(c) => c,
-                        Write::Poi(marks) => {
-                            let p = self.s.pois.last_mut().expect("anchored at a piece of interest");
-                            p.code = code::with_marks(p.code, marks);
-                            let moved = p.at != at;
-                            (p.at, p.x, p.y) = (at, x, y);
-                            let code = p.code;
-                            if moved {
-                                self.moved_to(at);
-                            }
-                            code
-                        }
-                    };
-                    self.write(at, code);
-                }
-                // Another piece left where the piece of interest stands: it is that piece now.
-                let depth = self.s.pois.len();
-                if let Some(p) = self.s.pois.last() {
-                    let here = self.read(p.x, p.y);
-                    if here != p.code && code::as_piece(here).is_some() {
-                        self.s.pois.last_mut().expect("a piece of interest").code = here;
-                        if depth == 1 {
-                            self.trace.became = Some(here);
-                        }
-                    }
-                }
-                let stop = self.go(level, next, sink);
-                self.undo_to(overlay);
-                self.set_trace(trace);
-                if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
-                    *t = p;
-                }
-                if stop {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// A result: at nesting 0 given to the caller (once), deeper it ends the
-    /// sub-search; `true` when the search is to stop.
-    fn record(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
-        match sink {
-            Sink::Exists => return true,
-            Sink::Changes => {
-                if level > 0 {
-                    return true;
-                }
-                let t = self.find.expect("a targeted walk");
-                return self.s.cur[t.at as usize] != t.before;
-            }
-            Sink::Stash {
-                base,
-                path_base,
-                into,
-            } => {
-                into.writes.extend_from_slice(&self.s.overlay[*base..]);
-                into.paths.extend_from_slice(&self.s.path[*path_base..]);
-                into.ends.push(StashEnd {
-                    writes: into.writes.len() as u32,
-                    paths: into.paths.len() as u32,
-                    trace: self.trace,
-                    poi: self.s.pois.last().copied(),
-                });
-                return false;
-            }
-            Sink::Collect(_) | Sink::Count(..) => {}
-        }
-        if level > 0 {
-            return true;
-        }
-        let delta = self.delta;
-        let key = delta ^ self.trace.key();
-        if !self.exact
-            && let Sink::Count(n, keep) = sink
-        {
-            // Optimistic: a key seen before stops the count, which is then
-            // made again keeping the changes.
-            if !self.s.seen.insert(key) {
-                self.duplicate = true;
-                return true;
-            }
-            let kept = match keep {
-                None => true,
-                Some(keep) if keep.untested(self.base, &self.s.overlay) => true,
-                Some(keep) => {
-                    let mut diff = std::mem::take(&mut self.s.diff);
-                    diff.clear();
-                    self.each_change(|at, new| diff.push((at, new)));
-                    diff.sort_unstable_by_key(|&(at, _)| at);
-                    let kept = (keep.test)(&diff);
-                    self.s.diff = diff;
-                    kept
-                }
-            };
-            **n += kept as u64;
-            return false;
-        }
-        // The last write to each square, where it differs from the position.
-        let mut diff = std::mem::take(&mut self.s.diff);
-        diff.clear();
-        let w = self.w.width;
-        self.each_change(|at, new| diff.push((at, new)));
-        diff.sort_unstable_by_key(|&(at, _)| at);
-        let fresh = self.s.seen.insert(key) || {
-            let (kept, trace) = (&self.s.kept_changes, self.trace);
-            !self.s.kept.iter().any(|k| {
-                k.key == key
-                    && k.trace.same_move(&trace)
-                    && kept[k.start as usize..k.end as usize] == diff[..]
-            })
-        };
-        let mut stop = false;
-        if fresh {
-            let start = self.s.kept_changes.len() as u32;
-            self.s.kept_changes.extend_from_slice(&diff);
-            self.s.kept.push(Kept {
-                key,
-                start,
-                end: self.s.kept_changes.len() as u32,
-                trace: self.trace,
-            });
-            match sink {
-                Sink::Count(n, keep) => {
-                    if keep.as_mut().is_none_or(|keep| (keep.test)(&diff)) {
-                        **n += 1;
-                    }
-                }
-                Sink::Collect(found) => {
-                    let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
-                    let mut changes = std::mem::take(&mut self.s.changes);
-                    changes.clear();
-                    // Reading order: top row first.
-                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
-                        changes.extend(row.iter().map(|&(at, c)| Change {
-                            at: coord(at),
-                            content: Content::from_code(c),
-                        }));
-                    }
-                    let mut path = std::mem::take(&mut self.s.path_coords);
-                    path.clear();
-                    path.extend(self.s.path.iter().map(|&at| coord(at)));
-                    let s = Successor {
-                        changes: &changes,
-                        poi_from: self.trace.from.map(coord),
-                        poi_to: self.trace.to.map(coord),
-                        became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
-                        path: &path,
-                        hash: self.base_hash ^ delta,
-                    };
-                    stop = found(&s).is_break();
-                    self.s.changes = changes;
-                    self.s.path_coords = path;
-                }
-                _ => unreachable!("the other sinks returned above"),
-            }
-        }
-        self.s.diff = diff;
-        stop
     }
 }
 
