@@ -177,6 +177,54 @@ fn a_game_killed_at_any_moment_is_kept_to_its_last_move() {
 }
 
 #[test]
+fn ctrl_c_in_line_mode_ends_with_the_game_kept() {
+    let game = common::chess();
+    let mut moments = Moments(0xC7A1_C0DE);
+    for run in 0..10 {
+        let dir = fresh_dir(&format!("interrupt-{run}"));
+        let pgn = dir.join("game.pgn");
+        let (mut child, moves, errs) = start_play(
+            &[
+                "play",
+                "rules/chess.alg",
+                "--white",
+                "random",
+                "--black",
+                "random",
+                "--line",
+                "--quiet",
+                "--max-plies",
+                "100000",
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ],
+            &dir.join("data"),
+        );
+        // Ctrl-C is handled once the game has begun (the line saying where it is kept).
+        let first = errs.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert!(first.contains("game.pgn"), "{first}");
+        std::thread::sleep(Duration::from_millis(moments.next_below(300)));
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "Ctrl-C ends with 130");
+        std::thread::sleep(Duration::from_millis(50));
+        let printed: Vec<String> = moves.try_iter().collect();
+        let saved = recorded(&game, &pgn);
+        let n = saved.len();
+        assert!(
+            n == printed.len() || n + 1 == printed.len(),
+            "run {run}: {} moves printed, {n} kept",
+            printed.len()
+        );
+        assert_eq!(saved[..], printed[..n]);
+    }
+}
+
+#[test]
 fn a_killed_game_is_resumed_where_it_stopped() {
     let dir = fresh_dir("resume");
     let data = dir.join("data");

@@ -174,16 +174,17 @@ impl<W: Write + Send + 'static> Server<W> {
 
     /// The same for `game`, already built from the rule file `rules`.
     pub fn with_game(
-        game: Game,
+        game: impl Into<Arc<Game>>,
         rules: &Path,
         variants: Vec<(String, PathBuf)>,
         engine: EngineChoice,
         out: W,
     ) -> Server<W> {
+        let game: Arc<Game> = game.into();
         let state = game.initial();
         let declared = Weights::declared(&game).ok().flatten().map(Arc::new);
         Server {
-            game: Arc::new(game),
+            game,
             rules: rules.to_path_buf(),
             variants,
             engine,

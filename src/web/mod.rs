@@ -150,15 +150,21 @@ pub fn serve(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         bound(listener.local_addr()?);
-        let server = Arc::new(Server {
-            spec: Arc::new(spec),
-            game: Arc::new(game),
-            games: Mutex::new(HashMap::new()),
-            next_id: AtomicU64::new(1),
-            options,
-        });
-        axum::serve(listener, router(server)).await
+        axum::serve(listener, routes(Arc::new(spec), Arc::new(game), options)).await
     })
+}
+
+/// The server's routes for `game` (built from `spec`), with no games yet:
+/// what [`serve`] listens with, and what a test or a fuzzer sends requests
+/// to without a socket.
+pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions) -> Router {
+    router(Arc::new(Server {
+        spec,
+        game,
+        games: Mutex::new(HashMap::new()),
+        next_id: AtomicU64::new(1),
+        options,
+    }))
 }
 
 fn router(server: Arc<Server>) -> Router {

@@ -359,6 +359,12 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             Journal::new_in(&dir, game.name())
         }
     };
+    let has_human = m.controllers.contains(&Controller::Human);
+    let terminal =
+        has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if !terminal {
+        ui::line::on_interrupt(&journal);
+    }
     // Written at once: the file exists (and is whole) from the start.
     ui::save(&mut m, &journal, None, None)?;
     match &saved {
@@ -369,8 +375,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         ),
         None => eprintln!("the game is kept in {}", journal.path().display()),
     }
-    let has_human = m.controllers.contains(&Controller::Human);
-    if has_human && !args.line && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+    if terminal {
         return ui::terminal::run(&mut m, args.max_plies, &journal);
     }
     let options = ui::Options {

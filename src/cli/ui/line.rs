@@ -13,7 +13,6 @@ use crate::cli::{Failure, play_error};
 
 /// Plays `m` to its end (or the ply limit, or end of input) in line mode.
 pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
-    on_interrupt(args.journal);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
@@ -157,9 +156,10 @@ fn keep(
     save(m, journal, ending, termination)
 }
 
-/// On Ctrl-C: wait for a write in progress, say where the game is kept, and
-/// end. The journal holds every move played (it is written after each).
-fn on_interrupt(journal: &Journal) {
+/// From now on, Ctrl-C waits for a write of the journal in progress, says
+/// where the game is kept, and ends the program (status 130). The journal
+/// holds every move played (it is written after each).
+pub fn on_interrupt(journal: &Journal) {
     let path = journal.path().display().to_string();
     // Only one handler per process; a second game in the same process keeps
     // the first one's (tests call this once).
