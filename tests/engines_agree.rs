@@ -141,3 +141,43 @@ fn the_walker_traces_jump_paths_as_the_backtracker_does() {
     // Legal moves are listed on the walker, paths and all.
     assert_eq!(fast.engine_report().fast_share(), (2, 2));
 }
+
+/// The cases of `tests/data/engines/`: each file says the moves of its start
+/// (`// expect moves: ...`) and perft counts (`// expect perft N: M`), which
+/// every engine must give.
+#[test]
+fn every_engine_gives_each_case_its_expected_moves() {
+    let mut cases = 0;
+    for entry in std::fs::read_dir("tests/data/engines").unwrap() {
+        let path = entry.unwrap().path().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (spec, _) = Spec::load(&Source::new(&path, text.clone())).unwrap();
+        for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+            let game = Game::with_engine(&spec, engine).unwrap();
+            let mut cache = Cache::new();
+            let start = game.initial();
+            for line in text.lines() {
+                if let Some(expected) = line.strip_prefix("// expect moves:") {
+                    let legal = game.legal_actions(&start, &mut cache).unwrap();
+                    let mut names = game.move_names(&start, &legal);
+                    names.sort();
+                    let mut expected: Vec<&str> = expected.split_whitespace().collect();
+                    expected.sort();
+                    assert_eq!(names, expected, "{path} on {engine}");
+                    cases += 1;
+                }
+                if let Some(rest) = line.strip_prefix("// expect perft ") {
+                    let (depth, count) = rest.split_once(':').unwrap();
+                    let n = chessalg::game::perft(&game, &start, depth.parse().unwrap(), &mut cache).unwrap();
+                    assert_eq!(
+                        n,
+                        count.trim().parse::<u64>().unwrap(),
+                        "{path} on {engine}: perft {depth}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases >= 8, "{cases} cases");
+}

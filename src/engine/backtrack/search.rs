@@ -226,6 +226,7 @@ fn run(
     cache.path.clear();
     cache.states = 0;
     let before = find.map_or(0, |t| cache.board.get(t.x, t.y));
+    let start_mark = cache.board.mark();
     let mut s = Search {
         prog: program.prog,
         visit: program.visit,
@@ -237,6 +238,7 @@ fn run(
         find,
         only,
         before,
+        start_mark,
     };
     s.run_level(0, program.prog.start, Mode::Collect)
 }
@@ -254,8 +256,12 @@ struct Search<'a> {
     oracle: &'a dyn Oracle,
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
-    /// The only squares the outermost `%p:`s may bind, by bind id.
+    /// The only squares the outermost `%p:`s may bind, by bind id, while
+    /// the board is as the search found it (a later `%p:`, after a move of
+    /// an earlier one, may bind a piece that moved within reach).
     only: Option<&'a [(BindId, Coord)]>,
+    /// The board's undo-log mark when the search started.
+    start_mark: usize,
     /// What `find` held when the search started: once a path has changed
     /// it, the path may end in a result without writing it again, so the
     /// reach analysis no longer prunes that path.
@@ -789,7 +795,7 @@ impl Search<'_> {
         if let Some(only) = self.only
             && level == 0
             && self.cache.pois.is_empty()
-            && self.untouched()
+            && self.cache.board.mark() == self.start_mark
         {
             // The cursor's `source` walks the list of allowed squares.
             let board = &self.cache.board;

@@ -49,7 +49,8 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
 /// puts a piece on one empty square is named by that square (`c4`); any
 /// other by its changes (`e4=♙,d5=.`).
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
-    if action.is_pass() {
+    // A move that changes nothing (`nil`) is a pass too.
+    if action.is_pass() || action.changes().is_empty() {
         return "pass".to_string();
     }
     if let (Some(from), Some(to)) = (action.from, action.to)
@@ -180,10 +181,12 @@ pub(crate) fn named_squares(state: &State, action: &Action) -> Vec<Coord> {
 }
 
 /// `names` (one per move of `legal`) with the ones that several moves share
-/// told apart: first by the other squares each move changes (`d1d7/g7`),
-/// then, if that is not enough, by all its changes (`f3/f3=♘`).
+/// told apart: first by the other squares each move changes (`d1d7/g7`; a
+/// move that changes nothing by its piece's square: `pass/e1`), then, if
+/// that is not enough, by all its changes (`f3/f3=♘`), and last by their
+/// order (`pass/2`): every move has a name of its own.
 pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: Vec<String>) -> Vec<String> {
-    for round in 0..2 {
+    for round in 0..3 {
         let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for n in &names {
             *seen.entry(n.as_str()).or_default() += 1;
@@ -194,9 +197,20 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
         if shared.is_empty() {
             break;
         }
+        if round == 2 {
+            let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+            for i in shared {
+                let k = count.entry(names[i].clone()).or_default();
+                *k += 1;
+                names[i] = format!("{}/{k}", names[i]);
+            }
+            break;
+        }
         for i in shared {
             let action = &legal[i];
-            let suffix = if round == 0 {
+            let suffix = if round == 0 && action.changes().is_empty() {
+                action.from.map(|f| game.square_label(f)).unwrap_or_default()
+            } else if round == 0 {
                 let said = named_squares(state, action);
                 let others: Vec<String> = action
                     .changes()

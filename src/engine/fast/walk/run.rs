@@ -425,7 +425,7 @@ impl<'a> Run<'a> {
                     // Looking for a change of one square: leave paths that
                     // cannot write it from where the piece of interest is.
                     if let Some(t) = self.find
-                        && level == 0
+                        && self.may_prune(level)
                         && let [p] = self.s.pois.as_slice()
                         && self.s.cur[t.at as usize] == t.before
                         && !self.w.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
@@ -702,6 +702,15 @@ impl<'a> Run<'a> {
                 }
             }
         }
+    }
+
+    /// Whether a targeted walk ([`Walker::changes_at`]) may leave paths that
+    /// cannot change its square: at nesting 0, outside every ordered choice
+    /// run in line (whether an alternative has a result decides whether the
+    /// next runs, wherever its results write).
+    #[inline(always)]
+    fn may_prune(&self, level: usize) -> bool {
+        level == 0 && self.s.resumes.is_empty()
     }
 
     /// Pushes the frame that takes back a step or a stamp made now from
@@ -1130,7 +1139,7 @@ impl<'a> Run<'a> {
         let reads = self.reads.get();
         let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
         if let Some(t) = self.find
-            && level == 0
+            && self.may_prune(level)
             && self.s.pois.is_empty()
             && self.s.cur[t.at as usize] == t.before
         {
@@ -1170,7 +1179,7 @@ impl<'a> Run<'a> {
         }
         // A targeted walk gives up where the target is out of the loop's reach.
         if let Some(t) = self.find
-            && level == 0
+            && self.may_prune(level)
             && self.s.pois.len() == 1
             && self.s.cur[t.at as usize] == t.before
         {
