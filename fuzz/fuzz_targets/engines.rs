@@ -28,6 +28,31 @@ fuzz_target!(|text: &str| {
     names.sort();
     reference_names.sort();
     assert_eq!(names, reference_names, "the legal moves at the start differ");
+    // A few plies on (the moves picked by the text's length), the same.
+    let mut state = start.clone();
+    let mut pick = text.len();
+    for ply in 0..4 {
+        let (Ok(mine), Ok(theirs)) = (
+            fast.legal_actions(&state, &mut a),
+            reference.legal_actions(&state, &mut b),
+        ) else {
+            break;
+        };
+        let mut x: Vec<(String, u64)> = (fast.move_names(&state, &mine).into_iter())
+            .zip(mine.iter().map(|m| fast.play(&state, m).key()))
+            .collect();
+        let mut y: Vec<(String, u64)> = (reference.move_names(&state, &theirs).into_iter())
+            .zip(theirs.iter().map(|m| reference.play(&state, m).key()))
+            .collect();
+        x.sort();
+        y.sort();
+        assert_eq!(x, y, "the legal moves differ after {ply} plies");
+        if mine.is_empty() {
+            break;
+        }
+        state = fast.play(&state, &mine[pick % mine.len()]);
+        pick = pick.wrapping_mul(31).wrapping_add(7);
+    }
     // Perft 2 where it is small (the reference is slow on wide games).
     if mine.len() <= 64
         && let (Ok(x), Ok(y)) = (

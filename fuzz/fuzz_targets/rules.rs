@@ -17,7 +17,10 @@ fuzz_target!(|text: &str| {
     if let Ok(legal) = game.legal_actions(&start, &mut cache) {
         // Every move has a name of its own, never an empty one.
         let mut names = game.move_names(&start, &legal);
-        assert!(names.iter().all(|n| !n.trim().is_empty()), "an empty name: {names:?}");
+        assert!(
+            names.iter().all(|n| !n.trim().is_empty()),
+            "an empty name: {names:?}"
+        );
         names.sort();
         let n = names.len();
         names.dedup();

@@ -53,6 +53,8 @@ enum Command {
     },
     /// Print the expanded core form of definitions, or of one expression.
     Expand(cmd::expand::ExpandArgs),
+    /// Lay rule files out canonically (white space only); `--check` shows what would change.
+    Fmt(cmd::fmt::FmtArgs),
     /// Apply a move to a board diagram and print every resulting position.
     Apply(cmd::apply::ApplyArgs),
     /// List the legal moves of a position, one per line (`e2e4`, `e7e8q`).
@@ -100,6 +102,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files } => cmd::check::run(&files),
         Command::Expand(args) => cmd::expand::run(&args),
+        Command::Fmt(args) => cmd::fmt::run(&args),
         Command::Apply(args) => cmd::apply::run(&args),
         Command::Moves(args) => cmd::moves::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
@@ -158,7 +161,7 @@ fn style() -> Style {
 }
 
 /// Prints problems (errors and warnings) to stderr.
-fn print_problems(problems: &Problems) {
+pub fn print_problems(problems: &Problems) {
     if !problems.list.is_empty() {
         eprint!("{}", report::render(problems, style()));
     }

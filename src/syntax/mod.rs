@@ -7,10 +7,12 @@
 pub mod ast;
 mod declaration;
 mod error;
+mod format;
 mod parse;
 pub mod print;
 
 pub use error::SyntaxError;
+pub use format::format_file;
 pub use parse::{MAX_COUNT, MAX_EXPONENT, MAX_NESTING, parse_expression, parse_file};
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::source::Span;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/chessalg.pest"]
-struct Grammar;
+pub(super) struct Grammar;
 
 /// The deepest bracket nesting the parser accepts.
 pub const MAX_NESTING: usize = 64;
@@ -73,7 +73,7 @@ fn parse_one_expression(text: &str) -> Result<Expr, Vec<SyntaxError>> {
 
 /// Byte ranges of the items of a file: a new item starts on a line whose
 /// first character is neither white space nor the start of a comment.
-fn item_chunks(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn item_chunks(text: &str) -> Vec<(usize, usize)> {
     let mut starts = vec![0];
     for (i, c) in text.char_indices() {
         if c == '\n' {
@@ -98,7 +98,7 @@ fn item_chunks(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Whether a chunk holds nothing but white space and comments.
-fn is_blank(chunk: &str) -> bool {
+pub(super) fn is_blank(chunk: &str) -> bool {
     chunk.lines().all(|l| {
         let t = l.trim();
         t.is_empty() || t.starts_with("//")
@@ -127,7 +127,7 @@ enum Open {
 /// together (so pest never recurses far). Comments, quoted strings and the
 /// free text of `game NAME` and `board` (in an item, `is_item`) are not
 /// expressions and are skipped.
-fn check_brackets(text: &str, offset: usize, is_item: bool) -> Result<(), SyntaxError> {
+pub(super) fn check_brackets(text: &str, offset: usize, is_item: bool) -> Result<(), SyntaxError> {
     let bytes = text.as_bytes();
     let skip = if is_item { free_text(text) } else { None };
     let mut open: Vec<Open> = Vec::new();
@@ -301,7 +301,7 @@ fn blank_comments_and_newlines(text: &str) -> String {
 }
 
 /// A pest failure as a diagnostic that says, in words, what would have fit.
-fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> SyntaxError {
+pub(super) fn expected_error(e: pest::error::Error<Rule>, text: &str, offset: usize) -> SyntaxError {
     let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,

@@ -6,6 +6,7 @@ pub mod check;
 pub mod diff;
 pub mod expand;
 pub mod explain;
+pub mod fmt;
 pub mod matches;
 pub mod moves;
 pub mod perft;
