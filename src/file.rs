@@ -1,7 +1,7 @@
 //! Files written whole or not at all, and read within a size limit.
 //!
 //! Everything chessalg writes (a game's PGN after every move, learned
-//! weights, plots, pictures) goes through [`write`]: the new contents go to a
+//! weights, plots, pictures) goes through [`write()`]: the new contents go to a
 //! temporary file in the target's own directory, which is flushed to disk and
 //! then renamed over the target. A rename within one file system is atomic,
 //! so a reader (or the next run, after a crash or `kill -9`) sees either the
@@ -90,7 +90,7 @@ pub fn write(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> Result<(), W
     Ok(())
 }
 
-/// Removes what [`write`] leaves behind when it is killed mid-write: its
+/// Removes what [`write()`] leaves behind when it is killed mid-write: its
 /// temporary files in `dir` (`.NAME.XXXXXX.tmp`) last changed more than a
 /// minute ago (a younger one may be another program's write in progress).
 pub fn remove_stale_temporaries(dir: impl AsRef<Path>) {

@@ -1,6 +1,6 @@
 //! The walker: programs with pieces of interest (`%p:`), run on the
 //! position plus the changes made so far, with an explicit stack of
-//! choice points ([`run`]).
+//! choice points (module `run`).
 //!
 //! The changes are kept on a board of the walk's own (a read is one lookup)
 //! and in a log that takes them back; a result's changes are the squares
