@@ -17,6 +17,9 @@
 //! 6. [`game`]: a playable game: state made and taken back, legality and
 //!    turn policies, outcomes, perft, FEN, SAN and PGN.
 //! 7. [`ai`]: a player for any game; [`session`]: a game in progress.
+//! 8. Protocols and tools over games and rule files: [`uci`] for engine
+//!    GUIs, [`lsp`] for editors, [`inspect`] for authors, [`web`] for the
+//!    browser.
 //!
 //! Front ends (the `chessalg` binary's `cli`) sit on top and are the only
 //! place that prints.
@@ -34,6 +37,7 @@ pub mod game;
 pub mod inspect;
 pub mod ir;
 pub mod learn;
+pub mod lsp;
 pub mod program;
 pub mod report;
 pub mod session;

@@ -17,6 +17,11 @@ impl Span {
         Span { start, end }
     }
 
+    /// Whether `other` lies within this span.
+    pub fn contains(self, other: Span) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+
     /// The smallest span covering both.
     pub fn join(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))

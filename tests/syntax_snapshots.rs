@@ -39,13 +39,15 @@ fn diagnostics() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(path).unwrap();
         let source = Source::new(name, text);
+        // What `check` prints: errors, or the warnings of the file and of its game.
         let text = match Spec::load(&source) {
-            Ok((spec, warnings)) if warnings.list.is_empty() && spec.game().is_game() => {
-                match chessalg::game::Game::new(&spec) {
-                    Ok(_) => String::new(),
-                    Err(e) => report::render_one(&e, Style::PLAIN),
+            Ok((spec, mut warnings)) if spec.game().is_game() => match chessalg::game::Game::new(&spec) {
+                Ok(game) => {
+                    warnings.append(game.lint(&spec));
+                    report::render(&warnings, Style::PLAIN)
                 }
-            }
+                Err(e) => report::render(&warnings, Style::PLAIN) + &report::render_one(&e, Style::PLAIN),
+            },
             Ok((_, warnings)) => report::render(&warnings, Style::PLAIN),
             Err(problems) => report::render(&problems, Style::PLAIN),
         };

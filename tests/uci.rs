@@ -361,8 +361,15 @@ fn isready_and_stop_are_answered_during_go_perft() {
     // The engine goes on as before: a small perft still counts.
     e.send("go perft 2");
     assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 400");
-    // `quit` during a perft ends the engine at once too.
+    // `quit` after a perft waits for its count, as Fairy-Stockfish does
+    // (`go perft 3` then `quit`, piped in, prints the count)...
+    e.send("go perft 3");
+    e.send("quit");
+    assert_eq!(e.until("Nodes searched").last().unwrap(), "Nodes searched: 8902");
+    // ...and `stop` then `quit` ends a long one at once.
+    let mut e = Engine::start("rules/chess.alg");
     e.send("go perft 7");
+    e.send("stop");
     e.quit();
 }
 

@@ -50,6 +50,9 @@ enum Command {
         /// Rule files (`.alg`).
         #[arg(required = true)]
         files: Vec<String>,
+        /// Count warnings as errors: exit 1 when any file draws one.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Print the expanded core form of definitions, or of one expression.
     Expand(cmd::expand::ExpandArgs),
@@ -71,6 +74,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Run as a UCI engine playing the rule file's game (for GUIs, match runners and bots).
     Uci(cmd::uci::UciArgs),
+    /// Run as a language server for rule files over stdio (diagnostics, hover, definitions, completion, formatting)
+    Lsp,
     /// Serve the game as a board in the browser, with a JSON API (`http://127.0.0.1:8080/`)
     Serve(cmd::serve::ServeArgs),
     /// Learn the AI's evaluation from games against itself (TD(λ)); write the weights.
@@ -100,7 +105,7 @@ pub fn main() -> ExitCode {
         ..Limits::default()
     });
     let result = match cli.command {
-        Command::Check { files } => cmd::check::run(&files),
+        Command::Check { files, deny_warnings } => cmd::check::run(&files, deny_warnings),
         Command::Expand(args) => cmd::expand::run(&args),
         Command::Fmt(args) => cmd::fmt::run(&args),
         Command::Apply(args) => cmd::apply::run(&args),
@@ -111,6 +116,7 @@ pub fn main() -> ExitCode {
         Command::Match(args) => cmd::matches::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),
+        Command::Lsp => cmd::lsp::run(),
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Train(args) => cmd::train::run(&args),
         Command::Diff(args) => cmd::diff::run(&args),

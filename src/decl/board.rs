@@ -63,5 +63,30 @@ fn squares(b: &BoardDecl, cx: &mut Collect<'_>) -> Vec<(Offset, BoardCell)> {
     if squares.is_empty() {
         cx.error(ExpandError::EmptyBoard { span: b.span });
     }
+    ragged_rows(b, cx);
     squares
+}
+
+/// Warns for rows shorter than the longest where the diagram writes no
+/// hole: a row ends early by mistake more often than on purpose.
+fn ragged_rows(b: &BoardDecl, cx: &mut Collect<'_>) {
+    if b.rows.iter().any(|(text, _)| text.contains(' ')) {
+        return;
+    }
+    let length = |text: &str| {
+        text.chars()
+            .filter(|&c| cx.pieces().mark(c).is_none() && !matches!(c, '\u{FE0E}' | '\u{FE0F}'))
+            .count()
+    };
+    let lengths: Vec<usize> = b.rows.iter().map(|(t, _)| length(t)).collect();
+    let longest = lengths.iter().copied().max().unwrap_or(0);
+    for ((text, span), n) in b.rows.iter().zip(lengths) {
+        if n < longest && !text.is_empty() {
+            cx.error(ExpandError::RaggedRow {
+                span: *span,
+                squares: n,
+                longest,
+            });
+        }
+    }
 }

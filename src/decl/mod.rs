@@ -17,6 +17,7 @@ mod fen_turn;
 mod game;
 mod import;
 mod legality;
+mod lints;
 mod mark;
 mod moves;
 mod notation;
@@ -127,7 +128,16 @@ impl Spec {
     /// Reads a rule file: on success the spec with any warnings, on failure
     /// every error of the file (definitions and declarations alike).
     pub fn load(source: &Source) -> Result<(Spec, Problems), Problems> {
-        let (rules, mut problems) = Rules::load_all(source)?;
+        Spec::load_with(source, &crate::bundled::read)
+    }
+
+    /// [`Spec::load`] with imported files read by `read` (see
+    /// [`Rules::load_all_with`]).
+    pub fn load_with(
+        source: &Source,
+        read: &dyn Fn(&str) -> std::io::Result<Source>,
+    ) -> Result<(Spec, Problems), Problems> {
+        let (rules, mut problems) = Rules::load_all_with(source, read)?;
         let game = collect(&rules, &mut problems);
         if problems.has_errors() {
             return Err(problems);
@@ -357,5 +367,6 @@ fn collect(rules: &Rules, problems: &mut Problems) -> GameSpec {
         }
     }
     moves::finish(&mut cx);
+    lints::run(&mut cx);
     spec
 }

@@ -17,8 +17,11 @@
 use rustc_hash::FxHashMap;
 
 use crate::core::{Code, CodeSet, Content, Coord, OFF, PieceId, as_piece};
+use crate::decl::Spec;
 use crate::engine::Cache;
+use crate::ir::{ExpandError, Problems};
 use crate::program::{Check, Inst, Program, Write};
+use crate::syntax::ast::{Declaration, Item};
 
 use super::{Game, State};
 
@@ -359,11 +362,15 @@ impl Arrivals {
                     }
                 }
             }
+            // The checks that need a square there (or none), worked out once.
+            let needs: Vec<(i32, i32, bool)> = (alt.checks.iter())
+                .filter(|c| on(c) || off(c))
+                .map(|c| (c.dx, c.dy, on(c)))
+                .collect();
             let fits = |t: Coord| {
-                alt.checks.iter().all(|c| {
-                    let here = self.index.contains_key(&Coord::new(t.x + c.dx, t.y + c.dy));
-                    (!on(c) || here) && (!off(c) || !here)
-                })
+                needs
+                    .iter()
+                    .all(|&(dx, dy, on)| self.index.contains_key(&Coord::new(t.x + dx, t.y + dy)) == on)
             };
             let poi_check = alt.checks.iter().find(|c| c.poi);
             // The translations, each with the piece of interest it is made
@@ -371,11 +378,14 @@ impl Arrivals {
             let mut places: Vec<(Coord, Option<usize>)> = Vec::new();
             match (poi_check, top) {
                 (Some(c), Some(interest)) => {
+                    // Whether the rewrite fits with the piece on each square,
+                    // asked once per square whatever the piece.
+                    let mut fit: Vec<Option<bool>> = vec![None; n];
                     for (p, at) in interest.iter().enumerate() {
                         for i in at.iter() {
                             let s = self.squares[i];
                             let t = Coord::new(s.x - c.dx, s.y - c.dy);
-                            if fits(t) {
+                            if *fit[i].get_or_insert_with(|| fits(t)) {
                                 places.push((t, Some(p)));
                             }
                         }
@@ -586,6 +596,59 @@ fn mark_all(program: &Program, start: u32, marked: &mut [bool]) {
             _ => {}
         }
         todo.extend(program.insts[pc as usize].successors());
+    }
+}
+
+impl Game {
+    /// The declared pieces that can never be on the board: not on it at the
+    /// start nor in a box, and left nowhere by any move (none when the
+    /// moves cannot be followed, see `Arrivals`).
+    pub fn pieces_never_on_board(&self) -> Vec<PieceId> {
+        let Some(arrivals) = self.arrivals() else {
+            return Vec::new();
+        };
+        let initial = self.initial.position();
+        (0..self.info.len())
+            .map(|i| PieceId(i as u16))
+            .filter(|&p| {
+                let placed = initial
+                    .squares()
+                    .any(|(_, c)| matches!(c, Content::Piece(q, _) if q == p));
+                let boxed = self.spec.box_contents.iter().any(|&(_, q)| q == p);
+                !placed && !boxed && arrivals.left[p.index()].is_empty() && !arrivals.made[p.index()]
+            })
+            .collect()
+    }
+}
+
+impl Game {
+    /// The warnings that need the compiled game, for the file `spec` was
+    /// read from: each piece the file declares that can never be on the
+    /// board.
+    pub fn lint(&self, spec: &Spec) -> Problems {
+        let mut problems = Problems::default();
+        let never: Vec<char> = self
+            .pieces_never_on_board()
+            .into_iter()
+            .map(|p| self.pieces.symbol(p))
+            .collect();
+        for (item, origin) in spec.rules().items() {
+            let Item::Declaration(Declaration::Piece(d)) = item else {
+                continue;
+            };
+            if origin != 0 {
+                continue;
+            }
+            for &(symbol, span) in &d.symbols {
+                if never.contains(&symbol) {
+                    problems.push(
+                        spec.rules().source_of(0),
+                        ExpandError::PieceNeverOnBoard { span, symbol },
+                    );
+                }
+            }
+        }
+        problems
     }
 }
 

@@ -456,6 +456,151 @@ pub enum ExpandError {
         limit: usize,
     },
 
+    /// A rewrite whose left side has no square that must be on the board.
+    #[error(
+        "the left side of this rewrite has no square that must be on the board, so it matches at infinitely many places"
+    )]
+    #[diagnostic(
+        code(chessalg::expand::unanchored),
+        help("add a square that must exist (`.`, a piece or `%`) to every alternative of the left side")
+    )]
+    Unanchored {
+        /// The rewrite.
+        #[label("nothing here ties it to a square")]
+        span: Span,
+    },
+
+    /// A replacement that writes the piece of interest on several squares.
+    #[error("the right side writes `%` on {count} squares; the piece of interest can only be on one")]
+    #[diagnostic(
+        code(chessalg::expand::several_poi_writes),
+        help("write `%` on one square of the right side; name the piece on the others (`% + r. -> X + r%`)")
+    )]
+    SeveralPoiWrites {
+        /// The right side.
+        #[label("`%` more than once")]
+        span: Span,
+        /// How many squares.
+        count: usize,
+    },
+
+    /// A rewrite whose right side leaves out a square of its left side,
+    /// which the rewrite then takes off the board (a warning).
+    #[error(
+        "the right side leaves out a square of the left side ({spot}), so the rewrite takes it off the board"
+    )]
+    #[diagnostic(
+        code(chessalg::lint::square_left_out),
+        severity(Warning),
+        help(
+            "write the square on the right too: `.` for an empty square, `_` for the square as it was (`dd# + % -> dd# + .` keeps both); a rewrite into `0` removes squares on purpose"
+        )
+    )]
+    SquareLeftOut {
+        /// The rewrite.
+        #[label("{spot} is on the left, not on the right")]
+        span: Span,
+        /// The square, from the centre.
+        spot: String,
+    },
+
+    /// A place or a region under a rotation (a warning): it turns with the
+    /// move, counted from other edges of the board.
+    #[error("this place is turned with the move around it")]
+    #[diagnostic(
+        code(chessalg::lint::place_turned),
+        severity(Warning),
+        help(
+            "a rotation (`R`, `in_any_direction(...)`) turns `@...` too, so it no longer means the squares it names; test the place outside the rotation: `in_any_direction(step(u)) ?{{% + @palace}}`"
+        )
+    )]
+    PlaceTurned {
+        /// The place or region.
+        #[label("turned by a rotation")]
+        span: Span,
+    },
+
+    /// A board row shorter than the others where no hole is written (a warning).
+    #[error("this row has {squares} squares where the longest has {longest}")]
+    #[diagnostic(
+        code(chessalg::lint::ragged_row),
+        severity(Warning),
+        help(
+            "the squares missing at its end are no squares of the board; write `.` for an empty square (a space is a hole, where there is no square)"
+        )
+    )]
+    RaggedRow {
+        /// The row.
+        #[label("{squares} squares")]
+        span: Span,
+        /// Its squares.
+        squares: usize,
+        /// The longest row's.
+        longest: usize,
+    },
+
+    /// An ordered choice between whole moves in a game whose legality
+    /// filter runs after it (a warning): an illegal first choice hides the rest.
+    #[error(
+        "the legality filter runs after this `/` has chosen: when every move of an earlier choice leaves a royal piece attacked, there is no move at all"
+    )]
+    #[diagnostic(
+        code(chessalg::lint::filtered_choice),
+        severity(Warning),
+        help(
+            "to take the legal moves of M first, test them inside the choice: `(M !{{%♔: attacked}}) / N`, with the mover's royal piece (`flipped(...)` turns it for the other side)"
+        )
+    )]
+    FilteredChoice {
+        /// The moves declaration.
+        #[label("an ordered choice between moves")]
+        span: Span,
+    },
+
+    /// A definition of the file that nothing uses (a warning).
+    #[error("`{name}` is never used")]
+    #[diagnostic(
+        code(chessalg::lint::unused_definition),
+        severity(Warning),
+        help("no move, outcome or definition the game uses refers to it; use it, or remove it")
+    )]
+    UnusedDefinition {
+        /// The defined name.
+        #[label("defined here")]
+        span: Span,
+        /// The name.
+        name: String,
+    },
+
+    /// A declared piece that can never be on the board (a warning).
+    #[error("`{symbol}` can never be on the board")]
+    #[diagnostic(
+        code(chessalg::lint::piece_never_on_board),
+        severity(Warning),
+        help(
+            "it is not on the board nor in a box, and no move of the game leaves it anywhere; place it, write the move that makes it, or leave it out"
+        )
+    )]
+    PieceNeverOnBoard {
+        /// The symbol in its declaration.
+        #[label("declared here")]
+        span: Span,
+        /// The piece.
+        symbol: char,
+    },
+
+    /// Where a definition whose expansion failed is used (a note that
+    /// follows the error, which points into the definition).
+    #[error("the definition `{name}` with the error above is used here")]
+    #[diagnostic(code(chessalg::expand::used_here), severity(Advice))]
+    UsedHere {
+        /// The use.
+        #[label("`{name}` used here")]
+        span: Span,
+        /// The definition's name.
+        name: String,
+    },
+
     /// A definition whose name is also a movement (a warning).
     #[error("`{name}` is also a movement; here it means this definition")]
     #[diagnostic(
@@ -475,6 +620,21 @@ pub enum ExpandError {
 impl ExpandError {
     /// Whether this is only a warning (the rules still load).
     pub fn is_warning(&self) -> bool {
-        matches!(self, ExpandError::NameIsMovement { .. })
+        matches!(
+            self,
+            ExpandError::NameIsMovement { .. }
+                | ExpandError::SquareLeftOut { .. }
+                | ExpandError::PlaceTurned { .. }
+                | ExpandError::RaggedRow { .. }
+                | ExpandError::FilteredChoice { .. }
+                | ExpandError::UnusedDefinition { .. }
+                | ExpandError::PieceNeverOnBoard { .. }
+                | ExpandError::UsedHere { .. }
+        )
+    }
+
+    /// Whether this is a note that goes with an error (not a warning of its own).
+    pub fn is_note(&self) -> bool {
+        matches!(self, ExpandError::UsedHere { .. })
     }
 }

@@ -56,6 +56,11 @@ pub(crate) struct Expander<'a> {
     memo: HashMap<&'a str, Result<Value, ()>>,
     stack: Vec<&'a str>,
     depth: usize,
+    /// Warnings found while expanding (each with its source).
+    pub(crate) warnings: Vec<(SourceId, ExpandError)>,
+    /// Every place and region expanded so far: the pattern it gave, and
+    /// where it is written (to warn when a rotation turns it).
+    places: Vec<(Pattern, SourceId, Span)>,
 }
 
 /// Whether a word is a movement: only `u d l r R` (and `1`, as in `m1 = m`).
@@ -155,6 +160,8 @@ impl<'a> Expander<'a> {
             memo: HashMap::new(),
             stack: Vec::new(),
             depth: 0,
+            warnings: Vec::new(),
+            places: Vec::new(),
         }
     }
 
@@ -206,7 +213,7 @@ impl<'a> Expander<'a> {
                     }
                     todo.extend(args.iter());
                 }
-                _ => todo.extend(children(e)),
+                _ => todo.extend(e.children()),
             }
         }
         errors.sort_by_key(|e| format!("{e:?}"));
@@ -310,7 +317,22 @@ impl<'a> Expander<'a> {
         let result = result.and_then(|v| self.within_size(v, def.ast.body.span, def.source));
         // A definition that failed is reported once; its uses fail quietly.
         self.memo.insert(name, result.clone().map_err(|_| ()));
+        // (Its own expansion, from its name, is no use.)
+        if failed_inside(&result) && !(from == def.source && def.ast.span.contains(at)) {
+            self.note_use(name, at, from);
+        }
         result
+    }
+
+    /// Notes where a definition whose expansion failed is used.
+    fn note_use(&mut self, name: &str, span: Span, src: SourceId) {
+        let note = ExpandError::UsedHere {
+            span,
+            name: name.to_string(),
+        };
+        if !self.warnings.iter().any(|(s, e)| *s == src && *e == note) {
+            self.warnings.push((src, note));
+        }
     }
 
     fn within_size(&self, v: Value, span: Span, source: SourceId) -> Result<Value, Tagged> {
@@ -360,11 +382,22 @@ impl<'a> Expander<'a> {
             ExprKind::Poi => Ok(origin(Cell::Poi(Marks::NONE))),
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
             ExprKind::AnySquare => Ok(origin(Cell::Any)),
-            ExprKind::Place { file, rank } => Ok(Value::Pattern(place(*file, *rank))),
+            ExprKind::Place { file, rank } => {
+                let p = place(*file, *rank);
+                self.note_place(&p, src, e.span);
+                Ok(Value::Pattern(p))
+            }
             ExprKind::Region(name) => match self.pieces.region(name) {
-                Some(squares) => Ok(Value::Pattern(Pattern::either(
-                    squares.iter().map(|&(f, r)| place(Some(f), Some(r))).collect(),
-                ))),
+                Some(squares) => {
+                    let each: Vec<Pattern> = squares.iter().map(|&(f, r)| place(Some(f), Some(r))).collect();
+                    // Each square alone too: a guard takes a region's squares one by one.
+                    for p in &each {
+                        self.note_place(p, src, e.span);
+                    }
+                    let p = Pattern::either(each);
+                    self.note_place(&p, src, e.span);
+                    Ok(Value::Pattern(p))
+                }
                 None => err(ExpandError::UndefinedName {
                     span: e.span,
                     name: format!("@{name}"),
@@ -443,6 +476,7 @@ impl<'a> Expander<'a> {
                 if r.any_offsets().iter().any(|o| !l.fixes(*o)) {
                     return err(ExpandError::AnyWritten { span: rhs.span });
                 }
+                self.check_rewrite(&l, &r, e.span, rhs.span, src)?;
                 Ok(Value::Move(Move::rewrite(l, r)))
             }
             ExprKind::Ordered(items) => {
@@ -644,6 +678,9 @@ impl<'a> Expander<'a> {
             self.stack.push(n);
             let result = self.expr(&def.ast.body, &inner, def.source);
             self.stack.pop();
+            if failed_inside(&result) {
+                self.note_use(n, name.span, src);
+            }
             return result.and_then(|v| self.within_size(v, span, src));
         }
         if n == PIECES && !self.defs.contains_key(n) {
@@ -701,6 +738,99 @@ impl<'a> Expander<'a> {
 
     /// `a b c`: runs of movements apply to the operand after them; the
     /// operands that remain are moves in sequence (or one value alone).
+    /// Notes a place or region expanded at `span` (see [`Expander::places`]).
+    fn note_place(&mut self, p: &Pattern, src: SourceId, span: Span) {
+        if !self
+            .places
+            .iter()
+            .any(|(q, s, sp)| *s == src && *sp == span && q == p)
+        {
+            self.places.push((p.clone(), src, span));
+        }
+    }
+
+    /// Warns for every place or region inside `v`, which a rotation turns.
+    fn warn_turned_places(&mut self, v: &Value) {
+        if self.places.is_empty() {
+            return;
+        }
+        let mut patterns = Vec::new();
+        collect_patterns(v, &mut patterns);
+        let mut found: Vec<(SourceId, Span)> = Vec::new();
+        for (place, src, span) in &self.places {
+            if !found.contains(&(*src, *span)) && patterns.iter().any(|p| contains_terms(p, place)) {
+                found.push((*src, *span));
+            }
+        }
+        for (src, span) in found {
+            let w = ExpandError::PlaceTurned { span };
+            if !self.warnings.iter().any(|(s, e)| *s == src && *e == w) {
+                self.warnings.push((src, w));
+            }
+        }
+    }
+
+    /// The checks of a rewrite `l -> r` written at `span` (right side at
+    /// `rhs`): errors the compiler would find without saying where, and a
+    /// warning for a square of the left side the right side leaves out.
+    fn check_rewrite(
+        &mut self,
+        l: &Pattern,
+        r: &Pattern,
+        span: Span,
+        rhs: Span,
+        src: SourceId,
+    ) -> Result<(), Tagged> {
+        const MOST: usize = 64;
+        let (Some(lefts), Some(rights)) = (l.alternatives(MOST), r.alternatives(MOST)) else {
+            return Ok(());
+        };
+        for alt in &lefts {
+            let squares = alt.terms().iter().any(|t| matches!(t, Term::Square { .. }));
+            let boxed = alt.terms().iter().any(|t| matches!(t, Term::Boxed { .. }));
+            let anchored = alt.terms().iter().any(
+                |t| matches!(t, Term::Square { contents, .. } if !contents.cells().contains(&Cell::OffBoard)),
+            );
+            // Only boxes (`checks ⊕ -> 0`): one place to match, nothing on the board.
+            if !anchored && (squares || !boxed) {
+                return Err(Some((src, ExpandError::Unanchored { span })));
+            }
+        }
+        for alt in &rights {
+            let count = alt
+                .terms()
+                .iter()
+                .filter(|t| matches!(t, Term::Square { contents, .. } if contents.cells().iter().any(|c| matches!(c, Cell::Poi(_)))))
+                .count();
+            if count > 1 {
+                return Err(Some((src, ExpandError::SeveralPoiWrites { span: rhs, count })));
+            }
+        }
+        // A rewrite into `0` removes squares on purpose.
+        if r.is_empty() {
+            return Ok(());
+        }
+        for alt in &lefts {
+            for t in alt.terms() {
+                let Term::Square { at, contents } = t else {
+                    continue;
+                };
+                if contents.cells().iter().all(|c| *c == Cell::OffBoard) || r.fixes(*at) {
+                    continue;
+                }
+                let w = ExpandError::SquareLeftOut {
+                    span,
+                    spot: spot(*at),
+                };
+                if !self.warnings.iter().any(|(s, e)| *s == src && *e == w) {
+                    self.warnings.push((src, w));
+                }
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
     fn juxtapose(&mut self, items: &'a [Expr], scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
         let mut pending: Option<(Movement, Span)> = None;
         let mut operands: Vec<(Value, Span)> = Vec::new();
@@ -737,6 +867,9 @@ impl<'a> Expander<'a> {
                 (v, None) => operands.push((v, item.span)),
                 (v, Some((p, s))) => {
                     let span = s.join(item.span);
+                    if p.quarter_turns % 4 != 0 {
+                        self.warn_turned_places(&v);
+                    }
                     let moved = v
                         .moved(p)
                         .map_err(|_| Some((src, ExpandError::MovementTooFar { span })))?;
@@ -911,20 +1044,57 @@ fn poi_pieces(p: &Pattern) -> Option<CellSet> {
     }
 }
 
-/// The direct sub-expressions of an expression.
-pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::PoiBind { piece, body } => vec![piece, body],
-        ExprKind::Arrow { lhs, rhs } => vec![lhs, rhs],
-        ExprKind::Ordered(xs) | ExprKind::Union(xs) | ExprKind::Glue(xs) | ExprKind::Juxtapose(xs) => {
-            xs.iter().collect()
+/// Whether an expansion failed with an error of its own (not a cycle,
+/// which names its uses itself), so that its use is worth a note.
+fn failed_inside(result: &Result<Value, Tagged>) -> bool {
+    matches!(result, Err(Some((_, e))) if !matches!(e, ExpandError::Recursive { .. }))
+}
+
+/// Every pattern inside `v` (rewrites' sides, and the alternatives of
+/// either-terms).
+fn collect_patterns(v: &Value, out: &mut Vec<Pattern>) {
+    fn pattern(p: &Pattern, out: &mut Vec<Pattern>) {
+        out.push(p.clone());
+        for t in p.terms() {
+            if let Term::Either(alts) = t {
+                alts.iter().for_each(|a| pattern(a, out));
+            }
         }
-        ExprKind::Call { args, .. } => args.iter().collect(),
-        ExprKind::Group(x)
-        | ExprKind::Marked { body: x, .. }
-        | ExprKind::Guard { body: x, .. }
-        | ExprKind::Repeat { body: x, .. }
-        | ExprKind::Power { base: x, .. } => vec![x],
-        _ => vec![],
     }
+    fn a_move(m: &Move, out: &mut Vec<Pattern>) {
+        match m {
+            Move::Rewrite(r) => {
+                pattern(&r.lhs, out);
+                pattern(&r.rhs, out);
+            }
+            Move::WithPoi { body, .. } | Move::Repeat { body, .. } | Move::Guard { body, .. } => {
+                a_move(body, out)
+            }
+            Move::AtOrigin(body) => a_move(body, out),
+            Move::Seq(ms) | Move::Union(ms) | Move::Ordered(ms) => ms.iter().for_each(|m| a_move(m, out)),
+            Move::Nil | Move::Attacked | Move::NoReply => {}
+        }
+    }
+    match v {
+        Value::Pattern(p) => pattern(p, out),
+        Value::Move(m) => a_move(m, out),
+        _ => {}
+    }
+}
+
+/// Whether every term of `part` is a term of `whole` (as many times).
+fn contains_terms(whole: &Pattern, part: &Pattern) -> bool {
+    if part.terms().is_empty() || part.terms().len() > whole.terms().len() {
+        return false;
+    }
+    let mut rest: Vec<&Term> = whole.terms().iter().collect();
+    for t in part.terms() {
+        match rest.iter().position(|w| *w == t) {
+            Some(i) => {
+                rest.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
 }

@@ -27,6 +27,7 @@ fn key(item: &ast::Item) -> Replaces<'_> {
 pub(super) fn merge(
     file: ast::File,
     id: usize,
+    read: &dyn Fn(&str) -> std::io::Result<Source>,
     sources: &mut Vec<Source>,
     stack: &mut Vec<String>,
     problems: &mut Problems,
@@ -70,8 +71,16 @@ pub(super) fn merge(
             continue;
         }
         // (A bundled file's imports are bundled too.)
-        let source = match crate::bundled::read(&name) {
+        // A bare name (`import "chess.alg"`) with no such file beside the
+        // importing one is the bundled file of that name.
+        let bundled = || {
+            let bare = !path.text.contains(['/', '\\']);
+            bare.then(|| crate::bundled::lookup(&format!("{}/{}", crate::bundled::DIR, path.text)))
+                .flatten()
+        };
+        let source = match read(&name) {
             Ok(source) => source,
+            Err(_) if let Some(source) = bundled() => source,
             Err(e) => {
                 fail(problems, format!("cannot read {name}: {e}"));
                 continue;
@@ -88,7 +97,7 @@ pub(super) fn merge(
         sources.push(source);
         let child = sources.len() - 1;
         stack.push(key);
-        let (child_items, child_origins) = merge(parsed, child, sources, stack, problems);
+        let (child_items, child_origins) = merge(parsed, child, read, sources, stack, problems);
         stack.pop();
         override_with(&mut items, &mut origins, child_items, child_origins);
     }

@@ -71,6 +71,21 @@ impl Problems {
             self.list.push((source.clone(), p));
         }
     }
+
+    /// Adds every problem of `other` (see [`Problems::push`]).
+    pub fn append(&mut self, other: Problems) {
+        for (source, p) in other.list {
+            self.push(&source, p);
+        }
+    }
+
+    /// How many of the problems are warnings.
+    pub fn warnings(&self) -> usize {
+        self.list
+            .iter()
+            .filter(|(_, p)| p.is_warning() && !matches!(p, Problem::Expand(e) if e.is_note()))
+            .count()
+    }
 }
 
 /// What a definition expanded to.
@@ -125,6 +140,16 @@ impl Rules {
     /// Reads a rule file as far as it can: the rules with every problem
     /// found (errors included), or every problem if it does not parse.
     pub fn load_all(source: &Source) -> Result<(Rules, Problems), Problems> {
+        Rules::load_all_with(source, &crate::bundled::read)
+    }
+
+    /// [`Rules::load_all`] with imported files read by `read` (a path, as
+    /// the import names it relative to the importing file, to its source):
+    /// an editor's unsaved texts before the files on disk.
+    pub fn load_all_with(
+        source: &Source,
+        read: &dyn Fn(&str) -> std::io::Result<Source>,
+    ) -> Result<(Rules, Problems), Problems> {
         let mut problems = Problems::default();
         let main = match syntax::parse_file(&source.text) {
             Ok(f) => f,
@@ -135,7 +160,7 @@ impl Rules {
         };
         let mut sources = vec![source.clone()];
         let mut stack = vec![canonical(&source.name)];
-        let (items, origins) = imports::merge(main, FILE, &mut sources, &mut stack, &mut problems);
+        let (items, origins) = imports::merge(main, FILE, read, &mut sources, &mut stack, &mut problems);
         if problems.has_errors() {
             return Err(problems);
         }
@@ -164,6 +189,9 @@ impl Rules {
                     Err(tagged) => report(&mut problems, tagged, &sources, source),
                 }
             }
+            for (src, w) in ex.warnings.drain(..) {
+                problems.push(sources.get(src).unwrap_or(source), w);
+            }
         }
         let rules = Rules {
             source: source.clone(),
@@ -181,13 +209,17 @@ impl Rules {
     /// failure its problems are added to `problems`.
     pub fn expand_in_file(&self, expr: &ast::Expr, origin: usize, problems: &mut Problems) -> Option<Value> {
         let mut ex = Expander::new(&self.pieces, self.definition_table());
-        match ex.expression(expr, origin) {
+        let value = match ex.expression(expr, origin) {
             Ok(v) => Some(v),
             Err(tagged) => {
                 report(problems, tagged, &self.sources, &self.sources[origin]);
                 None
             }
+        };
+        for (src, w) in ex.warnings.drain(..) {
+            problems.push(self.sources.get(src).unwrap_or(&self.sources[origin]), w);
         }
+        value
     }
 
     /// Expands `expr` (of source `origin`) with parameters bound to values,
@@ -252,6 +284,11 @@ impl Rules {
             Expanded::Value(v) if n == name => Some(v),
             _ => None,
         })
+    }
+
+    /// The file itself, then each file it imports (the ids of [`Rules::items`]).
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
     }
 
     /// The source the rules were read from.

@@ -53,6 +53,51 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// The direct sub-expressions, in the order written.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::PoiBind { piece, body } => vec![piece, body],
+            ExprKind::Arrow { lhs, rhs } => vec![lhs, rhs],
+            ExprKind::Ordered(xs) | ExprKind::Union(xs) | ExprKind::Glue(xs) | ExprKind::Juxtapose(xs) => {
+                xs.iter().collect()
+            }
+            ExprKind::Call { args, .. } => args.iter().collect(),
+            ExprKind::Group(x)
+            | ExprKind::Marked { body: x, .. }
+            | ExprKind::Guard { body: x, .. }
+            | ExprKind::Repeat { body: x, .. }
+            | ExprKind::Power { base: x, .. } => vec![x],
+            _ => vec![],
+        }
+    }
+
+    /// This expression and every one inside it, outermost first.
+    pub fn descendants(&self) -> Vec<&Expr> {
+        let mut out = vec![self];
+        let mut i = 0;
+        while i < out.len() {
+            let e = out[i];
+            out.extend(e.children());
+            i += 1;
+        }
+        out
+    }
+
+    /// The names this expression refers to, with where each is written:
+    /// words (definitions, parameters, movements) and called functions.
+    pub fn names(&self) -> Vec<(&str, Span)> {
+        self.descendants()
+            .into_iter()
+            .filter_map(|e| match &e.kind {
+                ExprKind::Word(w) => Some((w.as_str(), e.span)),
+                ExprKind::Call { name, .. } => Some((name.text.as_str(), name.span)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// How a repetition was spelled, kept so the AST stays faithful.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RepeatSyntax {

@@ -114,6 +114,8 @@ pub fn variants_beside(rules: &Path) -> Vec<(String, PathBuf)> {
 struct Search {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Ai>,
+    /// Whether it is a `go perft` count (which only `stop` cuts short).
+    perft: bool,
 }
 
 /// What `go` asked for.
@@ -215,7 +217,7 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     /// Answers each line of `input` until `quit` or its end (a search under
-    /// way is stopped and its best move given).
+    /// way is stopped and its best move given; a perft count is finished).
     pub fn run(mut self, mut input: impl BufRead) -> std::io::Result<()> {
         let mut line = Vec::new();
         loop {
@@ -235,7 +237,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 break;
             }
         }
-        self.stop();
+        self.settle();
         Ok(())
     }
 
@@ -250,25 +252,25 @@ impl<W: Write + Send + 'static> Server<W> {
             "isready" => self.say("readyok"),
             "debug" | "register" | "ponderhit" => {}
             "ucinewgame" => {
-                self.stop();
+                self.settle();
                 self.ai = Some(self.new_ai());
                 self.state = self.game.initial();
             }
             "setoption" => {
-                self.stop();
+                self.settle();
                 self.set_option(args);
             }
             "position" => {
-                self.stop();
+                self.settle();
                 self.position(args);
             }
             "go" => {
-                self.stop();
+                self.settle();
                 self.go(args);
             }
             "stop" => self.stop(),
             "quit" => {
-                self.stop();
+                self.settle();
                 return false;
             }
             _ => self.say(&format!("info string unknown command: {line}")),
@@ -466,7 +468,11 @@ impl<W: Write + Send + 'static> Server<W> {
             say(&out, &format!("bestmove {}", best.as_deref().unwrap_or("(none)")));
             ai
         });
-        self.search = Some(Search { stop, thread });
+        self.search = Some(Search {
+            stop,
+            thread,
+            perft: false,
+        });
     }
 
     /// `go perft N`: Fairy-Stockfish's divide (`move: count`, a blank line,
@@ -497,7 +503,27 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             ai
         });
-        self.search = Some(Search { stop, thread });
+        self.search = Some(Search {
+            stop,
+            thread,
+            perft: true,
+        });
+    }
+
+    /// Before the next command: a `go perft` count runs to its end (as
+    /// Fairy-Stockfish, whose count holds up the commands after it, answers
+    /// `go perft 3` then `quit`); a search is stopped.
+    fn settle(&mut self) {
+        match &self.search {
+            Some(search) if search.perft => {
+                let search = self.search.take().expect("matched");
+                match search.thread.join() {
+                    Ok(ai) => self.ai = Some(ai),
+                    Err(_) => self.say("info string the perft count failed"),
+                }
+            }
+            _ => self.stop(),
+        }
     }
 
     /// Stops the search under way (if any); it gives its best move.

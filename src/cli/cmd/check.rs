@@ -1,21 +1,22 @@
 //! `chessalg check`: every rule file loaded and, when it declares a game,
 //! the game built (its moves compiled), so `check` refuses what `play`
-//! would; exit 0 if all are valid.
+//! would; its warnings printed; exit 0 if all are valid (and, with
+//! `--deny-warnings`, draw no warning).
 
-use crate::cli::{Failure, build_game, load_spec};
+use chessalg::decl::Spec;
+
+use crate::cli::{Failure, build_game, print_problems, read_source};
 
 /// Runs `chessalg check`.
-pub fn run(files: &[String]) -> Result<(), Failure> {
+pub fn run(files: &[String], deny_warnings: bool) -> Result<(), Failure> {
     let mut failed = 0;
     for f in files {
-        let checked = load_spec(f).and_then(|spec| {
-            if spec.game().is_game() {
-                build_game(&spec, f)?;
+        match check(f) {
+            Ok((_, warnings)) if deny_warnings && warnings > 0 => {
+                eprintln!("{f}: {warnings} warning(s), refused by --deny-warnings");
+                failed += 1;
             }
-            Ok(spec)
-        });
-        match checked {
-            Ok(spec) => println!("{f}: ok ({} definitions)", spec.rules().definitions().len()),
+            Ok((definitions, _)) => println!("{f}: ok ({definitions} definitions)"),
             Err(Failure::Reported) => failed += 1,
             Err(Failure::Message(m)) => {
                 eprintln!("error: {m}");
@@ -28,4 +29,25 @@ pub fn run(files: &[String]) -> Result<(), Failure> {
         return Err(Failure::Reported);
     }
     Ok(())
+}
+
+/// Checks one file, printing its problems: its number of definitions and
+/// of warnings when it is valid.
+fn check(path: &str) -> Result<(usize, usize), Failure> {
+    let source = read_source(path)?;
+    let (spec, mut warnings) = Spec::load(&source).map_err(|problems| {
+        print_problems(&problems);
+        Failure::Reported
+    })?;
+    if spec.game().is_game() {
+        match build_game(&spec, path) {
+            Ok(game) => warnings.append(game.lint(&spec)),
+            Err(failure) => {
+                print_problems(&warnings);
+                return Err(failure);
+            }
+        }
+    }
+    print_problems(&warnings);
+    Ok((spec.rules().definitions().len(), warnings.warnings()))
 }

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod expand;
 pub mod explain;
 pub mod fmt;
+pub mod lsp;
 pub mod matches;
 pub mod moves;
 pub mod perft;

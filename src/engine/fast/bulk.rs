@@ -724,11 +724,11 @@ fn near(moves: &Moves, geometry: &Geometry) -> Box<[Squares]> {
                             .chain([rule.to]);
                         for shift in shifts {
                             let t = a - shift;
-                            let inside = rule
-                                .checks
-                                .iter()
-                                .all(|c| c.inside >> t & 1 == 1 || c.outside >> t & 1 == 1);
-                            if (0..w * h).contains(&t) && inside {
+                            let inside = || {
+                                (rule.checks.iter())
+                                    .all(|c| c.inside >> t & 1 == 1 || c.outside >> t & 1 == 1)
+                            };
+                            if (0..w * h).contains(&t) && inside() {
                                 set |= 1 << (t + rule.from);
                             }
                         }
