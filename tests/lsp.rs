@@ -316,6 +316,31 @@ fn a_change_to_an_imported_file_checks_its_importers_again() {
     client.stop();
 }
 
+#[test]
+fn a_text_beyond_the_size_limit_is_refused_and_the_server_goes_on() {
+    let (_dir, _, game) = files();
+    let mut client = Client::start();
+    let huge = format!("// {}\n", "x".repeat(5 << 20));
+    client.open(&game, &huge);
+    let d = client.diagnostics(&game);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("larger than 4194304 bytes"),
+        "{}",
+        d[0]
+    );
+    let small = "import \"chess.alg\"\nmoves white = piece_moves\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": game, "version": 2}, "contentChanges": [{"text": small}]}),
+    );
+    assert!(client.diagnostics(&game).is_empty());
+    client.stop();
+}
+
 /// Headless Neovim 0.7+ (its built-in client, no plugins) on a file with an
 /// undefined name: the diagnostic's line and column, hover, go to a
 /// definition in an imported file, formatting.

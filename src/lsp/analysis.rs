@@ -81,6 +81,12 @@ impl Analysis {
     /// Checks `source`, reading its imports with `read` (see
     /// [`Rules::load_all_with`]).
     pub fn new(source: Source, read: &dyn Fn(&str) -> std::io::Result<Source>) -> Analysis {
+        let limit = crate::file::MAX_RULES_BYTES;
+        if source.text.len() as u64 > limit {
+            let why =
+                format!("the text is larger than {limit} bytes, the most a rule file may be: not checked");
+            return Analysis::unchecked(source, why);
+        }
         let mut problems = Problems::default();
         let mut game_error = None;
         let spec = match Spec::load_with(&source, read) {
@@ -135,6 +141,21 @@ impl Analysis {
             analysis.diagnostics.push(d);
         }
         analysis
+    }
+
+    /// A text that could not be checked, with one error saying why.
+    pub fn unchecked(source: Source, why: String) -> Analysis {
+        Analysis {
+            source,
+            rules: None,
+            spec: None,
+            diagnostics: vec![Diagnostic {
+                severity: Some(DiagnosticSeverity::ERROR),
+                source: Some("chessalg".into()),
+                message: why,
+                ..Diagnostic::default()
+            }],
+        }
     }
 
     /// The names of the files this one imports (directly or not).

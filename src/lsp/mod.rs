@@ -12,6 +12,7 @@ mod analysis;
 mod text;
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::path::{Component, Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -179,7 +180,18 @@ impl Server {
                 continue;
             };
             let source = Source::new(path.clone(), text.clone());
-            let analysis = Analysis::new(source, &|p: &str| self.read(p));
+            // A bug met on some text must not end the server (and the
+            // editor's session with it): the text gets one error instead.
+            let checked = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                Analysis::new(source.clone(), &|p: &str| self.read(p))
+            }));
+            let analysis = checked.unwrap_or_else(|panic| {
+                let why = panic_message(panic.as_ref());
+                Analysis::unchecked(
+                    source,
+                    format!("chessalg failed on this text (a bug, please report it): {why}"),
+                )
+            });
             out.push(publish(&uri, analysis.diagnostics.clone()));
             self.analyses.insert(uri, analysis);
         }
@@ -198,8 +210,17 @@ impl Server {
         crate::bundled::read(path)
     }
 
-    /// Answers a request.
+    /// Answers a request (an internal error, not the end of the server, if
+    /// answering it fails on a bug).
     fn answer(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| self.answer_request(request))) {
+            Ok(response) => response,
+            Err(panic) => failure(id, ErrorCode::InternalError, panic_message(panic.as_ref())),
+        }
+    }
+
+    fn answer_request(&mut self, request: Request) -> Response {
         let id = request.id.clone();
         let result = match request.method.as_str() {
             HoverRequest::METHOD => self.hover(request),
@@ -280,7 +301,11 @@ impl Server {
             .texts
             .get(&p.text_document.uri)
             .ok_or_else(|| format!("{} is not open", p.text_document.uri))?;
-        // A file that does not parse is left alone (its errors are shown).
+        // A file that does not parse is left alone (its errors are shown),
+        // as is one beyond the size limit.
+        if text.len() as u64 > crate::file::MAX_RULES_BYTES {
+            return to_json(None::<Vec<TextEdit>>);
+        }
         let Ok(formatted) = crate::syntax::format_file(text) else {
             return to_json(None::<Vec<TextEdit>>);
         };
@@ -359,6 +384,13 @@ fn normal(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// What a caught panic said.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
 }
 
 fn publish(uri: &Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
