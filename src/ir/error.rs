@@ -548,7 +548,7 @@ pub enum ExpandError {
         code(chessalg::lint::filtered_choice),
         severity(Warning),
         help(
-            "to take the legal moves of M first, test them inside the choice: `(M !{{%♔: attacked}}) / N`, with the mover's royal piece (`flipped(...)` turns it for the other side)"
+            "to take the legal moves of M first, test them inside the choice: `(M !{{%K: attacked}}) / N`, where K is the mover's royal piece (`flipped(...)` turns it for the other side)"
         )
     )]
     FilteredChoice {

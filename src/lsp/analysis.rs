@@ -57,9 +57,9 @@ pub const BUILTINS: [(&str, &str); 7] = [
 pub struct Analysis {
     /// The file as checked (its path as its name).
     pub source: Source,
-    /// The file's rules with its imports, as far as they load (none when it
-    /// does not parse).
-    pub rules: Option<Rules>,
+    /// When the file is not valid: its rules with its imports, as far as
+    /// they load (none when it does not parse); see [`Analysis::rules`].
+    partial: Option<Rules>,
     /// The game it declares, when the file is valid.
     pub spec: Option<Spec>,
     /// What `check` says about it, in this file's positions.
@@ -105,13 +105,13 @@ impl Analysis {
                 None
             }
         };
-        let rules = match &spec {
-            Some(spec) => Some(spec.rules().clone()),
+        let partial = match &spec {
+            Some(_) => None,
             None => Rules::load_all_with(&source, read).ok().map(|(rules, _)| rules),
         };
         let mut analysis = Analysis {
             source,
-            rules,
+            partial,
             spec,
             diagnostics: Vec::new(),
         };
@@ -147,7 +147,7 @@ impl Analysis {
     pub fn unchecked(source: Source, why: String) -> Analysis {
         Analysis {
             source,
-            rules: None,
+            partial: None,
             spec: None,
             diagnostics: vec![Diagnostic {
                 severity: Some(DiagnosticSeverity::ERROR),
@@ -158,10 +158,15 @@ impl Analysis {
         }
     }
 
+    /// The file's rules with its imports: the valid file's, else as far as
+    /// they load (none when it does not parse).
+    pub fn rules(&self) -> Option<&Rules> {
+        self.spec.as_ref().map(Spec::rules).or(self.partial.as_ref())
+    }
+
     /// The names of the files this one imports (directly or not).
     pub fn imports(&self) -> Vec<String> {
-        self.rules
-            .as_ref()
+        self.rules()
             .map(|r| r.sources().iter().skip(1).map(|s| s.name.clone()).collect())
             .unwrap_or_default()
     }
@@ -197,7 +202,7 @@ impl Analysis {
             return Some((Token::Word(word), Span::new(start, end)));
         }
         let c = text[offset..].chars().next()?;
-        let pieces = self.rules.as_ref()?.pieces();
+        let pieces = self.rules()?.pieces();
         pieces
             .lookup(c)
             .map(|_| (Token::Piece(c), Span::new(offset, offset + c.len_utf8())))
@@ -207,7 +212,7 @@ impl Analysis {
     /// describes.
     pub fn hover(&self, offset: usize) -> Option<(String, Span)> {
         let (token, span) = self.token_at(offset)?;
-        let rules = self.rules.as_ref();
+        let rules = self.rules();
         let text = match &token {
             Token::Word(w) => {
                 if let Some((def, source)) = rules.and_then(|r| definition_of(r, w)) {
@@ -259,7 +264,7 @@ impl Analysis {
 
     /// A piece's declaration and what the game says about it.
     fn piece_hover(&self, symbol: char) -> Option<String> {
-        let rules = self.rules.as_ref()?;
+        let rules = self.rules()?;
         let pieces = rules.pieces();
         let id = pieces.lookup(symbol)?;
         let mut out = String::new();
@@ -282,7 +287,7 @@ impl Analysis {
 
     /// The text of the declaration that names `w` (a box, region, player).
     fn declaration_naming(&self, w: &str) -> Option<String> {
-        let rules = self.rules.as_ref()?;
+        let rules = self.rules()?;
         rules.items().find_map(|(item, origin)| {
             let span = match item {
                 Item::Declaration(Declaration::Box(b)) if b.name.text == w => b.span,
@@ -298,7 +303,7 @@ impl Analysis {
     /// the span of the name in its definition.
     pub fn definition(&self, offset: usize) -> Option<(String, Span)> {
         let (token, _) = self.token_at(offset)?;
-        let rules = self.rules.as_ref()?;
+        let rules = self.rules()?;
         match token {
             Token::Word(w) => {
                 if let Some((def, source)) = definition_of(rules, &w) {
@@ -337,7 +342,7 @@ impl Analysis {
         let Some((Token::Word(w), _)) = self.token_at(offset) else {
             return Vec::new();
         };
-        let Some(rules) = self.rules.as_ref() else {
+        let Some(rules) = self.rules() else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -390,7 +395,7 @@ impl Analysis {
                 });
             }
         };
-        if let Some(rules) = &self.rules {
+        if let Some(rules) = self.rules() {
             for (item, origin) in rules.items() {
                 let source = rules.source_of(origin);
                 match item {

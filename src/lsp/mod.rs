@@ -324,8 +324,7 @@ impl Server {
             analysis.source.text.clone()
         } else {
             analysis
-                .rules
-                .as_ref()?
+                .rules()?
                 .sources()
                 .iter()
                 .find(|s| s.name == name)?
