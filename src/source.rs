@@ -1,6 +1,6 @@
 //! Source files and byte spans into them.
 
-use miette::{NamedSource, SourceSpan};
+use miette::{MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents};
 
 /// A byte range in one source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -52,8 +52,67 @@ impl Source {
         }
     }
 
-    /// The text as miette wants it for rendering labels.
-    pub fn named(&self) -> NamedSource<String> {
-        NamedSource::new(self.name.clone(), self.text.clone())
+    /// The text as miette wants it for rendering labels, its columns counted
+    /// in characters.
+    pub fn named(&self) -> Named {
+        Named(NamedSource::new(self.name.clone(), self.text.clone()))
+    }
+}
+
+/// A named text for miette whose `FILE:LINE:COLUMN` counts the column in
+/// characters, as editors do (miette counts bytes, so a line with `♘` before
+/// the place would point past it).
+#[derive(Clone, Debug)]
+pub struct Named(NamedSource<String>);
+
+impl SourceCode for Named {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let contents = self
+            .0
+            .read_span(span, context_lines_before, context_lines_after)?;
+        if contents.column() == 0 {
+            return Ok(contents);
+        }
+        let text = self.0.inner();
+        let start = span.offset().min(text.len());
+        let line_start = text.as_bytes()[..start]
+            .iter()
+            .rposition(|b| *b == b'\n' || *b == b'\r')
+            .map_or(0, |i| i + 1);
+        let Some(before) = text.get(line_start..start) else {
+            return Ok(contents);
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.0.name().to_string(),
+            contents.data(),
+            *contents.span(),
+            contents.line(),
+            before.chars().count(),
+            contents.line_count(),
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let source = Source::new("f.alg", "x = 1\nk = ♘♘ + u.\n");
+        let start = source.text.find("u.").unwrap();
+        let span = Span::new(start, start + 2);
+        let named = source.named();
+        let at = named.read_span(&span.into(), 0, 0).unwrap();
+        assert_eq!((at.line(), at.column()), (1, 9));
+        assert_eq!(at.name(), Some("f.alg"));
+        // With context lines, miette's own answer stands.
+        let around = named.read_span(&span.into(), 1, 1).unwrap();
+        assert_eq!(around.line(), 0);
     }
 }

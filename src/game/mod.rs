@@ -21,7 +21,7 @@ use crate::core::{Change, Content, Coord};
 use std::fmt;
 use std::sync::OnceLock;
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
 use smallvec::SmallVec;
 use thiserror::Error;
 
@@ -81,7 +81,7 @@ pub struct RefusedMove {
     help: String,
     /// The rule file.
     #[source_code]
-    file: NamedSource<String>,
+    file: crate::source::Named,
     /// Where the move is written.
     #[label("this move")]
     span: SourceSpan,

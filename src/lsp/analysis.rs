@@ -24,11 +24,7 @@ const HOVER_EXPANSION: usize = 600;
 
 /// The names the language gives without a definition: built-in moves and
 /// functions, with what each does.
-pub const BUILTINS: [(&str, &str); 7] = [
-    (
-        "in_any_direction",
-        "`in_any_direction(M)`: M turned by every quarter turn (M | R M | R² M | R³ M)",
-    ),
+pub const BUILTINS: [(&str, &str); 6] = [
     (
         "flipped",
         "`flipped(M)`: M turned half way round with the colours swapped (the other side's view)",

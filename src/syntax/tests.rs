@@ -1132,3 +1132,13 @@ fn binding_lookahead_allows_what_a_binding_allows() {
     assert_eq!(shape("%(a) b"), "(seq % (group a) b)");
     assert_eq!(shape("% ♙"), "(seq % ♙)");
 }
+
+#[test]
+fn a_comment_may_follow_board() {
+    let f = file("board   // the start\n    X.\n    .O\n");
+    let [Item::Declaration(Declaration::Board(board))] = &f.items[..] else {
+        panic!("{:?}", f.items)
+    };
+    let rows: Vec<&str> = board.rows.iter().map(|(r, _)| r.as_str()).collect();
+    assert_eq!(rows, ["X.", ".O"]);
+}
