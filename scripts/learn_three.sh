@@ -3,7 +3,7 @@
 # Breakthrough, then plays each trained AI against the untrained one (the
 # declared values only) at depths 1 and 2, 100 games each, sides alternating
 # and every pair of games opened by the same 4 random plies: the figures the
-# README reports. The weights `rules/weights/` holds (and the three rule
+# manual reports (docs/python.md). The weights `rules/weights/` holds (and the three rule
 # files name) were made by this script.
 # Usage: bash scripts/learn_three.sh [OUTDIR]   (BIN=path overrides the build)
 set -euo pipefail

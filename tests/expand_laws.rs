@@ -68,6 +68,24 @@ fn movements_distribute_over_gluing() {
 }
 
 #[test]
+fn a_movement_parameter_applies_to_a_bracketed_operand_as_a_movement_does() {
+    let file = "step(m) = % + m(. | ♟) -> . + m%\nstep_ur = step(ur)\n";
+    let (rules, _) = Rules::load(&Source::new("steps.alg", file)).unwrap_or_else(|p| panic!("{:?}", p.list));
+    assert_eq!(
+        expand(&rules, "step_ur"),
+        expand(&rules, "% + ur(. | ♟) -> . + ur%"),
+    );
+    // A parameter that holds a fragment is not applied.
+    let wrong = "g(x) = x(u.)\nh = g(♙)\n";
+    let problems = Rules::load(&Source::new("wrong.alg", wrong)).unwrap_err();
+    assert!(
+        format!("{:?}", problems.list).contains("holds a fragment"),
+        "{:?}",
+        problems.list
+    );
+}
+
+#[test]
 fn gluing_commutes() {
     same("♙ + u.", "u. + ♙");
 }

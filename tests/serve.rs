@@ -441,7 +441,7 @@ fn a_move_is_explained_for_the_page() {
     assert!(e["error"].as_str().unwrap().contains("`zz`"), "{e}");
 }
 
-/// The README's pictures (`docs/boards/*.svg`) are what `show --svg` draws
+/// The pictures of `docs/games.md` (`docs/boards/*.svg`) are what `show --svg` draws
 /// for each game's start: one for every file of `rules/`, none stale.
 #[test]
 fn the_readme_pictures_are_what_show_svg_draws() {

@@ -88,8 +88,16 @@ enum Frame {
 
 impl Frame {
     /// What a built-in call puts around its argument: `flipped(M)`,
-    /// `colour_swapped(M)`, a movement applied (`ur(M)`).
-    fn of_call(name: &str) -> Option<Frame> {
+    /// `colour_swapped(M)`, a movement applied (`ur(M)`, or `m(M)` for a
+    /// parameter `m` that holds one).
+    fn of_call(name: &str, scope: &[(String, Value)]) -> Option<Frame> {
+        if let Some((_, value)) = scope.iter().rev().find(|(p, _)| p == name) {
+            // A parameter that holds a movement, applied: `m(f + g)`.
+            return match value {
+                Value::Movement(m) => Some(Frame::Moved(*m)),
+                _ => None,
+            };
+        }
         match name {
             "flipped" => Some(Frame::Swapped { flip: true }),
             "colour_swapped" => Some(Frame::Swapped { flip: false }),
@@ -620,7 +628,7 @@ impl Walk<'_> {
             self.args.truncate(mark);
             return r;
         }
-        let Some(frame) = Frame::of_call(n) else {
+        let Some(frame) = Frame::of_call(n, scope) else {
             return Ok(());
         };
         let [arg] = args else { return Ok(()) };
@@ -939,7 +947,7 @@ impl Walk<'_> {
                     }
                     return;
                 }
-                let Some(frame) = Frame::of_call(n) else {
+                let Some(frame) = Frame::of_call(n, &scope) else {
                     return;
                 };
                 if let [arg] = args.as_slice() {

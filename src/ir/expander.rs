@@ -648,6 +648,33 @@ impl<'a> Expander<'a> {
                 },
             )))
         };
+        if let Some((_, value)) = scope.iter().rev().find(|(p, _)| p == n) {
+            // `m(f + g)` with a parameter `m`: a movement applied to a
+            // bracketed operand, as `u(f + g)` is.
+            let Value::Movement(movement) = value else {
+                return Err(Some((
+                    src,
+                    ExpandError::Kind {
+                        span: name.span,
+                        operator: format!("`{n}(...)`"),
+                        expects: "applies a movement to its operand".into(),
+                        found: value.kind(),
+                        help: format!(
+                            "only a parameter that holds a movement applies to an operand; here `{n}` holds {}",
+                            value.kind()
+                        ),
+                    },
+                )));
+            };
+            let movement = *movement;
+            if args.len() != 1 {
+                return arity_error(1, format!("a movement applies to one operand: `{n}(f)`"));
+            }
+            let v = self.expr(&args[0], scope, src)?;
+            return v
+                .moved(movement)
+                .map_err(|_| Some((src, ExpandError::MovementTooFar { span })));
+        }
         if let Some(def) = self.defs.get(n).copied() {
             if !def.ast.is_function {
                 return arity_error(
