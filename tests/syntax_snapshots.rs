@@ -41,14 +41,15 @@ fn diagnostics() {
         let source = Source::new(name, text);
         // What `check` prints: errors, or the warnings of the file and of its game.
         let text = match Spec::load(&source) {
-            Ok((spec, mut warnings)) if spec.game().is_game() => match chessalg::game::Game::new(&spec) {
-                Ok(game) => {
-                    warnings.append(game.lint(&spec));
-                    report::render(&warnings, Style::PLAIN)
-                }
-                Err(e) => report::render(&warnings, Style::PLAIN) + &report::render_one(&e, Style::PLAIN),
-            },
-            Ok((_, warnings)) => report::render(&warnings, Style::PLAIN),
+            Ok((spec, warnings)) => {
+                let (warnings, game) =
+                    chessalg::game::Game::checked(&spec, warnings, chessalg::game::Game::new);
+                let refused = match game {
+                    Some(Err(e)) => report::render_one(&e, Style::PLAIN),
+                    _ => String::new(),
+                };
+                report::render(&warnings, Style::PLAIN) + &refused
+            }
             Err(problems) => report::render(&problems, Style::PLAIN),
         };
         assert!(!text.is_empty(), "{} reports nothing", path.display());

@@ -622,6 +622,25 @@ impl Game {
 }
 
 impl Game {
+    /// What `check` makes of a loaded file (its own `warnings` given): when
+    /// it declares a game, the game built with `build` and the game's
+    /// warnings added to the file's. The game is `None` for a library file.
+    /// The command line, the language server and the tests all check so.
+    pub fn checked<E>(
+        spec: &Spec,
+        mut warnings: Problems,
+        build: impl FnOnce(&Spec) -> Result<Game, E>,
+    ) -> (Problems, Option<Result<Game, E>>) {
+        if !spec.game().is_game() {
+            return (warnings, None);
+        }
+        let game = build(spec);
+        if let Ok(game) = &game {
+            warnings.append(game.lint(spec));
+        }
+        (warnings, Some(game))
+    }
+
     /// The warnings that need the compiled game, for the file `spec` was
     /// read from: each piece the file declares that can never be on the
     /// board.

@@ -87,13 +87,9 @@ impl Analysis {
         let mut game_error = None;
         let spec = match Spec::load_with(&source, read) {
             Ok((spec, warnings)) => {
+                let (warnings, game) = Game::checked(&spec, warnings, Game::new);
                 problems.append(warnings);
-                if spec.game().is_game() {
-                    match Game::new(&spec) {
-                        Ok(game) => problems.append(game.lint(&spec)),
-                        Err(e) => game_error = Some(e),
-                    }
-                }
+                game_error = game.and_then(Result::err);
                 Some(spec)
             }
             Err(p) => {

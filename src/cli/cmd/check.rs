@@ -4,6 +4,7 @@
 //! `--deny-warnings`, draw no warning).
 
 use chessalg::decl::Spec;
+use chessalg::game::Game;
 
 use crate::cli::{Failure, build_game, print_problems, read_source};
 
@@ -35,19 +36,14 @@ pub fn run(files: &[String], deny_warnings: bool) -> Result<(), Failure> {
 /// of warnings when it is valid.
 fn check(path: &str) -> Result<(usize, usize), Failure> {
     let source = read_source(path)?;
-    let (spec, mut warnings) = Spec::load(&source).map_err(|problems| {
+    let (spec, warnings) = Spec::load(&source).map_err(|problems| {
         print_problems(&problems);
         Failure::Reported
     })?;
-    if spec.game().is_game() {
-        match build_game(&spec, path) {
-            Ok(game) => warnings.append(game.lint(&spec)),
-            Err(failure) => {
-                print_problems(&warnings);
-                return Err(failure);
-            }
-        }
-    }
+    let (warnings, game) = Game::checked(&spec, warnings, |spec| build_game(spec, path));
     print_problems(&warnings);
+    if let Some(Err(failure)) = game {
+        return Err(failure);
+    }
     Ok((spec.rules().definitions().len(), warnings.warnings()))
 }
