@@ -1,0 +1,345 @@
+//! Every engine strategy against the reference, on games nobody wrote by
+//! hand: rule files generated from the shapes the fast engine's strategies
+//! take (steps, slides, repeated binds, ordered tails, guards that test
+//! `attacked`, choices of pieces) on random boards with a royal piece each,
+//! run on the fast engine and on the backtracker. The legal moves (names
+//! and resulting positions), the moves the rules give before the legality
+//! filter, and perft 2 must be the same.
+//!
+//! And a table (`tests/data/engines/*.alg`, as regex's `testdata/`): each
+//! file says the moves and perft counts it must give, on every engine.
+
+mod common;
+
+use std::cell::Cell;
+
+use chessalg::decl::Spec;
+use chessalg::engine::{Cache, EngineChoice, Limits};
+use chessalg::game::{Game, perft};
+use chessalg::source::Source;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// A search that grows past this is skipped, on both engines.
+const LIMITS: Limits = Limits {
+    max_states: 20_000,
+    max_cells: 256,
+};
+
+const DIRECTIONS: [&str; 8] = ["u", "d", "l", "r", "ur", "ul", "dr", "dl"];
+
+/// What a white piece may land on (black's are the same with the colours swapped).
+const TARGETS: [&str; 4] = [".", "(. | ♜)", "(. | ♟ | ♜ | ♚)", "♟"];
+
+fn direction() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(DIRECTIONS.to_vec())
+}
+
+/// One piece's move, written for white.
+fn piece_move() -> BoxedStrategy<String> {
+    let target = prop::sample::select(TARGETS.to_vec());
+    let leaf = prop_oneof![
+        // A step.
+        4 => (direction(), target.clone()).prop_map(|(m, t)| format!("(% + {m}{t} -> . + {m}%)")),
+        // A slide, stopping on an empty square or taking.
+        3 => (direction(), target).prop_map(|(m, t)| format!("(% + {m}. -> . + {m}%)* (% + {m}{t} -> . + {m}%)")),
+        // A slide over empty squares only.
+        2 => direction().prop_map(|m| format!("(% + {m}. -> . + {m}%)+")),
+        // A promotion, or nothing.
+        1 => Just("((% -> ♖) / nil)".to_string()),
+        1 => Just("!{attacked}".to_string()),
+        1 => Just("?{attacked}".to_string()),
+    ];
+    leaf.prop_recursive(3, 10, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} | {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(({a}) / ({b}))")),
+            inner.clone().prop_map(|a| format!("({a}){{1,2}}")),
+            inner.prop_map(|a| format!("in_any_direction({a})")),
+        ]
+    })
+    .boxed()
+}
+
+/// A side's moves, written for white: binds of its pieces, combined.
+fn side_moves() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec!["♔", "♖", "♙"]);
+    let bind = (piece, piece_move())
+        .prop_map(|(p, m)| format!("(%{p}: {m})"))
+        .boxed();
+    // A piece put down: on any empty square, or beside a piece of one's own.
+    let placement = prop_oneof![
+        Just("(. -> ♙)".to_string()),
+        direction().prop_map(|m| format!("(. + {m}♖ -> ♙ + {m}♖)")),
+    ];
+    prop_oneof![
+        1 => (placement, bind.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
+        3 => bind.clone(),
+        2 => (bind.clone(), bind.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
+        1 => (bind.clone(), bind.clone()).prop_map(|(a, b)| format!("({a}) / ({b})")),
+        1 => bind.clone().prop_map(|a| format!("({a}){{1,2}}")),
+        1 => (bind.clone(), bind).prop_map(|(a, b)| format!("{a} {b}")),
+    ]
+}
+
+/// White's moves turned into black's: the colours swapped, not the board.
+fn for_black(white: &str) -> String {
+    white
+        .chars()
+        .map(|c| match c {
+            '♔' => '♚',
+            '♚' => '♔',
+            '♖' => '♜',
+            '♜' => '♖',
+            '♙' => '♟',
+            '♟' => '♙',
+            c => c,
+        })
+        .collect()
+}
+
+/// A board of 3x3 to 5x5 squares with one king of each colour.
+fn board() -> impl Strategy<Value = Vec<String>> {
+    let content = prop::sample::select(vec!['.', '.', '.', '.', '♖', '♜', '♙', '♟']);
+    (
+        3usize..=5,
+        3usize..=5,
+        prop::collection::vec(content, 25),
+        0usize..25,
+        0usize..25,
+    )
+        .prop_map(|(w, h, cells, white_king, black_king)| {
+            let mut cells: Vec<char> = cells[..w * h].to_vec();
+            let white_king = white_king % (w * h);
+            let mut black_king = black_king % (w * h);
+            if black_king == white_king {
+                black_king = (black_king + 1) % (w * h);
+            }
+            cells[white_king] = '♔';
+            cells[black_king] = '♚';
+            cells.chunks(w).map(|row| row.iter().collect()).collect()
+        })
+}
+
+/// The rule file of one generated game.
+fn game_text(white: &str, black: &str, rows: &[String]) -> String {
+    let mut text = String::from(
+        "game Generated\nplayers white black\npiece ♔ ♚ fen K k royal\npiece ♖ ♜ fen R r\npiece ♙ ♟ fen P p\n",
+    );
+    text.push_str("in_any_direction(M) = M | R M | R² M | R³ M\n");
+    text.push_str("board\n");
+    for row in rows {
+        text.push_str(&format!("    {row}\n"));
+    }
+    text.push_str(&format!("moves white = {white}\nmoves black = {black}\n"));
+    text.push_str("outcome no_moves checked = loss\noutcome no_moves = draw\n");
+    text
+}
+
+fn game(text: &str, engine: EngineChoice) -> Option<Game> {
+    let (spec, _) = Spec::load(&Source::new("generated.alg", text)).ok()?;
+    Some(Game::with_engine(&spec, engine).ok()?.with_limits(LIMITS))
+}
+
+/// The moves of the start, as sorted (name, resulting position) pairs, with
+/// and without the legality filter; `None` if a search hit its limit.
+type Listed = (Vec<(String, u64)>, Vec<(String, u64)>);
+
+fn listed(game: &Game) -> Option<Listed> {
+    let mut cache = Cache::new();
+    let start = game.initial();
+    let mut list = |legal: bool| -> Option<Vec<(String, u64)>> {
+        let actions = if legal {
+            game.legal_actions(&start, &mut cache).ok()?
+        } else {
+            game.generated_actions(&start, &mut cache).ok()?
+        };
+        let mut named: Vec<(String, u64)> = (game.move_names(&start, &actions).into_iter())
+            .zip(actions.iter().map(|a| game.play(&start, a).key()))
+            .collect();
+        named.sort();
+        Some(named)
+    };
+    Some((list(true)?, list(false)?))
+}
+
+/// The moves of `state` on both engines, as sorted (name, resulting
+/// position) pairs; `None` if a search hit its limit.
+fn moves_at(game: &Game, state: &chessalg::game::State, cache: &mut Cache) -> Option<Vec<(String, u64)>> {
+    let actions = game.legal_actions(state, cache).ok()?;
+    let mut named: Vec<(String, u64)> = (game.move_names(state, &actions).into_iter())
+        .zip(actions.iter().map(|a| game.play(state, a).key()))
+        .collect();
+    named.sort();
+    Some(named)
+}
+
+/// Runs `cases` generated games on both engines: the moves at the start
+/// (with and without the legality filter) and along four plies picked by
+/// the case, and perft 2 (3 where the start has at most 12 moves).
+fn generated_games(cases: u32) {
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let compared = Cell::new(0u32);
+    let fast_sides = Cell::new(0u32);
+    let positions = Cell::new(0u32);
+    let perfts = Cell::new(0u32);
+    let strategy = (
+        side_moves(),
+        side_moves(),
+        board(),
+        prop::collection::vec(any::<usize>(), 4),
+    );
+    let result = runner.run(&strategy, |(white, black, rows, picks)| {
+        let text = game_text(&white, &for_black(&black), &rows);
+        if std::env::var_os("SHOW_GENERATED").is_some() {
+            eprintln!("{text}");
+        }
+        let (Some(fast), Some(reference)) = (
+            game(&text, EngineChoice::Fast),
+            game(&text, EngineChoice::Backtrack),
+        ) else {
+            return Ok(());
+        };
+        let (Some(mine), Some(theirs)) = (listed(&fast), listed(&reference)) else {
+            return Ok(());
+        };
+        prop_assert_eq!(&mine, &theirs, "the moves at the start differ:\n{}", text);
+        compared.set(compared.get() + 1);
+        let (on_fast, _) = fast.engine_report().fast_share();
+        fast_sides.set(fast_sides.get() + on_fast as u32);
+        let (mut a, mut b) = (Cache::new(), Cache::new());
+        let start = fast.initial();
+        let depth = if mine.0.len() <= 12 { 3 } else { 2 };
+        if let (Ok(x), Ok(y)) = (
+            perft(&fast, &start, depth, &mut a),
+            perft(&reference, &start, depth, &mut b),
+        ) {
+            prop_assert_eq!(x, y, "perft {} differs:\n{}", depth, text);
+            perfts.set(perfts.get() + 1);
+        }
+        let mut state = start;
+        for (ply, pick) in picks.into_iter().enumerate() {
+            let (Some(x), Some(y)) = (
+                moves_at(&fast, &state, &mut a),
+                moves_at(&reference, &state, &mut b),
+            ) else {
+                break;
+            };
+            prop_assert_eq!(
+                &x,
+                &y,
+                "the moves differ after {} plies ({}):\n{}",
+                ply,
+                state.key(),
+                text
+            );
+            positions.set(positions.get() + 1);
+            let legal = fast.legal_actions(&state, &mut a).unwrap();
+            if legal.is_empty() {
+                break;
+            }
+            state = fast.play(&state, &legal[pick % legal.len()]);
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    eprintln!(
+        "{cases} generated games: {} compared ({} sides on the fast engine), {} positions, {} perft counts",
+        compared.get(),
+        fast_sides.get(),
+        positions.get(),
+        perfts.get()
+    );
+    // The comparison must not become vacuous: most games build and most
+    // sides run on the fast engine.
+    assert!(
+        compared.get() > cases * 3 / 4,
+        "{} of {cases} compared",
+        compared.get()
+    );
+    assert!(
+        fast_sides.get() > compared.get(),
+        "{} sides on the fast engine",
+        fast_sides.get()
+    );
+}
+
+#[test]
+fn generated_games_give_the_same_moves_on_every_engine() {
+    generated_games(3000);
+}
+
+#[test]
+#[ignore = "100,000 games: a few minutes"]
+fn many_generated_games_give_the_same_moves_on_every_engine() {
+    generated_games(100_000);
+}
+
+/// One file of the table: the moves and perft counts its comments expect.
+struct Expected {
+    moves: Vec<String>,
+    perfts: Vec<(u32, u64)>,
+}
+
+fn expected(text: &str) -> Expected {
+    let mut out = Expected {
+        moves: Vec::new(),
+        perfts: Vec::new(),
+    };
+    for line in text.lines() {
+        if let Some(moves) = line.strip_prefix("// expect moves:") {
+            out.moves = moves.split_whitespace().map(str::to_string).collect();
+        } else if let Some(rest) = line.strip_prefix("// expect perft ") {
+            let (depth, count) = rest.split_once(':').expect("`// expect perft N: COUNT`");
+            out.perfts
+                .push((depth.trim().parse().unwrap(), count.trim().parse().unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_table_gives_what_each_file_expects_on_every_engine() {
+    let mut files: Vec<_> = std::fs::read_dir("tests/data/engines")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = expected(&text);
+        assert!(
+            !want.moves.is_empty() || !want.perfts.is_empty(),
+            "{} expects nothing",
+            path.display()
+        );
+        for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+            let (spec, _) = Spec::load(&Source::new(path.display().to_string(), text.clone()))
+                .unwrap_or_else(|p| panic!("{}: {:?}", path.display(), p.list));
+            let game = Game::with_engine(&spec, engine).unwrap();
+            let mut cache = Cache::new();
+            let start = game.initial();
+            let legal = game.legal_actions(&start, &mut cache).unwrap();
+            let mut names = game.move_names(&start, &legal);
+            names.sort();
+            let mut moves = want.moves.clone();
+            moves.sort();
+            if !want.moves.is_empty() {
+                assert_eq!(names, moves, "{} on {engine:?}", path.display());
+            }
+            for &(depth, count) in &want.perfts {
+                let got = perft(&game, &start, depth, &mut cache).unwrap();
+                assert_eq!(got, count, "{} perft {depth} on {engine:?}", path.display());
+            }
+        }
+    }
+}
