@@ -178,15 +178,23 @@ impl Backtracker {
     /// there, and taken back: no position is built for the test. Which
     /// pieces of the other sides could reach a protected square that does
     /// not move is worked out once per position, not per move.
+    ///
+    /// `replies` says whether `no_reply` may be asked inside these moves:
+    /// not when they are themselves the replies a `no_reply` lists.
     fn safe_moves(
         &self,
         side: usize,
         position: &Position,
         cache: &mut Scratch,
         limits: &Meter,
+        replies: bool,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let oracle = Attacks { engine: self, side };
+        let oracle = Attacks {
+            engine: self,
+            side,
+            replies,
+        };
         let protected = &self.roles.protected[side];
         let mut aux = cache.take_aux();
         let result = (|| {
@@ -299,7 +307,7 @@ impl Backtracker {
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
         if safe {
-            return self.safe_moves(side, position, cache, limits, found);
+            return self.safe_moves(side, position, cache, limits, true, found);
         }
         self.each_outcome(
             self.sides[side].for_position(position),
@@ -322,7 +330,11 @@ impl Backtracker {
         limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let oracle = Attacks { engine: self, side };
+        let oracle = Attacks {
+            engine: self,
+            side,
+            replies: true,
+        };
         let outcomes = search_with(program, position, cache, limits, &oracle)?;
         for o in outcomes.iter() {
             if found(&o).is_break() {
@@ -341,7 +353,11 @@ impl Backtracker {
         cache: &mut Scratch,
         limits: &Meter,
     ) -> Result<bool, EngineError> {
-        let oracle = Attacks { engine: self, side };
+        let oracle = Attacks {
+            engine: self,
+            side,
+            replies: true,
+        };
         Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
     }
 
@@ -380,10 +396,14 @@ impl Backtracker {
 
 /// The `attacked` test of a side's search: a side other than the owner of
 /// the piece of interest (else than the side searching) has a move that
-/// changes its square.
+/// changes its square. Attack tests do not nest: the other sides' moves
+/// run with `attacked` false (and `no_reply` false) inside them.
 struct Attacks<'e> {
     engine: &'e Backtracker,
     side: usize,
+    /// Whether `no_reply` is asked (false inside the replies another
+    /// `no_reply` lists: replies do not nest, as attacks do not).
+    replies: bool,
 }
 
 thread_local! {
@@ -391,34 +411,23 @@ thread_local! {
     static ORACLE_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
-thread_local! {
-    /// How many `no_reply` tests are under way on this thread: one made
-    /// while listing the replies of another answers "there is a reply"
-    /// past [`MAX_REPLY_NESTING`], so tests cannot recurse without end.
-    static REPLY_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// How deep `no_reply` tests may nest (one inside the replies another lists).
-const MAX_REPLY_NESTING: u32 = 2;
-
 impl Oracle for Attacks<'_> {
+    /// Whether the next side has no legal move. Inside the replies it lists,
+    /// `no_reply` is false (a reply is taken to exist), so the question
+    /// never recurses.
     fn no_reply(&self, view: BoardView<'_>, limits: &Meter) -> Result<bool, EngineError> {
         let sides = self.engine.sides.len();
-        if sides == 0 || REPLY_NESTING.with(|n| n.get()) >= MAX_REPLY_NESTING {
+        if sides == 0 || !self.replies {
             return Ok(false);
         }
         let next = (self.side + 1) % sides;
         let position = view.0.position();
         let mut any = false;
-        REPLY_NESTING.with(|n| n.set(n.get() + 1));
-        let listed = self
-            .engine
-            .safe_moves(next, &position, &mut Scratch::new(), limits, &mut |_| {
+        self.engine
+            .safe_moves(next, &position, &mut Scratch::new(), limits, false, &mut |_| {
                 any = true;
                 ControlFlow::Break(())
-            });
-        REPLY_NESTING.with(|n| n.set(n.get() - 1));
-        listed?;
+            })?;
         Ok(!any)
     }
 
