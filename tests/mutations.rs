@@ -136,6 +136,8 @@ fn moves_at(game: &Game, state: &State, cache: &mut Cache) -> Option<Vec<(String
 /// What the runs compared.
 #[derive(Default, Debug)]
 struct Tally {
+    /// Sides per shape the fast engine ran.
+    shapes: std::collections::BTreeMap<&'static str, u32>,
     mutants: u32,
     compared: u32,
     positions: u32,
@@ -173,11 +175,20 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         };
         let (mut a, mut b) = (Cache::new(), Cache::new());
         let start = fast.initial();
-        let (Some(x), Some(y)) = (moves_at(&fast, &start, &mut a), moves_at(&reference, &start, &mut b)) else {
+        let (Some(x), Some(y)) = (
+            moves_at(&fast, &start, &mut a),
+            moves_at(&reference, &start, &mut b),
+        ) else {
             continue;
         };
-        assert_eq!(x, y, "the moves at the start differ in this mutant of {name}:\n{text}");
+        assert_eq!(
+            x, y,
+            "the moves at the start differ in this mutant of {name}:\n{text}"
+        );
         tally.compared += 1;
+        for shape in fast.engine_report().shapes.iter().flatten() {
+            *tally.shapes.entry(shape).or_default() += 1;
+        }
         let depth = if x.len() <= 40 { 3 } else { 2 };
         if let (Ok(p), Ok(q)) = (
             perft(&fast, &start, depth, &mut a),
@@ -192,7 +203,10 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         }
         let mut state = start;
         for ply in 0..4 {
-            let (Some(x), Some(y)) = (moves_at(&fast, &state, &mut a), moves_at(&reference, &state, &mut b)) else {
+            let (Some(x), Some(y)) = (
+                moves_at(&fast, &state, &mut a),
+                moves_at(&reference, &state, &mut b),
+            ) else {
                 break;
             };
             assert_eq!(

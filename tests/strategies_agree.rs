@@ -11,7 +11,8 @@
 
 mod common;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 
 use chessalg::decl::Spec;
 use chessalg::engine::{Cache, EngineChoice, Limits};
@@ -186,6 +187,7 @@ fn generated_games(cases: u32) {
     });
     let compared = Cell::new(0u32);
     let fast_sides = Cell::new(0u32);
+    let shapes: RefCell<BTreeMap<&'static str, u32>> = RefCell::default();
     let positions = Cell::new(0u32);
     let perfts = Cell::new(0u32);
     let strategy = (
@@ -210,8 +212,12 @@ fn generated_games(cases: u32) {
         };
         prop_assert_eq!(&mine, &theirs, "the moves at the start differ:\n{}", text);
         compared.set(compared.get() + 1);
-        let (on_fast, _) = fast.engine_report().fast_share();
+        let report = fast.engine_report();
+        let (on_fast, _) = report.fast_share();
         fast_sides.set(fast_sides.get() + on_fast as u32);
+        for shape in report.shapes.iter().flatten() {
+            *shapes.borrow_mut().entry(shape).or_default() += 1;
+        }
         let (mut a, mut b) = (Cache::new(), Cache::new());
         let start = fast.initial();
         let depth = if mine.0.len() <= 12 { 3 } else { 2 };
@@ -257,6 +263,7 @@ fn generated_games(cases: u32) {
         positions.get(),
         perfts.get()
     );
+    eprintln!("sides per shape the fast engine ran: {:?}", shapes.borrow());
     // The comparison must not become vacuous: most games build and most
     // sides run on the fast engine.
     assert!(

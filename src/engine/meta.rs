@@ -58,6 +58,10 @@ pub struct EngineReport {
     pub sides: Vec<Option<String>>,
     /// Per pattern, the same.
     pub patterns: Vec<Option<String>>,
+    /// Per side: the shapes of its moves the fast engine runs on square
+    /// sets (`walk`, `slide`, `choice among pieces`, ...), none when the
+    /// backtracker runs them.
+    pub shapes: Vec<Vec<&'static str>>,
 }
 
 impl EngineReport {
@@ -192,6 +196,9 @@ impl Engine for Meta {
         EngineReport {
             sides: self.side_plans.iter().map(why).collect(),
             patterns: self.pattern_plans.iter().map(why).collect(),
+            shapes: (self.side_plans.iter())
+                .map(|p| p.as_ref().map(FastProgram::shapes).unwrap_or_default())
+                .collect(),
         }
     }
 

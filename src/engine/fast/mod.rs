@@ -228,6 +228,19 @@ pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram
 }
 
 impl FastProgram {
+    /// The names of the shapes it runs on square sets (see
+    /// [`crate::engine::EngineReport::shapes`]).
+    pub fn shapes(&self) -> Vec<&'static str> {
+        match self {
+            FastProgram::Choice(_) => vec!["choice of rewrites"],
+            FastProgram::Walk(w) => {
+                let mut shapes = vec!["walk"];
+                shapes.extend(w.shapes());
+                shapes
+            }
+        }
+    }
+
     /// Whether it holds for `position`'s grid.
     pub(crate) fn fits(&self, position: &Position) -> bool {
         match self {

@@ -1274,6 +1274,38 @@ impl Walker {
         &self.bound_codes
     }
 
+    /// The names of the shapes the walker found in its program and runs on
+    /// square sets, its ordered parts' included (for reports and tests).
+    pub(crate) fn shapes(&self) -> Vec<&'static str> {
+        fn any<T>(v: &[Option<T>]) -> bool {
+            v.iter().any(Option::is_some)
+        }
+        let mut out = Vec::new();
+        let found = [
+            (any(&self.slides), "slide"),
+            (any(&self.steps), "step"),
+            (any(&self.stamps), "stamp"),
+            (any(&self.slide_tails), "slide tail"),
+            (any(&self.fans), "fan"),
+            (any(&self.placements), "placement"),
+            (any(&self.in_line), "ordered in line"),
+            (any(&self.poi_plans), "piece plan"),
+            (any(&self.test_plans), "test plan"),
+            (self.choice.is_some(), "choice of rewrites"),
+            (self.entry.is_some(), "first rewrite"),
+            (self.placed.is_some(), "placement count"),
+            (self.bulk.is_some(), "choice among pieces"),
+        ];
+        out.extend(found.iter().filter(|(yes, _)| *yes).map(|(_, name)| *name));
+        for part in self.parts.iter().flatten() {
+            out.push("ordered parts");
+            out.extend(part.shapes());
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The choice among pieces square sets count, if the program is one.
     #[cfg(test)]
     pub(super) fn bulk(&self) -> Option<&Bulk> {
