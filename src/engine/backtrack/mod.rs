@@ -190,11 +190,7 @@ impl Backtracker {
         replies: bool,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let oracle = Attacks {
-            engine: self,
-            side,
-            replies,
-        };
+        let oracle = self.oracle(side, replies, cache);
         let protected = &self.roles.protected[side];
         let mut aux = cache.take_aux();
         let result = (|| {
@@ -285,7 +281,19 @@ impl Backtracker {
             Ok(())
         })();
         cache.put_aux(aux);
+        cache.put_spare(oracle.scratch.into_inner());
         result
+    }
+
+    /// The `attacked` test of `side`'s search, with a cache taken from
+    /// `cache` (give it back with [`Scratch::put_spare`]).
+    fn oracle(&self, side: usize, replies: bool, cache: &mut Scratch) -> Attacks<'_> {
+        Attacks {
+            engine: self,
+            side,
+            replies,
+            scratch: RefCell::new(cache.take_spare()),
+        }
     }
 }
 
@@ -330,18 +338,20 @@ impl Backtracker {
         limits: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let oracle = Attacks {
-            engine: self,
-            side,
-            replies: true,
-        };
-        let outcomes = search_with(program, position, cache, limits, &oracle)?;
-        for o in outcomes.iter() {
-            if found(&o).is_break() {
-                break;
+        let oracle = self.oracle(side, true, cache);
+        let result = match search_with(program, position, cache, limits, &oracle) {
+            Ok(outcomes) => {
+                for o in outcomes.iter() {
+                    if found(&o).is_break() {
+                        break;
+                    }
+                }
+                Ok(())
             }
-        }
-        Ok(())
+            Err(e) => Err(e),
+        };
+        cache.put_spare(oracle.scratch.into_inner());
+        result
     }
 
     /// See [`crate::engine::Engine::has_result`].
@@ -353,12 +363,11 @@ impl Backtracker {
         cache: &mut Scratch,
         limits: &Meter,
     ) -> Result<bool, EngineError> {
-        let oracle = Attacks {
-            engine: self,
-            side,
-            replies: true,
-        };
-        Ok(!search_with(Compiled::plain(program), position, cache, limits, &oracle)?.is_empty())
+        let oracle = self.oracle(side, true, cache);
+        let result =
+            search_with(Compiled::plain(program), position, cache, limits, &oracle).map(|o| !o.is_empty());
+        cache.put_spare(oracle.scratch.into_inner());
+        result
     }
 
     /// See [`crate::engine::Engine::each_result`].
@@ -404,11 +413,8 @@ struct Attacks<'e> {
     /// Whether `no_reply` is asked (false inside the replies another
     /// `no_reply` lists: replies do not nest, as attacks do not).
     replies: bool,
-}
-
-thread_local! {
-    /// Scratch for `attacked` tests made in the middle of another search.
-    static ORACLE_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+    /// The cache its tests search with (taken from the search's own).
+    scratch: RefCell<Box<Scratch>>,
 }
 
 impl Oracle for Attacks<'_> {
@@ -450,14 +456,12 @@ impl Oracle for Attacks<'_> {
                 limits,
             )
         };
-        ORACLE_SCRATCH.with(|cache| {
-            // Attack tests never nest (inside one, `attacked` is false), so
-            // the cache is free; a fresh one serves if it ever is not.
-            match cache.try_borrow_mut() {
-                Ok(mut c) => test(&mut c),
-                Err(_) => test(&mut Scratch::new()),
-            }
-        })
+        // Attack tests never nest (inside one, `attacked` is false), so the
+        // cache is free; a fresh one serves if it ever is not.
+        match self.scratch.try_borrow_mut() {
+            Ok(mut c) => test(&mut c),
+            Err(_) => test(&mut Scratch::new()),
+        }
     }
 }
 

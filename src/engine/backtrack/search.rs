@@ -56,6 +56,8 @@ pub(crate) struct Scratch {
     diff: Vec<Change>,
     /// A second cache, for searches made while this one's results are in use.
     aux: Option<Box<Scratch>>,
+    /// A third, for the `attacked` tests made in the middle of a search.
+    spare: Option<Box<Scratch>>,
 }
 
 impl Scratch {
@@ -80,6 +82,17 @@ impl Scratch {
     /// Gives back the cache [`Scratch::take_aux`] took out.
     pub(crate) fn put_aux(&mut self, aux: Box<Scratch>) {
         self.aux = Some(aux);
+    }
+
+    /// Takes out the cache for the `attacked` tests of a search this one
+    /// runs; give it back with [`Scratch::put_spare`].
+    pub(crate) fn take_spare(&mut self) -> Box<Scratch> {
+        self.spare.take().unwrap_or_default()
+    }
+
+    /// Gives back the cache [`Scratch::take_spare`] took out.
+    pub(crate) fn put_spare(&mut self, spare: Box<Scratch>) {
+        self.spare = Some(spare);
     }
 
     /// Loads `position` as the board that [`search_changes_loaded`] searches,
