@@ -29,7 +29,7 @@
 use smallvec::SmallVec;
 
 use super::compile::{Geometry, traced_plan_at};
-use super::walk::{Attacks, Keep, TooLong, WalkScratch, Walker};
+use super::walk::{Attacks, Keep, Shortcut, TooLong, WalkScratch, Walker};
 use super::{Check, Squares, Tail, Write, on_board};
 use crate::core::{self as code, Code, CodeSet, Marks};
 use crate::engine::Meter;
@@ -190,6 +190,54 @@ impl Filter<'_, '_> {
     }
 }
 
+/// Gives `walker` (or each of its ordered parts) the choice among pieces
+/// its program is, if it is one, to count by square sets.
+pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
+    walker.attach(&|w: &Walker| {
+        Bulk::of(w, w.program(), width, height)
+            .map(|b| std::sync::Arc::new(b) as std::sync::Arc<dyn Shortcut>)
+    });
+}
+
+impl Shortcut for Bulk {
+    fn codes(&self) -> usize {
+        self.codes
+    }
+
+    fn count(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        attacks: Option<&dyn Attacks>,
+        keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong> {
+        Bulk::count(self, position, occupied, scratch, meter, attacks, keep)
+    }
+
+    fn answers_changes(&self) -> bool {
+        self.answers_changes
+    }
+
+    fn changes_at(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+    ) -> Result<(bool, Squares), TooLong> {
+        Bulk::changes_at(self, base, occupied, overlay, at, scratch, meter)
+    }
+
+    #[cfg(test)]
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 impl Bulk {
     /// The groups of `walker`'s program (a choice of alternatives from its
     /// start) on boards of `width` by `height`, if one alternative is a
@@ -285,7 +333,9 @@ impl Bulk {
             _ => {
                 let mut part = program.clone();
                 part.start = choice_of(&mut part, &rest);
-                Some(Box::new(Walker::new(&part, width, height).ok()?))
+                let mut walker = Walker::new(&part, width, height).ok()?;
+                attach(&mut walker, width, height);
+                Some(Box::new(walker))
             }
         };
         let codes = (classes.iter().flatten())
@@ -311,16 +361,6 @@ impl Bulk {
             codes,
             answers_changes,
         })
-    }
-
-    /// One more than the largest code the square sets must cover.
-    pub(super) fn codes(&self) -> usize {
-        self.codes
-    }
-
-    /// Whether [`Bulk::changes_at`] answers for the program.
-    pub(super) fn answers_changes(&self) -> bool {
-        self.answers_changes
     }
 
     /// Whether some result on `base` with the changes `overlay` made
@@ -1235,14 +1275,27 @@ fn rules(program: &Program, pc: Pc, geometry: &Geometry, classes: &mut Vec<Box<[
 
 #[cfg(test)]
 mod tests {
-    use super::{Bulk, Moves};
+    use super::{Bulk, Moves, attach};
     use crate::core::{self as code, Code, CodeSet, Content, Coord, Marks};
     use crate::engine::fast::Squares;
-    use crate::engine::fast::walk::{Keep, WalkScratch, Walker};
+    use crate::engine::fast::walk::{Keep, Shortcut, WalkScratch, Walker};
     use crate::engine::position::Position;
     use crate::ir::{Rules, Value};
     use crate::program::{Program, compile};
     use crate::source::Source;
+
+    /// The walker of `program` on 8x8 with its choice among pieces
+    /// attached, as the engine prepares it.
+    fn prepared(program: &Program) -> Walker {
+        let mut walker = Walker::new(program, 8, 8).unwrap();
+        attach(&mut walker, 8, 8);
+        walker
+    }
+
+    /// The choice among pieces a walker defers to, if any.
+    fn bulk_of(walker: &Walker) -> Option<&Bulk> {
+        walker.shortcut().and_then(|s| s.as_any().downcast_ref::<Bulk>())
+    }
 
     /// A meter no test here reaches the end of.
     fn unbounded() -> crate::engine::Meter {
@@ -1281,8 +1334,8 @@ mod tests {
     #[test]
     fn chess_pieces_are_counted_by_square_sets_and_castling_is_walked() {
         let rules = chess();
-        let white = Walker::new(&program(&rules, "piece_moves | castle_3(r) | castle_4(l)"), 8, 8).unwrap();
-        let bulk = white.bulk().expect("a choice among pieces");
+        let white = prepared(&program(&rules, "piece_moves | castle_3(r) | castle_4(l)"));
+        let bulk = bulk_of(&white).expect("a choice among pieces");
         assert_eq!(
             shape(bulk),
             (vec!["rules", "rays", "rays", "rays", "rays", "rays"], true)
@@ -1291,20 +1344,15 @@ mod tests {
         // A walked alternative of the king's that may end one step up: the
         // king's steps are walked with it.
         let shared = "king | (%♔: ?{% + d# -> % + d#} (% + u. -> . + u%))";
-        let walker = Walker::new(&program(&rules, &format!("knight | {shared}")), 8, 8).unwrap();
-        assert_eq!(shape(walker.bulk().unwrap()), (vec!["rays"], true));
+        let walker = prepared(&program(&rules, &format!("knight | {shared}")));
+        assert_eq!(shape(bulk_of(&walker).unwrap()), (vec!["rays"], true));
         // One that ends two squares away leaves them to square sets.
         let apart = "king | (%♔: ?{% + d# -> % + d#} (% + uu. -> . + uu%))";
-        let walker = Walker::new(&program(&rules, &format!("knight | {apart}")), 8, 8).unwrap();
-        assert_eq!(shape(walker.bulk().unwrap()), (vec!["rays", "rays"], true));
+        let walker = prepared(&program(&rules, &format!("knight | {apart}")));
+        assert_eq!(shape(bulk_of(&walker).unwrap()), (vec!["rays", "rays"], true));
         // Two alternatives that may move one piece by the same step: walked.
         let twice = "(%♘: step(u)) | (%♘: slide(u))";
-        assert!(
-            Walker::new(&program(&rules, twice), 8, 8)
-                .unwrap()
-                .bulk()
-                .is_none()
-        );
+        assert!(bulk_of(&prepared(&program(&rules, twice))).is_none());
     }
 
     /// A small deterministic random source (xorshift).
@@ -1376,9 +1424,9 @@ mod tests {
 
     /// Counts and changes of `moves` on random boards, by square sets and walked.
     fn sweep(rules: &Rules, moves: &Program) {
-        let bulk = Walker::new(moves, 8, 8).unwrap();
-        assert!(bulk.bulk().is_some());
-        let walked = bulk.without_bulk();
+        let bulk = prepared(moves);
+        assert!(bulk_of(&bulk).is_some());
+        let walked = Walker::new(moves, 8, 8).unwrap();
         let hot = CodeSet::of(codes(rules, "♔"));
         let wary_codes = codes(rules, "♟♞♝♜♛♚");
         let wary = CodeSet::of(wary_codes.iter().copied());

@@ -221,7 +221,9 @@ pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram
     match plan(program, width, height) {
         Ok(p) => Ok(FastProgram::Choice(p)),
         Err(Decline::NotAChoice(_)) => {
-            Walker::new(program, width, height).map(|w| FastProgram::Walk(Box::new(w)))
+            let mut walker = Walker::new(program, width, height)?;
+            bulk::attach(&mut walker, width, height);
+            Ok(FastProgram::Walk(Box::new(walker)))
         }
         Err(e) => Err(e),
     }

@@ -23,10 +23,10 @@
 mod run;
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::bulk::Bulk;
 use super::compile::Decline;
 use super::keys::KeySet;
 use super::placed::PlacedCount;
@@ -130,7 +130,7 @@ pub struct Walker {
     placed: Option<PlacedCount>,
     /// The program as a choice among pieces whose moves square sets count
     /// (see [`super::bulk`]), when some are.
-    bulk: Option<Box<Bulk>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -656,6 +656,47 @@ enum Anchor {
     Squares { check: usize, codes: CodeSet },
 }
 
+/// A faster way to count a walker's program, and to say whether it changes
+/// a square, that a strategy above the walker found for it (the choice among
+/// pieces of [`super::bulk`]): the walker defers to it ([`Walker::attach`]).
+pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
+    /// One more than the largest code its square sets cover.
+    fn codes(&self) -> usize;
+
+    /// How many results the program has on `position` that `keep` (if
+    /// any) keeps: [`Walker::count`].
+    #[allow(clippy::too_many_arguments)]
+    fn count(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        attacks: Option<&dyn Attacks>,
+        keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong>;
+
+    /// Whether [`Shortcut::changes_at`] answers for the program.
+    fn answers_changes(&self) -> bool;
+
+    /// Whether some result changes square `at`, and the squares the answer
+    /// read: [`Walker::changes_at`].
+    #[allow(clippy::too_many_arguments)]
+    fn changes_at(
+        &self,
+        base: &[Code],
+        occupied: &[Squares],
+        overlay: &[(u32, Code)],
+        at: u32,
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+    ) -> Result<(bool, Squares), TooLong>;
+
+    /// The shortcut as `Any`, for tests that look inside it.
+    #[cfg(test)]
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
 /// The piece of interest: its square (as an index and as coordinates) and code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Poi {
@@ -984,7 +1025,7 @@ impl Walker {
             entry: super::compile::entry_plan(program, width, height),
             exact_counts: ExactCounts::default(),
             placed: None,
-            bulk: None,
+            shortcut: None,
         };
         let start = super::compile::follow(program, program.start)?;
         if let Some(p) = walker.placements[start as usize] {
@@ -1012,12 +1053,6 @@ impl Walker {
         }
         if let Some(e) = &walker.entry {
             walker.codes = walker.codes.max(e.codes());
-        }
-        if walker.parts.is_none() {
-            walker.bulk = Bulk::of(&walker, program, width, height).map(Box::new);
-            if let Some(b) = &walker.bulk {
-                walker.codes = walker.codes.max(b.codes());
-            }
         }
         Ok(walker)
     }
@@ -1114,8 +1149,8 @@ impl Walker {
         {
             return Ok(n);
         }
-        if let Some(bulk) = &self.bulk {
-            return bulk.count(position, occupied, scratch, meter, attacks, keep);
+        if let Some(shortcut) = &self.shortcut {
+            return shortcut.count(position, occupied, scratch, meter, attacks, keep);
         }
         let (cells, hash) = (&position.cells, position.hash);
         if !self.exact_counts.get() {
@@ -1213,8 +1248,8 @@ impl Walker {
             // reach `at`, and one put there is the caller's to watch.
             return Ok((false, 0));
         }
-        if let Some(bulk) = self.bulk.as_ref().filter(|b| b.answers_changes()) {
-            return bulk.changes_at(base, occupied, overlay, at, scratch, meter);
+        if let Some(shortcut) = self.shortcut.as_ref().filter(|s| s.answers_changes()) {
+            return shortcut.changes_at(base, occupied, overlay, at, scratch, meter);
         }
         let mut run = Run::new(self, base, 0, occupied, scratch, meter, overlay);
         let (x, y) = run.xy(at);
@@ -1294,7 +1329,7 @@ impl Walker {
             (self.choice.is_some(), "choice of rewrites"),
             (self.entry.is_some(), "first rewrite"),
             (self.placed.is_some(), "placement count"),
-            (self.bulk.is_some(), "choice among pieces"),
+            (self.shortcut.is_some(), "choice among pieces"),
         ];
         out.extend(found.iter().filter(|(yes, _)| *yes).map(|(_, name)| *name));
         for part in self.parts.iter().flatten() {
@@ -1306,19 +1341,35 @@ impl Walker {
         out
     }
 
-    /// The choice among pieces square sets count, if the program is one.
-    #[cfg(test)]
-    pub(super) fn bulk(&self) -> Option<&Bulk> {
-        self.bulk.as_deref()
+    /// The program it walks.
+    pub(crate) fn program(&self) -> &Program {
+        &self.prog
     }
 
-    /// The same walker with every alternative walked.
-    #[cfg(test)]
-    pub(super) fn without_bulk(&self) -> Walker {
-        Walker {
-            bulk: None,
-            ..self.clone()
+    /// Gives this walker, or each of its ordered parts, the shortcut `find`
+    /// finds for it (a strategy above the walker: the choice among pieces of
+    /// [`super::bulk`]), which the walker then defers to.
+    pub(crate) fn attach(&mut self, find: &dyn Fn(&Walker) -> Option<Arc<dyn Shortcut>>) {
+        match &mut self.parts {
+            Some(parts) => {
+                for part in parts.iter_mut() {
+                    part.attach(find);
+                }
+                self.codes = parts.iter().map(|p| p.codes).fold(self.codes, usize::max);
+            }
+            None => {
+                if let Some(shortcut) = find(self) {
+                    self.codes = self.codes.max(shortcut.codes());
+                    self.shortcut = Some(shortcut);
+                }
+            }
         }
+    }
+
+    /// The shortcut this walker defers to, if it has one.
+    #[cfg(test)]
+    pub(crate) fn shortcut(&self) -> Option<&dyn Shortcut> {
+        self.shortcut.as_deref()
     }
 
     /// Whether the square sets `occupied` show that no piece can make a
