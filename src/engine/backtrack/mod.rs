@@ -29,7 +29,7 @@ use super::position::Position;
 use super::reach::{Reach, monotone_loops, reaches};
 use super::{EngineError, Meter, Roles, Side, Successor};
 use prune::{Suspects, suspects};
-use search::{BoardView, Oracle, search_changes_loaded};
+use search::{AttackTest, BoardView, search_changes_loaded};
 
 /// A program with what the backtracker worked out for it on boards of one size.
 #[derive(Clone, Debug)]
@@ -287,8 +287,8 @@ impl Backtracker {
 
     /// The `attacked` test of `side`'s search, with a cache taken from
     /// `cache` (give it back with [`Scratch::put_spare`]).
-    fn oracle(&self, side: usize, replies: bool, cache: &mut Scratch) -> Attacks<'_> {
-        Attacks {
+    fn oracle(&self, side: usize, replies: bool, cache: &mut Scratch) -> Opponents<'_> {
+        Opponents {
             engine: self,
             side,
             replies,
@@ -407,7 +407,7 @@ impl Backtracker {
 /// the piece of interest (else than the side searching) has a move that
 /// changes its square. Attack tests do not nest: the other sides' moves
 /// run with `attacked` false (and `no_reply` false) inside them.
-struct Attacks<'e> {
+struct Opponents<'e> {
     engine: &'e Backtracker,
     side: usize,
     /// Whether `no_reply` is asked (false inside the replies another
@@ -417,7 +417,7 @@ struct Attacks<'e> {
     scratch: RefCell<Box<Scratch>>,
 }
 
-impl Oracle for Attacks<'_> {
+impl AttackTest for Opponents<'_> {
     /// Whether the next side has no legal move. Inside the replies it lists,
     /// `no_reply` is false (a reply is taken to exist), so the question
     /// never recurses.

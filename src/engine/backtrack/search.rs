@@ -140,9 +140,11 @@ enum Mode {
     Exists,
 }
 
-/// Answers `attacked` for the engine: whether an opponent has a move that
-/// changes square `at` of `position`. The game layer knows the opponents.
-pub(crate) trait Oracle {
+/// Answers `attacked` for a search: whether an opponent has a move that
+/// changes square `at` of the position searched. The walker asks the same
+/// question of its own board ([`crate::engine::fast`]'s `AttackTest`);
+/// [`Opponents`](super::Opponents) answers it from the other sides' moves.
+pub(crate) trait AttackTest {
     /// Whether `at`, holding `code`, is attacked on `board`, the position being searched.
     fn attacked(
         &self,
@@ -167,7 +169,7 @@ pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 /// The oracle of a search without opponents: nothing is ever attacked.
 pub(crate) struct NoAttacks;
 
-impl Oracle for NoAttacks {
+impl AttackTest for NoAttacks {
     fn attacked(&self, _: BoardView<'_>, _: Coord, _: Code, _: &Meter) -> Result<bool, EngineError> {
         Ok(false)
     }
@@ -180,7 +182,7 @@ pub(crate) fn search_with<'c>(
     position: &Position,
     cache: &'c mut Scratch,
     limits: &Meter,
-    oracle: &dyn Oracle,
+    oracle: &dyn AttackTest,
 ) -> Result<Successors<'c>, EngineError> {
     start(program, position, cache, limits, oracle, None)?;
     Ok(Successors {
@@ -200,7 +202,7 @@ pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn Oracle,
+    oracle: &dyn AttackTest,
     at: Coord,
     only: &[(BindId, Coord)],
 ) -> Result<bool, EngineError> {
@@ -217,7 +219,7 @@ fn start(
     position: &Position,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn Oracle,
+    oracle: &dyn AttackTest,
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.prog.codes);
@@ -229,7 +231,7 @@ fn run(
     program: Compiled<'_>,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn Oracle,
+    oracle: &dyn AttackTest,
     find: Option<Coord>,
     only: Option<&[(BindId, Coord)]>,
 ) -> Result<bool, EngineError> {
@@ -266,7 +268,7 @@ struct Search<'a> {
     split_reach: &'a [Reach],
     cache: &'a mut Scratch,
     limits: &'a Meter,
-    oracle: &'a dyn Oracle,
+    oracle: &'a dyn AttackTest,
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
     /// The only squares the outermost `%p:`s may bind, by bind id, while

@@ -29,7 +29,7 @@
 use smallvec::SmallVec;
 
 use super::compile::{Geometry, traced_plan_at};
-use super::walk::{Attacks, Keep, Shortcut, TooLong, WalkScratch, Walker};
+use super::walk::{AttackTest, Keep, Shortcut, TooLong, WalkScratch, Walker};
 use super::{Check, Squares, Tail, Write, on_board};
 use crate::core::{self as code, Code, CodeSet, Marks};
 use crate::engine::Meter;
@@ -210,7 +210,7 @@ impl Shortcut for Bulk {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         Bulk::count(self, position, occupied, scratch, meter, attacks, keep)
@@ -555,7 +555,7 @@ impl Bulk {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         let mut keep = keep;

@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use super::walk::{Attacks, Keep, TooLong, WalkScratch};
+use super::walk::{AttackTest, Keep, TooLong, WalkScratch};
 use super::{FastProgram, Scratch, Squares, Walker};
 use crate::core::{Code, CodeSet, Coord};
 use crate::engine::Meter;
@@ -46,14 +46,15 @@ struct Guarded {
     reads: Squares,
 }
 
-/// The `attacked` test of one side's walk.
-struct Oracle<'w> {
+/// The `attacked` test of one side's walk: the other sides' walkers, as
+/// the backtracker's `Opponents` are its other sides' programs.
+struct Opponents<'w> {
     walkers: &'w Walkers<'w>,
     side: usize,
     scratch: RefCell<WalkScratch>,
 }
 
-impl Attacks for Oracle<'_> {
+impl AttackTest for Opponents<'_> {
     fn attacked(
         &self,
         base: &[Code],
@@ -248,15 +249,15 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         scratch: &mut Scratch,
-        f: impl FnOnce(&mut Scratch, &Oracle<'_>, Option<&dyn Attacks>) -> T,
+        f: impl FnOnce(&mut Scratch, &Opponents<'_>, Option<&dyn AttackTest>) -> T,
     ) -> T {
         scratch.load(position, self.codes.max(mover.codes()));
-        let oracle = Oracle {
+        let oracle = Opponents {
             walkers: self,
             side,
             scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
         };
-        let attacks = mover.attacks().then_some(&oracle as &dyn Attacks);
+        let attacks = mover.attacks().then_some(&oracle as &dyn AttackTest);
         let result = f(scratch, &oracle, attacks);
         scratch.aux = oracle.scratch.into_inner();
         result
@@ -269,8 +270,8 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         scratch: &mut Scratch,
-        oracle: &Oracle<'_>,
-        attacks: Option<&dyn Attacks>,
+        oracle: &Opponents<'_>,
+        attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
         let cells = &position.cells;

@@ -624,9 +624,11 @@ fn keyless_fans(
 
 /// The `attacked` test of a walk: whether a side other than the owner of
 /// `code` (or than the side walking) can change square `at` of the position
-/// `base` with the changes `overlay` made.
-pub(crate) trait Attacks {
-    /// See [`Attacks`]; `occupied` are `base`'s square sets.
+/// `base` with the changes `overlay` made. The backtracker asks the same
+/// question of its board (its own `AttackTest`); the walkers of the other
+/// sides answer it (`legal::Opponents`).
+pub(crate) trait AttackTest {
+    /// See [`AttackTest`]; `occupied` are `base`'s square sets.
     fn attacked(
         &self,
         base: &[Code],
@@ -672,7 +674,7 @@ pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong>;
 
@@ -1074,7 +1076,7 @@ impl Walker {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
         if let Some(parts) = &self.parts {
@@ -1115,7 +1117,7 @@ impl Walker {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
         let mut keep = keep;
@@ -1182,7 +1184,7 @@ impl Walker {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
     ) -> Result<bool, TooLong> {
         if let Some(parts) = &self.parts {
             for part in parts {
@@ -1218,7 +1220,7 @@ impl Walker {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        attacks: Option<&dyn Attacks>,
+        attacks: Option<&dyn AttackTest>,
         sink: &mut Sink<'_, '_>,
     ) -> Result<bool, TooLong> {
         let (cells, hash) = (&position.cells, position.hash);

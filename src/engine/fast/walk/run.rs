@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use rustc_hash::FxHashSet;
 
 use super::{
-    Anchor, Attacks, Fan, Keep, Kept, Placement, Poi, Resume, Slide, SlideTail, Stamp, Stash, StashEnd,
+    Anchor, AttackTest, Fan, Keep, Kept, Placement, Poi, Resume, Slide, SlideTail, Stamp, Stash, StashEnd,
     Target, TooLong, Trace, WalkScratch, Walker,
 };
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
@@ -65,7 +65,7 @@ pub(super) struct Run<'a> {
     /// tracked one by one); other walks do not track them.
     pub(super) reads: Cell<Squares>,
     /// The answer to `attacked` (none: it is false).
-    pub(super) attacks: Option<&'a dyn Attacks>,
+    pub(super) attacks: Option<&'a dyn AttackTest>,
     /// The hash of the changes made so far: the XOR of the old and the new
     /// square keys of each write, so over the squares that differ from
     /// the position.
