@@ -18,9 +18,9 @@ use std::ops::ControlFlow;
 
 use rustc_hash::FxHashSet;
 
+use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
-    Anchor, AttackTest, Fan, Keep, Kept, Placement, Poi, Resume, Slide, SlideTail, Stamp, Stash, StashEnd,
-    Target, TooLong, Trace, WalkScratch, Walker,
+    Anchor, AttackTest, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace, WalkScratch, Walker,
 };
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::fast::Squares;

@@ -1,0 +1,482 @@
+//! The shapes of program the walker runs on square sets or by scanning
+//! instead of walking them instruction by instruction: a step, a slide, a
+//! stamp, a slide's tail, a placement, a fan (Amazons' arrows), each found
+//! in a program when the walker is prepared.
+
+use crate::core::{Code, CodeSet, OFF};
+use crate::program::{Check, Inst, Pc, Program, RewriteId, SquareWrite, Write};
+
+/// Rewrite `id` as one alternative with one choice that checks the piece
+/// of interest's square (no marks asked) and one other square, neither off
+/// the board: the choice, the piece's check and the other.
+pub(super) fn at_piece_and_one_square(
+    prog: &Program,
+    id: RewriteId,
+) -> Option<(&[SquareWrite], &Check, &Check)> {
+    let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+        return None;
+    };
+    let [choice] = &alt.choices[..] else {
+        return None;
+    };
+    if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
+        return None;
+    }
+    let [a, b] = &alt.checks[..] else {
+        return None;
+    };
+    let (poi, onto) = if a.poi { (a, b) } else { (b, a) };
+    if !poi.poi || onto.poi || !poi.poi_marks.is_empty() || (poi.dx, poi.dy) == (onto.dx, onto.dy) {
+        return None;
+    }
+    if onto.accepts.contains(OFF) || poi.accepts.contains(OFF) {
+        return None;
+    }
+    Some((choice, poi, onto))
+}
+
+/// A rewrite that moves the piece of interest one fixed step onto a square
+/// holding one of some contents and leaves one content behind
+/// (`% + m target -> . + m%`): run without the general matcher.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub(crate) dx: i32,
+    pub(crate) dy: i32,
+    /// What the square one step on may hold.
+    pub(crate) onto: CodeSet,
+    /// What the piece's own square may hold besides the piece.
+    pub(super) from: CodeSet,
+    /// What the piece leaves behind.
+    pub(crate) behind: Code,
+    /// The marks the piece carries once it has moved.
+    pub(crate) marks: crate::core::Marks,
+}
+
+impl Step {
+    /// The step rewrite `id` is: one alternative and one choice that checks
+    /// the piece of interest and one square `d` away (never off the board),
+    /// writes a content where the piece was and the piece at `d`.
+    pub(super) fn of(prog: &Program, id: RewriteId) -> Option<Step> {
+        let (choice, poi, onto) = at_piece_and_one_square(prog, id)?;
+        let [w1, w2] = choice else {
+            return None;
+        };
+        let (behind, ahead) = match (w1.write, w2.write) {
+            (Write::Code(_), Write::Poi(_)) => (w1, w2),
+            (Write::Poi(_), Write::Code(_)) => (w2, w1),
+            _ => return None,
+        };
+        let (Write::Code(left), Write::Poi(marks)) = (behind.write, ahead.write) else {
+            return None;
+        };
+        let ok = (behind.dx, behind.dy) == (poi.dx, poi.dy) && (ahead.dx, ahead.dy) == (onto.dx, onto.dy);
+        ok.then_some(Step {
+            dx: onto.dx - poi.dx,
+            dy: onto.dy - poi.dy,
+            onto: onto.accepts.clone(),
+            from: poi.accepts.clone(),
+            behind: left,
+            marks,
+        })
+    }
+}
+
+/// A rewrite that leaves the piece of interest where it is and writes one
+/// content on one square a fixed step from it that holds one of some
+/// contents (`% + m. -> % + m✦`): run without the general matcher.
+#[derive(Clone, Debug)]
+pub(super) struct Stamp {
+    pub(super) dx: i32,
+    pub(super) dy: i32,
+    /// What the piece's own square may hold besides the piece.
+    pub(super) here: CodeSet,
+    /// What the square a step away may hold.
+    pub(super) onto: CodeSet,
+    /// What is written there.
+    pub(super) code: Code,
+    /// The marks the piece is rewritten with, if the rewrite writes it.
+    pub(super) marks: Option<crate::core::Marks>,
+}
+
+impl Stamp {
+    /// The stamp rewrite `id` is: one alternative and one choice that checks
+    /// the piece of interest and one square `d` away (never off the board),
+    /// writes a content at `d` and at most the piece on its own square.
+    pub(super) fn of(prog: &Program, id: RewriteId) -> Option<Stamp> {
+        let (choice, poi, onto) = at_piece_and_one_square(prog, id)?;
+        let (mut code, mut marks) = (None, None);
+        for w in choice.iter() {
+            match w.write {
+                Write::Code(c) if (w.dx, w.dy) == (onto.dx, onto.dy) && c != OFF => code = Some(c),
+                Write::Poi(m) if (w.dx, w.dy) == (poi.dx, poi.dy) => marks = Some(m),
+                _ => return None,
+            }
+        }
+        Some(Stamp {
+            dx: onto.dx - poi.dx,
+            dy: onto.dy - poi.dy,
+            here: poi.accepts.clone(),
+            onto: onto.accepts.clone(),
+            code: code?,
+            marks,
+        })
+    }
+}
+
+/// A loop that moves the piece of interest one fixed step at a time over
+/// squares holding one content, leaving that content behind
+/// (`(% + m. -> . + m%)*`): run as a scan along the ray, the piece set
+/// down at each square it reaches, without the steps in between.
+#[derive(Clone, Debug)]
+pub(crate) struct Slide {
+    /// The loop's step: onto `over`, leaving `over`.
+    pub(crate) step: Step,
+    pub(crate) over: Code,
+}
+
+impl Slide {
+    /// The slide loop head `head` runs: its first branch a [`Step`] over
+    /// one content that leaves that content behind, back to `head`.
+    pub(super) fn of(prog: &Program, head: Pc, visit: &[bool]) -> Option<Slide> {
+        let Inst::Split { first, .. } = prog.insts[head as usize] else {
+            return None;
+        };
+        let Inst::Rewrite { id, next } = prog.insts[first as usize] else {
+            return None;
+        };
+        if next != head || visit[head as usize] {
+            return None;
+        }
+        let step = Step::of(prog, id)?;
+        let over = step.behind;
+        (step.onto.is_only(over) && !step.from.contains(over)).then_some(Slide { step, over })
+    }
+}
+
+/// A rewrite that writes one content `code` on one square (at `dx, dy`
+/// from where it matches), followed by a bind of that content alone and a
+/// guard on sub-program `sub`: where the position holds no `code`, the
+/// piece bound is the one placed, so only the squares where the guard's
+/// square sets say it may hold are worth a placement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Placement {
+    pub(super) code: Code,
+    pub(super) dx: i32,
+    pub(super) dy: i32,
+    pub(super) sub: usize,
+}
+
+impl Placement {
+    /// The placement instruction `pc` makes, if it is one.
+    pub(super) fn of(
+        prog: &Program,
+        pc: usize,
+        poi_plans: &[Option<super::super::Plan>],
+    ) -> Option<Placement> {
+        let Inst::Rewrite { id, next } = prog.insts[pc] else {
+            return None;
+        };
+        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+            return None;
+        };
+        let [choice] = &alt.choices[..] else {
+            return None;
+        };
+        let [w] = &choice[..] else {
+            return None;
+        };
+        let Write::Code(code) = w.write else {
+            return None;
+        };
+        let follow = |mut pc: Pc| {
+            while let Inst::Jump { to } = prog.insts[pc as usize] {
+                pc = to;
+            }
+            pc
+        };
+        let Inst::Bind { id: bind, next } = prog.insts[follow(next) as usize] else {
+            return None;
+        };
+        if prog.binds[bind.index()][..] != [code] {
+            return None;
+        }
+        let Inst::Guard { holds: true, sub, .. } = prog.insts[follow(next) as usize] else {
+            return None;
+        };
+        poi_plans[sub.index()].as_ref()?;
+        Some(Placement {
+            code,
+            dx: w.dx,
+            dy: w.dy,
+            sub: sub.index(),
+        })
+    }
+}
+
+/// What a slide's exit leads to when only rewrites of the piece of
+/// interest's own square (one each, always made), unbinds and the match
+/// follow it: each square the slide stops at gives one result.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlideTail {
+    /// What the last of those rewrites leaves on the piece's square.
+    pub(super) writes: Option<Code>,
+    /// How many rewrites (states) and unbinds there are.
+    pub(super) rewrites: u64,
+    pub(super) unbinds: u32,
+}
+
+impl SlideTail {
+    /// The tail from `pc`, if it is one (no visited set on the way).
+    pub(super) fn of(prog: &Program, mut pc: Pc, visit: &[bool], terminal: &[bool]) -> Option<SlideTail> {
+        let mut tail = SlideTail {
+            writes: None,
+            rewrites: 0,
+            unbinds: 0,
+        };
+        for _ in 0..prog.insts.len() {
+            if visit[pc as usize] && !terminal[pc as usize] {
+                return None;
+            }
+            match prog.insts[pc as usize] {
+                Inst::Jump { to } => pc = to,
+                Inst::Unbind { next } => {
+                    tail.unbinds += 1;
+                    pc = next;
+                }
+                Inst::Match => return Some(tail),
+                Inst::Rewrite { id, next } => {
+                    let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+                        return None;
+                    };
+                    let ([choice], [check]) = (&alt.choices[..], &alt.checks[..]) else {
+                        return None;
+                    };
+                    if !check.poi || !check.poi_marks.is_empty() || !alt.tally_checks.is_empty() {
+                        return None;
+                    }
+                    if alt.tally_writes.iter().any(|w| !w.is_empty()) {
+                        return None;
+                    }
+                    for w in choice.iter() {
+                        match w.write {
+                            // One rewrite that writes at most (what the piece
+                            // became is then what that write left).
+                            Write::Code(c)
+                                if c != OFF
+                                    && (w.dx, w.dy) == (check.dx, check.dy)
+                                    && tail.writes.is_none_or(|was| was == c) =>
+                            {
+                                tail.writes = Some(c);
+                            }
+                            _ => return None,
+                        }
+                    }
+                    tail.rewrites += 1;
+                    pc = next;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+}
+
+/// One alternative of a [`Fan`]: a stamp next to the piece of interest
+/// (`% + m. -> % + m✦`), a bind of what it wrote alone, and a slide of
+/// that piece along the same step whose every stop ends the move the same
+/// way ([`SlideTail`]): Amazons' arrow, `(% + m. -> % + m✦) (%✦: (% + m. ->
+/// . + m%)* (% -> ■))`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FanShoot {
+    /// The stamp's rewrite.
+    pub(super) stamp: RewriteId,
+    /// The slide's loop head.
+    pub(super) head: Pc,
+    /// Where the slide goes on when it stops.
+    pub(super) exit: Pc,
+}
+
+/// A choice (a tree of splits) of [`FanShoot`]s and nothing else: counted
+/// by making each stamp and sliding at once, without the splits, the bind's
+/// search for the stamped piece or the instructions between.
+#[derive(Clone, Debug)]
+pub(super) struct Fan {
+    pub(super) shoots: Box<[FanShoot]>,
+    /// What the stamps write (each must be absent from the position, so
+    /// that the bind finds the stamped square alone).
+    pub(super) codes: Box<[Code]>,
+    /// Whether a count may take each stop of each slide as a result of its
+    /// own without comparing keys (see [`keyless_fans`]); set by the walker.
+    pub(super) keyless: bool,
+}
+
+impl Fan {
+    /// The fan split `pc` starts, if it is one.
+    pub(super) fn of(
+        prog: &Program,
+        pc: Pc,
+        stamps: &[Option<Stamp>],
+        slides: &[Option<Slide>],
+        tails: &[Option<SlideTail>],
+        visit: &[bool],
+    ) -> Option<Fan> {
+        if !matches!(prog.insts[pc as usize], Inst::Split { .. }) || slides[pc as usize].is_some() {
+            return None;
+        }
+        let mut shoots = Vec::new();
+        let mut todo = vec![pc];
+        while let Some(at) = todo.pop() {
+            // (The split itself may keep a visited set: the walk asks it
+            // before it gets to the fan.)
+            if shoots.len() + todo.len() > 64 || (visit[at as usize] && at != pc) {
+                return None;
+            }
+            match prog.insts[at as usize] {
+                Inst::Jump { to } => todo.push(to),
+                Inst::Split { first, second } => todo.extend([second, first]),
+                Inst::Rewrite { id, next } => {
+                    let stamp = stamps[id.index()].as_ref()?;
+                    let Inst::Bind { id: bind, next } = prog.insts[follow(prog, next)? as usize] else {
+                        return None;
+                    };
+                    if prog.binds[bind.index()][..] != [stamp.code] {
+                        return None;
+                    }
+                    let head = follow(prog, next)?;
+                    let (slide, Inst::Split { second, .. }) =
+                        (slides[head as usize].as_ref()?, &prog.insts[head as usize])
+                    else {
+                        return None;
+                    };
+                    tails[head as usize].as_ref()?;
+                    if (slide.step.dx, slide.step.dy) != (stamp.dx, stamp.dy) {
+                        return None;
+                    }
+                    shoots.push(FanShoot {
+                        stamp: id,
+                        head,
+                        exit: *second,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        let mut codes: Vec<Code> = shoots
+            .iter()
+            .filter_map(|s| stamps[s.stamp.index()].as_ref().map(|s| s.code))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        (shoots.len() > 1).then(|| Fan {
+            shoots: shoots.into(),
+            codes: codes.into(),
+            keyless: false,
+        })
+    }
+}
+
+/// The instruction `pc` leads to through jumps (none in a loop of jumps).
+pub(super) fn follow(prog: &Program, pc: Pc) -> Option<Pc> {
+    super::super::compile::follow(prog, pc).ok()
+}
+
+/// Whether every fan of the program may be counted without keys, a stop
+/// of a slide one result: then no two results of a count are the same,
+/// except where one state reaches a fan twice (which its key tells). It
+/// holds when
+/// - every result of the program ends a fan's slide (no match is reached
+///   from the start but through a fan);
+/// - within a fan, the stamps fill squares holding what the slide passes
+///   over, the slides stop by writing something else, and no two stamps'
+///   steps point the same way: from one state, each stop is one square of
+///   one ray, written over with what the tail leaves, and no two rays meet;
+/// - no rewrite but the tails writes what a tail leaves, or writes on a
+///   square that may hold it (no bound piece is one): a result is the
+///   state before the fan with one square, which held what the slide
+///   passes over, holding what the tail leaves, and two different states
+///   (made from one position by such rewrites) cannot give the same result.
+pub(super) fn keyless_fans(
+    prog: &Program,
+    fans: &[Option<Fan>],
+    stamps: &[Option<Stamp>],
+    slides: &[Option<Slide>],
+    tails: &[Option<SlideTail>],
+) -> bool {
+    if fans.iter().all(Option::is_none) {
+        return false;
+    }
+    // No match but through a fan.
+    let mut seen = vec![false; prog.insts.len()];
+    let mut todo = vec![prog.start];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) || fans[pc as usize].is_some() {
+            continue;
+        }
+        if prog.insts[pc as usize] == Inst::Match {
+            return false;
+        }
+        todo.extend(prog.insts[pc as usize].successors());
+    }
+    // What tails leave, and the rewrites they make.
+    let mut left = Vec::new();
+    let mut in_tail = vec![false; prog.insts.len()];
+    for fan in fans.iter().flatten() {
+        let mut steps = Vec::new();
+        for shoot in fan.shoots.iter() {
+            let (Some(stamp), Some(slide), Some(tail)) = (
+                stamps[shoot.stamp.index()].as_ref(),
+                slides[shoot.head as usize].as_ref(),
+                tails[shoot.head as usize].as_ref(),
+            ) else {
+                return false;
+            };
+            let Some(last) = tail.writes.filter(|&w| w != slide.over) else {
+                return false;
+            };
+            if !stamp.onto.is_only(slide.over) {
+                return false;
+            }
+            left.push(last);
+            steps.push((stamp.dx, stamp.dy));
+            let mut pc = shoot.exit;
+            while let Some(at) = follow(prog, pc) {
+                match prog.insts[at as usize] {
+                    Inst::Rewrite { next, .. } => {
+                        in_tail[at as usize] = true;
+                        pc = next;
+                    }
+                    Inst::Unbind { next } => pc = next,
+                    _ => break,
+                }
+            }
+        }
+        // No two steps a positive multiple of each other.
+        for (i, &(ax, ay)) in steps.iter().enumerate() {
+            for &(bx, by) in &steps[i + 1..] {
+                if ax * by == ay * bx && ax * bx + ay * by > 0 {
+                    return false;
+                }
+            }
+        }
+    }
+    let left = CodeSet::of(left);
+    if prog.binds.iter().flatten().any(|&c| left.contains(c)) {
+        return false;
+    }
+    prog.insts.iter().enumerate().all(|(pc, inst)| {
+        let Inst::Rewrite { id, .. } = inst else {
+            return true;
+        };
+        in_tail[pc]
+            || prog.rewrites[id.index()].alternatives.iter().all(|alt| {
+                alt.choices.iter().flatten().all(|w| {
+                    let writes_left = matches!(w.write, Write::Code(c) if left.contains(c));
+                    let onto_left = alt
+                        .checks
+                        .iter()
+                        .any(|c| (c.dx, c.dy) == (w.dx, w.dy) && c.accepts.codes().any(|k| left.contains(k)));
+                    !writes_left && !onto_left
+                })
+            })
+    })
+}
