@@ -9,11 +9,13 @@
 //! The default run tries 120 mutants; `cargo test --release --test
 //! mutations -- --ignored` runs for `CHESSALG_MUTATION_SECONDS` (3600).
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use chessalg::decl::Spec;
 use chessalg::engine::{Cache, EngineChoice, Limits};
-use chessalg::game::{Game, State, perft};
+use chessalg::game::{Game, perft};
 use chessalg::source::Source;
 
 const LIMITS: Limits = Limits {
@@ -124,15 +126,6 @@ fn game(name: &str, text: &str, engine: EngineChoice) -> Option<Game> {
     Some(Game::with_engine(&spec, engine).ok()?.with_limits(LIMITS))
 }
 
-fn moves_at(game: &Game, state: &State, cache: &mut Cache) -> Option<Vec<(String, u64)>> {
-    let actions = game.legal_actions(state, cache).ok()?;
-    let mut named: Vec<(String, u64)> = (game.move_names(state, &actions).into_iter())
-        .zip(actions.iter().map(|a| game.play(state, a).key()))
-        .collect();
-    named.sort();
-    Some(named)
-}
-
 /// What the runs compared.
 #[derive(Default, Debug)]
 struct Tally {
@@ -176,8 +169,8 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         let (mut a, mut b) = (Cache::new(), Cache::new());
         let start = fast.initial();
         let (Some(x), Some(y)) = (
-            moves_at(&fast, &start, &mut a),
-            moves_at(&reference, &start, &mut b),
+            common::moves_at(&fast, &start, &mut a),
+            common::moves_at(&reference, &start, &mut b),
         ) else {
             continue;
         };
@@ -204,8 +197,8 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         let mut state = start;
         for ply in 0..4 {
             let (Some(x), Some(y)) = (
-                moves_at(&fast, &state, &mut a),
-                moves_at(&reference, &state, &mut b),
+                common::moves_at(&fast, &state, &mut a),
+                common::moves_at(&reference, &state, &mut b),
             ) else {
                 break;
             };

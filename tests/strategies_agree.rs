@@ -165,17 +165,6 @@ fn listed(game: &Game) -> Option<Listed> {
     Some((list(true)?, list(false)?))
 }
 
-/// The moves of `state` on both engines, as sorted (name, resulting
-/// position) pairs; `None` if a search hit its limit.
-fn moves_at(game: &Game, state: &chessalg::game::State, cache: &mut Cache) -> Option<Vec<(String, u64)>> {
-    let actions = game.legal_actions(state, cache).ok()?;
-    let mut named: Vec<(String, u64)> = (game.move_names(state, &actions).into_iter())
-        .zip(actions.iter().map(|a| game.play(state, a).key()))
-        .collect();
-    named.sort();
-    Some(named)
-}
-
 /// Runs `cases` generated games on both engines: the moves at the start
 /// (with and without the legality filter) and along four plies picked by
 /// the case, and perft 2 (3 where the start has at most 12 moves).
@@ -231,8 +220,8 @@ fn generated_games(cases: u32) {
         let mut state = start;
         for (ply, pick) in picks.into_iter().enumerate() {
             let (Some(x), Some(y)) = (
-                moves_at(&fast, &state, &mut a),
-                moves_at(&reference, &state, &mut b),
+                common::moves_at(&fast, &state, &mut a),
+                common::moves_at(&reference, &state, &mut b),
             ) else {
                 break;
             };

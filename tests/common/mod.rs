@@ -54,3 +54,19 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The legal moves of `state` in `game`, as sorted (name, key of the
+/// position it leads to) pairs: what two engines must agree on; `None` if
+/// the search hit its limit.
+pub fn moves_at(
+    game: &Game,
+    state: &chessalg::game::State,
+    cache: &mut chessalg::engine::Cache,
+) -> Option<Vec<(String, u64)>> {
+    let actions = game.legal_actions(state, cache).ok()?;
+    let mut named: Vec<(String, u64)> = (game.move_names(state, &actions).into_iter())
+        .zip(actions.iter().map(|a| game.play(state, a).key()))
+        .collect();
+    named.sort();
+    Some(named)
+}
