@@ -150,19 +150,9 @@ type Listed = (Vec<(String, u64)>, Vec<(String, u64)>);
 fn listed(game: &Game) -> Option<Listed> {
     let mut cache = Cache::new();
     let start = game.initial();
-    let mut list = |legal: bool| -> Option<Vec<(String, u64)>> {
-        let actions = if legal {
-            game.legal_actions(&start, &mut cache).ok()?
-        } else {
-            game.generated_actions(&start, &mut cache).ok()?
-        };
-        let mut named: Vec<(String, u64)> = (game.move_names(&start, &actions).into_iter())
-            .zip(actions.iter().map(|a| game.play(&start, a).key()))
-            .collect();
-        named.sort();
-        Some(named)
-    };
-    Some((list(true)?, list(false)?))
+    let legal = common::moves_at(game, &start, &mut cache)?;
+    let generated = game.generated_actions(&start, &mut cache).ok()?;
+    Some((legal, common::named(game, &start, &generated)))
 }
 
 /// Runs `cases` generated games on both engines: the moves at the start

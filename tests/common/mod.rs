@@ -64,9 +64,18 @@ pub fn moves_at(
     cache: &mut chessalg::engine::Cache,
 ) -> Option<Vec<(String, u64)>> {
     let actions = game.legal_actions(state, cache).ok()?;
-    let mut named: Vec<(String, u64)> = (game.move_names(state, &actions).into_iter())
+    Some(named(game, state, &actions))
+}
+
+/// `actions` of `state` as sorted (name, key of the position it leads to) pairs.
+pub fn named(
+    game: &Game,
+    state: &chessalg::game::State,
+    actions: &[chessalg::game::Action],
+) -> Vec<(String, u64)> {
+    let mut named: Vec<(String, u64)> = (game.move_names(state, actions).into_iter())
         .zip(actions.iter().map(|a| game.play(state, a).key()))
         .collect();
     named.sort();
-    Some(named)
+    named
 }

@@ -204,6 +204,8 @@ impl Shortcut for Bulk {
         self.codes
     }
 
+    /// How many results the program has on `position` (square sets
+    /// `occupied`) that `keep` (if any) keeps: [`Walker::count`].
     fn count(
         &self,
         position: &Position,
@@ -213,13 +215,41 @@ impl Shortcut for Bulk {
         attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
-        Bulk::count(self, position, occupied, scratch, meter, attacks, keep)
+        let mut keep = keep;
+        let mut n = match &self.rest {
+            Some(w) => w.count(position, occupied, scratch, meter, attacks, keep.as_deref_mut())?,
+            None => 0,
+        };
+        let held = |code: Code| occupied.get(code as usize).copied().unwrap_or(0);
+        let sets: SmallVec<[Squares; 16]> = (self.classes.iter())
+            .map(|c| c.iter().fold(0, |s, &k| s | held(k)))
+            .collect();
+        let mut filter = keep.map(|keep| {
+            let wary = if keep.cold == 0 {
+                0
+            } else {
+                (keep.wary_codes.iter()).fold(0, |s, &c| s | held(c))
+            };
+            Filter { keep, wary }
+        });
+        let cells = &position.cells;
+        for group in &self.groups {
+            n += match &group.moves {
+                Moves::Rays(rays) => self.rays(&group.pieces, rays, cells, occupied, &sets, filter.as_mut()),
+                Moves::Rules(rules) => self.rules(rules, cells, occupied, &sets, filter.as_mut()),
+            };
+        }
+        Ok(n)
     }
 
     fn answers_changes(&self) -> bool {
         self.answers_changes
     }
 
+    /// Whether some result on `base` with the changes `overlay` made
+    /// changes square `at`, and the squares the answer read:
+    /// [`Walker::changes_at`]. The groups look at the squares their pieces
+    /// would come from; the rest is walked.
     fn changes_at(
         &self,
         base: &[Code],
@@ -229,7 +259,33 @@ impl Shortcut for Bulk {
         scratch: &mut WalkScratch,
         meter: &Meter,
     ) -> Result<(bool, Squares), TooLong> {
-        Bulk::changes_at(self, base, occupied, overlay, at, scratch, meter)
+        let (mut hit, mut reads) = match &self.rest {
+            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, meter)?,
+            None => (false, 0),
+        };
+        let board = Board {
+            base,
+            overlay,
+            width: self.width,
+            height: base.len() as i32 / self.width,
+        };
+        reads |= 1 << at;
+        for group in &self.groups {
+            if hit {
+                break;
+            }
+            let on = on_board(&group.pieces, |c| group.pieces.contains(&c), occupied, overlay);
+            if on & group.near[at as usize] == 0 {
+                // (A piece put where one could reach `at` is the caller's
+                // to watch: see `Walker::may_bind_anew`.)
+                continue;
+            }
+            hit = match &group.moves {
+                Moves::Rays(rays) => self.rays_change(&group.pieces, rays, &board, on, at, &mut reads),
+                Moves::Rules(rules) => self.rules_change(rules, &board, at, &mut reads),
+            };
+        }
+        Ok((hit, reads))
     }
 
     #[cfg(test)]
@@ -361,49 +417,6 @@ impl Bulk {
             codes,
             answers_changes,
         })
-    }
-
-    /// Whether some result on `base` with the changes `overlay` made
-    /// changes square `at`, and the squares the answer read:
-    /// [`Walker::changes_at`]. The groups look at the squares their pieces
-    /// would come from; the rest is walked.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn changes_at(
-        &self,
-        base: &[Code],
-        occupied: &[Squares],
-        overlay: &[(u32, Code)],
-        at: u32,
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-    ) -> Result<(bool, Squares), TooLong> {
-        let (mut hit, mut reads) = match &self.rest {
-            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, meter)?,
-            None => (false, 0),
-        };
-        let board = Board {
-            base,
-            overlay,
-            width: self.width,
-            height: base.len() as i32 / self.width,
-        };
-        reads |= 1 << at;
-        for group in &self.groups {
-            if hit {
-                break;
-            }
-            let on = on_board(&group.pieces, |c| group.pieces.contains(&c), occupied, overlay);
-            if on & group.near[at as usize] == 0 {
-                // (A piece put where one could reach `at` is the caller's
-                // to watch: see `Walker::may_bind_anew`.)
-                continue;
-            }
-            hit = match &group.moves {
-                Moves::Rays(rays) => self.rays_change(&group.pieces, rays, &board, on, at, &mut reads),
-                Moves::Rules(rules) => self.rules_change(rules, &board, at, &mut reads),
-            };
-        }
-        Ok((hit, reads))
     }
 
     /// Whether a move of `pieces` by `rays` on `board` (where they stand
@@ -544,45 +557,6 @@ impl Bulk {
             }
         }
         false
-    }
-
-    /// How many results the program has on `position` (square sets
-    /// `occupied`) that `keep` (if any) keeps: [`Walker::count`].
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn count(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong> {
-        let mut keep = keep;
-        let mut n = match &self.rest {
-            Some(w) => w.count(position, occupied, scratch, meter, attacks, keep.as_deref_mut())?,
-            None => 0,
-        };
-        let held = |code: Code| occupied.get(code as usize).copied().unwrap_or(0);
-        let sets: SmallVec<[Squares; 16]> = (self.classes.iter())
-            .map(|c| c.iter().fold(0, |s, &k| s | held(k)))
-            .collect();
-        let mut filter = keep.map(|keep| {
-            let wary = if keep.cold == 0 {
-                0
-            } else {
-                (keep.wary_codes.iter()).fold(0, |s, &c| s | held(c))
-            };
-            Filter { keep, wary }
-        });
-        let cells = &position.cells;
-        for group in &self.groups {
-            n += match &group.moves {
-                Moves::Rays(rays) => self.rays(&group.pieces, rays, cells, occupied, &sets, filter.as_mut()),
-                Moves::Rules(rules) => self.rules(rules, cells, occupied, &sets, filter.as_mut()),
-            };
-        }
-        Ok(n)
     }
 
     /// How many moves of `pieces` by `rays` are kept.
