@@ -8,8 +8,9 @@
 //! whether a program has a result, and whether another side can change a
 //! square. [`prepare`] picks the engine for each program, the way
 //! `regex-automata`'s meta regex picks a strategy: the [`Backtracker`] runs
-//! every program and stays the reference; the bit-parallel engine
-//! ([`fast`]) runs the programs it can and declines the others.
+//! every program and stays the reference; the square-set strategies (a
+//! choice of rewrites, the walker and its shortcuts) run the programs they
+//! can and decline the others, in the order `strategy` writes down.
 //!
 //! [`search`] and [`apply`] run one program alone (nothing is `attacked`),
 //! for `chessalg apply` and analyses. Every search keeps its scratch in a
@@ -17,19 +18,25 @@
 //! [`EngineError`], never a hang.
 
 mod backtrack;
-pub mod fast;
+mod bulk;
+mod choice;
 mod hash;
-mod meta;
+mod legal;
+mod placed;
 mod position;
 mod reach;
+mod scratch;
+mod squares;
+mod strategy;
+mod walk;
 
 use std::ops::ControlFlow;
 
 pub use backtrack::{Backtracker, Successors};
 pub(crate) use hash::mix as mix_key;
-pub use meta::{EngineChoice, EngineReport, Meta, UnknownEngine};
 pub(crate) use position::Version;
 pub use position::{Changes, DiagramError, Position};
+pub use strategy::{EngineChoice, EngineReport, Meta, UnknownEngine};
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -221,7 +228,7 @@ pub fn prepare(
 #[derive(Clone, Debug, Default)]
 pub struct Cache {
     pub(crate) backtrack: backtrack::Scratch,
-    pub(crate) fast: fast::Scratch,
+    pub(crate) fast: scratch::FastScratch,
 }
 
 impl Cache {

@@ -142,7 +142,7 @@ enum Mode {
 
 /// Answers `attacked` for a search: whether an opponent has a move that
 /// changes square `at` of the position searched. The walker asks the same
-/// question of its own board ([`crate::engine::fast`]'s `AttackTest`);
+/// question of its own board (the walker's `AttackTest`);
 /// [`Opponents`](super::Opponents) answers it from the other sides' moves.
 pub(crate) trait AttackTest {
     /// Whether `at`, holding `code`, is attacked on `board`, the position being searched.

@@ -2,50 +2,16 @@
 //! among, as square-set operations on a board of one size, or the reason
 //! the bit-parallel engine declines the program.
 
-use thiserror::Error;
-
-use super::{Check, Plan, Rule, Squares, Tail, TailCheck, TailRewrite, Trace, Write};
+use super::{Check, Plan, Rule, Tail, TailCheck, TailRewrite, TracedMove, Write};
 use crate::core::{self as code, Code, CodeSet, OFF};
+use crate::engine::squares::{Decline, MAX_SQUARES, Squares};
 use crate::program::{
     Alternative, Check as ProgramCheck, Inst, ListId, Pc, Program, RewriteId, SquareWrite,
     Write as ProgramWrite,
 };
 
-/// The most squares a board may have for the bit-parallel engine (one bit each).
-pub const MAX_SQUARES: u32 = Squares::BITS;
-
-/// Why the bit-parallel engine leaves a program to the backtracker.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum Decline {
-    /// The backtracker alone was chosen (`--engine backtrack`).
-    #[error("the backtracker was chosen")]
-    NotChosen,
-    /// The board has more squares than a square set holds.
-    #[error("the board has more than {MAX_SQUARES} squares")]
-    BoardTooLarge,
-    /// The program does more than choose one rewrite (a `%p:`, a sequence,
-    /// a loop, a guard or an ordered choice).
-    #[error("it does more than choose one rewrite ({0})")]
-    NotAChoice(&'static str),
-    /// A rewrite reads or writes a box.
-    #[error("a rewrite uses a box")]
-    Boxes,
-    /// A rewrite could write where there is no square, or remove one.
-    #[error("a rewrite could create or remove a square")]
-    ChangesTheBoard,
-    /// The program asks `no_reply` (the backtracker answers it).
-    #[error("it asks whether the next player has a legal move")]
-    NoReply,
-    /// The program binds the square a piece started on (`%from:`).
-    #[error("it binds the square a piece started on")]
-    Origin,
-    /// A left side has no square that must hold something.
-    #[error("a left side has no square to start from")]
-    NoAnchor,
-}
-
 /// Compiles `program` for boards of exactly `width` by `height` squares.
-pub(super) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+pub(crate) fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
     plan_at(program, program.start, width, height)
 }
 
@@ -75,21 +41,21 @@ fn plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan
 /// ([`Plan::distinct`]; else they would need deduplication, which would
 /// have to tell moves apart by their traces); whether there is one holds
 /// either way.
-pub(super) fn traced_plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
+pub(crate) fn traced_plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
     traced_plan_at(program, program.start, width, height)
 }
 
 /// [`traced_plan`] of the sub-program from `start`, or else [`plan`]'s: the
 /// plan that tells whether that sub-program has a result on a position
 /// (its pieces of interest its own), if it has one.
-pub(super) fn test_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
+pub(crate) fn test_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
     traced_plan_at(program, start, width, height)
         .or_else(|_| plan_at(program, start, width, height))
         .ok()
 }
 
 /// [`traced_plan`] of the sub-program from `start`.
-pub(super) fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
+pub(crate) fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u32) -> Result<Plan, Decline> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return Err(Decline::BoardTooLarge);
     }
@@ -126,7 +92,7 @@ pub(super) fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u
                     checks: vec![geometry.check(0, 0, &CodeSet::of([code]))],
                     choices: vec![Vec::new()],
                     reference: (0, 0),
-                    traces: vec![Trace {
+                    traces: vec![TracedMove {
                         from: 0,
                         to: 0,
                         from_at: (0, 0),
@@ -246,7 +212,7 @@ fn tail_rewrite(program: &Program, id: RewriteId) -> Result<TailRewrite, Decline
 /// The rewrites of the choice that starts at `start` (each followed by
 /// `unbinds` unbinds and the match), in the backtracker's order, and
 /// whether the choice may also change nothing (`nil`).
-pub(super) fn choice_of_rewrites(
+pub(crate) fn choice_of_rewrites(
     program: &Program,
     start: Pc,
     unbinds: usize,
@@ -328,7 +294,7 @@ fn choice_with_tails(
 /// are the piece's square: each rule checks the other squares. None when
 /// the sub-program is not such a choice, or a rewrite checks marks on the
 /// piece or may match where it is not.
-pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
+pub(crate) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return None;
     }
@@ -366,7 +332,7 @@ pub(super) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
 /// plan: each bind's piece must make one of them before anything else, so
 /// where the plan has no result the program has none. None when some path
 /// does something else first (or a first rewrite is not at the piece).
-pub(super) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<Plan> {
+pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<Plan> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return None;
     }
@@ -485,7 +451,7 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
     let shift = |(x, y): (i32, i32)| (x - rx) + (y - ry) * w;
     rule.traces = traces
         .into_iter()
-        .map(|(to, became, poi)| Trace {
+        .map(|(to, became, poi)| TracedMove {
             from: shift(from),
             to: shift(to),
             from_at: (from.0 - rx, from.1 - ry),
@@ -499,7 +465,7 @@ fn traced_rule(alt: &Alternative, code: Code, geometry: &Geometry) -> Result<Opt
 }
 
 /// The instruction `pc` leads to past any jumps.
-pub(super) fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
+pub(crate) fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
     for _ in 0..program.insts.len() {
         match program.insts[pc as usize] {
             Inst::Jump { to } => pc = to,
@@ -510,14 +476,14 @@ pub(super) fn follow(program: &Program, mut pc: Pc) -> Result<Pc, Decline> {
 }
 
 /// A board's size, and the square sets that depend on it alone.
-pub(super) struct Geometry {
-    pub(super) width: u32,
-    pub(super) height: u32,
+pub(crate) struct Geometry {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
 }
 
 impl Geometry {
     /// Every square of the board.
-    pub(super) fn all(&self) -> Squares {
+    pub(crate) fn all(&self) -> Squares {
         let n = self.width * self.height;
         if n == Squares::BITS {
             Squares::MAX
@@ -528,7 +494,7 @@ impl Geometry {
 
     /// A check at `(dx, dy)` from the place a left side matches at,
     /// accepting `accepts`.
-    pub(super) fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
+    pub(crate) fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
         let inside = self.inside(dx, dy);
         Check {
             dx,
@@ -548,7 +514,7 @@ impl Geometry {
     }
 
     /// The squares `t` whose square `t + (dx, dy)` is on the board.
-    pub(super) fn inside(&self, dx: i32, dy: i32) -> Squares {
+    pub(crate) fn inside(&self, dx: i32, dy: i32) -> Squares {
         let (w, h) = (self.width as i32, self.height as i32);
         let mut set = 0;
         for y in 0..h {

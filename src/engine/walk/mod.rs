@@ -20,6 +20,7 @@
 //! builds `attacked` and safe moves on it. It declines boxes and
 //! writes that could create or remove a square.
 
+mod program;
 mod run;
 mod shapes;
 
@@ -28,15 +29,16 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::compile::Decline;
-use super::keys::KeySet;
-use super::placed::PlacedCount;
-use super::{MAX_SQUARES, Squares, on_board};
 use crate::core::{Change, Code, CodeSet, Coord, OFF};
+use crate::engine::placed::PlacedCount;
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
+use crate::engine::squares::Decline;
+use crate::engine::squares::KeySet;
+use crate::engine::squares::{MAX_SQUARES, Squares, on_board};
 use crate::engine::{Meter, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
+use program::{choice_end, leads_to_match, live_binds};
 use run::{Run, Sink};
 use shapes::{Fan, Placement, Slide, SlideTail, Stamp, Step, keyless_fans};
 
@@ -103,27 +105,27 @@ pub struct Walker {
     in_line: Vec<Option<Box<[Pc]>>>,
     /// Per sub-program that is a choice of rewrites made at the piece of
     /// interest: where on the position the piece may stand for one to
-    /// match, as square sets (see [`super::compile::poi_plan`]); a guard
+    /// match, as square sets (see [`crate::engine::choice::compile::poi_plan`]); a guard
     /// on such a sub-program, made where the walk has changed no square
     /// but the piece's own, fails at once where that set says none can.
-    poi_plans: Vec<Option<super::Plan>>,
+    poi_plans: Vec<Option<crate::engine::choice::Plan>>,
     /// Per sub-program that binds its own piece of interest and moves it by
     /// one rewrite (or leaves it), or is a choice of rewrites that names
     /// none: whether it has a result on the position, as square sets (a
     /// guard on it made before the walk changed anything asks them).
-    test_plans: Vec<Option<super::Plan>>,
+    test_plans: Vec<Option<crate::engine::choice::Plan>>,
     /// The program as square sets, when it only moves the bound piece by
-    /// one rewrite or leaves it ([`super::compile::traced_plan`]): tests,
+    /// one rewrite or leaves it ([`crate::engine::choice::compile::traced_plan`]): tests,
     /// and searches without the legality test where its results are
     /// distinct, run on it.
-    choice: Option<super::Plan>,
+    choice: Option<crate::engine::choice::Plan>,
     /// When the program is an ordered choice and nothing after it: each
     /// alternative as a walker of its own (each with its own fast paths),
     /// which searches run in turn until one has results.
     parts: Option<Vec<Walker>>,
-    /// The rewrites the bound pieces make first ([`super::compile::entry_plan`]):
+    /// The rewrites the bound pieces make first ([`crate::engine::choice::compile::entry_plan`]):
     /// where none can be made, a search has no result.
-    entry: Option<super::Plan>,
+    entry: Option<crate::engine::choice::Plan>,
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
@@ -290,11 +292,6 @@ impl WalkScratch {
     pub(crate) fn trace_paths(&mut self, on: bool) {
         self.tracing = on;
     }
-
-    /// Whether walks trace paths.
-    pub(crate) fn tracing(&self) -> bool {
-        self.tracing
-    }
 }
 
 /// The results of an ordered choice's sub-program: the writes each made
@@ -439,15 +436,15 @@ impl Walker {
                 Some(ends.into_iter().map(|(end, _)| end).collect())
             })
             .collect();
-        let poi_plans: Vec<Option<super::Plan>> = program
+        let poi_plans: Vec<Option<crate::engine::choice::Plan>> = program
             .subs
             .iter()
-            .map(|&start| super::compile::poi_plan(program, start, width, height))
+            .map(|&start| crate::engine::choice::compile::poi_plan(program, start, width, height))
             .collect();
-        let test_plans: Vec<Option<super::Plan>> = program
+        let test_plans: Vec<Option<crate::engine::choice::Plan>> = program
             .subs
             .iter()
-            .map(|&start| super::compile::test_plan(program, start, width, height))
+            .map(|&start| crate::engine::choice::compile::test_plan(program, start, width, height))
             .collect();
         let binds: Vec<CodeSet> = program
             .binds
@@ -556,14 +553,14 @@ impl Walker {
             in_line,
             poi_plans,
             test_plans,
-            choice: super::compile::traced_plan(program, width, height).ok(),
+            choice: crate::engine::choice::compile::traced_plan(program, width, height).ok(),
             parts: None,
-            entry: super::compile::entry_plan(program, width, height),
+            entry: crate::engine::choice::compile::entry_plan(program, width, height),
             exact_counts: ExactCounts::default(),
             placed: None,
             shortcut: None,
         };
-        let start = super::compile::follow(program, program.start)?;
+        let start = crate::engine::choice::compile::follow(program, program.start)?;
         if let Some(p) = walker.placements[start as usize] {
             walker.placed = PlacedCount::of(program, start, p.code, p.sub);
         }
@@ -917,13 +914,13 @@ impl Walker {
 
     /// The program as square sets, when it only moves the bound piece by
     /// one rewrite (or leaves it) and no two of its results can be the same.
-    pub(crate) fn choice(&self) -> Option<&super::Plan> {
+    pub(crate) fn choice(&self) -> Option<&crate::engine::choice::Plan> {
         self.choice.as_ref().filter(|p| p.distinct)
     }
 
     /// The same, whether or not two results can be the same: for whether
     /// there is one, and which squares they may change.
-    pub(crate) fn choice_tests(&self) -> Option<&super::Plan> {
+    pub(crate) fn choice_tests(&self) -> Option<&crate::engine::choice::Plan> {
         self.choice.as_ref()
     }
 
@@ -936,86 +933,6 @@ impl Walker {
     pub(crate) fn codes(&self) -> usize {
         self.codes
     }
-}
-
-/// Per bind of `program`: whether an instruction the program can reach
-/// (from its start, through guards and ordered choices) is that bind.
-fn live_binds(program: &Program) -> Vec<bool> {
-    let mut live = vec![false; program.binds.len()];
-    let mut seen = vec![false; program.insts.len()];
-    let mut todo = vec![program.start];
-    while let Some(pc) = todo.pop() {
-        if std::mem::replace(&mut seen[pc as usize], true) {
-            continue;
-        }
-        let inst = &program.insts[pc as usize];
-        match *inst {
-            Inst::Bind { id, .. } => live[id.index()] = true,
-            Inst::Guard { sub, .. } => todo.push(program.subs[sub.index()]),
-            Inst::Ordered { id, .. } => todo.extend(
-                program.ordered[id.index()]
-                    .iter()
-                    .map(|s| program.subs[s.index()]),
-            ),
-            _ => {}
-        }
-        todo.extend(inst.successors());
-    }
-    live
-}
-
-/// The match a choice of rewrites starting at `start` ends at (each rewrite,
-/// or `nil`, followed by it), if it is one (splits, jumps and rewrites only,
-/// no loop), with the instructions it runs.
-fn choice_end(prog: &Program, start: Pc) -> Option<(Pc, Vec<Pc>)> {
-    let mut end = None;
-    let mut seen = vec![false; prog.insts.len()];
-    let mut runs = Vec::new();
-    let mut todo = vec![start];
-    let mut meet = |pc: Pc| end.replace(pc).is_none_or(|e| e == pc);
-    while let Some(pc) = todo.pop() {
-        if std::mem::replace(&mut seen[pc as usize], true) {
-            return None;
-        }
-        runs.push(pc);
-        match prog.insts[pc as usize] {
-            Inst::Split { first, second } => todo.extend([second, first]),
-            Inst::Jump { to } => todo.push(to),
-            Inst::Match => {
-                if !meet(pc) {
-                    return None;
-                }
-            }
-            Inst::Rewrite { next, .. } => {
-                let mut at = next;
-                for _ in 0..prog.insts.len() {
-                    runs.push(at);
-                    match prog.insts[at as usize] {
-                        Inst::Jump { to } => at = to,
-                        _ => break,
-                    }
-                }
-                if prog.insts[at as usize] != Inst::Match || !meet(at) {
-                    return None;
-                }
-            }
-            _ => return None,
-        }
-    }
-    end.map(|end| (end, runs))
-}
-
-/// Whether only jumps and unbinds lead from `pc` to the match.
-fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
-    for _ in 0..prog.insts.len() {
-        match prog.insts[pc as usize] {
-            Inst::Jump { to } => pc = to,
-            Inst::Unbind { next } => pc = next,
-            Inst::Match => return true,
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// Which results a count keeps: those `test` keeps, given each one's
@@ -1060,165 +977,4 @@ impl Keep<'_> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use super::Walker;
-    use crate::ir::{Rules, Value};
-    use crate::program::{Program, compile};
-    use crate::source::Source;
-
-    /// The program of the move `expr` (the prelude's pieces).
-    pub(in crate::engine::fast) fn program_of(expr: &str) -> Program {
-        let rules = Rules::prelude();
-        let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
-            panic!("not a move")
-        };
-        compile(&m, rules.pieces()).unwrap()
-    }
-
-    /// The walker of `expr`'s program on an 8 by 8 board.
-    fn walker(expr: &str) -> Walker {
-        Walker::new(&program_of(expr), 8, 8).unwrap()
-    }
-
-    /// How many loop heads of `expr`'s program the walker runs as slides.
-    fn slides(expr: &str) -> usize {
-        walker(expr).slides.iter().flatten().count()
-    }
-
-    /// How many rewrites of `expr`'s program the walker runs as steps.
-    fn steps(expr: &str) -> usize {
-        walker(expr).steps.iter().flatten().count()
-    }
-
-    #[test]
-    fn a_move_of_the_piece_onto_one_square_is_a_step() {
-        assert_eq!(
-            steps("%♘: (% + uur(. | ♟) -> . + uur%) | (% + uul(. | ♟) -> . + uul%)"),
-            2
-        );
-        // The piece stays, or two squares change besides it: the general matcher.
-        assert_eq!(steps("%♕: % + u. -> % + u♙"), 0);
-        assert_eq!(steps("%♙: % + r♟ + ur. -> . + r. + ur%"), 0);
-    }
-
-    #[test]
-    fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
-        // (fans, of which counted without keys)
-        let fans = |expr: &str| {
-            let w = walker(expr);
-            let fans: Vec<_> = w.fans.iter().flatten().collect();
-            (fans.len(), fans.iter().filter(|f| f.keyless).count())
-        };
-        let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
-        let (u, d, uu) = (arrow("u"), arrow("d"), arrow("uu"));
-        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)+ ({u} | {d})")), (1, 1));
-        // The move may take what an arrow leaves: two states could give one result.
-        assert_eq!(fans(&format!("%♖: (% + r(. | ♜) -> . + r%) ({u} | {d})")), (1, 0));
-        // Two arrows the same way: their rays meet.
-        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {uu})")), (1, 0));
-        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)* ({u} | {uu})")), (1, 0));
-        // A result without an arrow.
-        assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {d} | nil)")), (0, 0));
-        assert_eq!(
-            fans(&format!(
-                "(%♖: (% + r. -> . + r%) ({u} | {d})) | (%♖: % + l. -> . + l%)"
-            )),
-            (1, 0)
-        );
-    }
-
-    #[test]
-    fn a_content_written_next_to_the_piece_is_a_stamp() {
-        let stamps = |expr: &str| walker(expr).stamps.iter().flatten().count();
-        assert_eq!(stamps("%♖: (% + r. -> % + r♙) | (% + u(. | ♟) -> % + u♟)"), 2);
-        // The piece's square written with a content, or two squares besides it.
-        assert_eq!(stamps("%♖: % + r. -> . + r♙"), 0);
-        assert_eq!(stamps("%♖: % + r. + r². -> % + r♙ + r²♙"), 0);
-    }
-
-    #[test]
-    fn a_slide_over_empty_squares_is_a_ray() {
-        assert_eq!(slides("%♖: (% + u. -> . + u%)* (% + u(. | ♟) -> . + u%)"), 1);
-        assert_eq!(slides("%♖: (% + u. -> . + u%)* | (% + r. -> . + r%)*"), 2);
-    }
-
-    #[test]
-    fn other_loops_are_stepped() {
-        // Over two contents: what it leaves behind is not what was there.
-        assert_eq!(slides("%♖: (% + u(. | ♙) -> . + u%)*"), 0);
-        // Leaves something else behind.
-        assert_eq!(slides("%♖: (% + u. -> ♙ + u%)*"), 0);
-        // Can come back: not a fixed step.
-        assert_eq!(slides("%♖: ((% + u. -> . + u%) | (% + d. -> . + d%))*"), 0);
-    }
-
-    #[test]
-    fn a_piece_moved_by_one_rewrite_is_also_a_choice_of_rewrites() {
-        // Whether the walker runs the moves as square sets.
-        let as_sets = |expr: &str| walker(expr).choice().is_some();
-        assert!(as_sets("%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕)"));
-        // Two rewrites in turn, a loop, a rewrite away from the piece.
-        assert!(!as_sets("%♙: (% + u. -> . + u%) (% + u. -> . + u%)"));
-        assert!(!as_sets("%♖: (% + u. -> . + u%)+"));
-        assert!(!as_sets("%♙: ♟ -> ."));
-        // Two alternatives that may make the same move.
-        assert!(!as_sets("%♖: (% + u. -> . + u%) | (% + u(. | ♟) -> . + u%)"));
-        // The piece may stay where it is without a change: a move of its own.
-        assert!(as_sets("%♖: (% + u. -> . + u%) | nil"));
-        // Staying, and promoting where it stands: the same step, for tests only.
-        assert!(!as_sets("%♙: (% -> ♕) | nil"));
-        assert!(walker("%♙: (% -> ♕) | nil").choice_tests().is_some());
-        // Choices of binds; a choice made after the move at most once.
-        assert!(as_sets(
-            "(%♙: (% + u. -> . + u%) ((% + u# -> ♕ + u#) / nil)) | (%♘: % + uur. -> . + uur%)"
-        ));
-        // One that may make two moves.
-        assert!(!as_sets(
-            "%♙: (% + u. -> . + u%) (((% + r. -> % + r♟) | (% + l. -> % + l♟)) / nil)"
-        ));
-    }
-
-    #[test]
-    fn ordered_choices_of_rewrites_run_in_line_and_guards_at_the_piece_use_square_sets() {
-        // How many ordered choices run in line, how many guards use square sets.
-        let shape = |expr: &str| {
-            let w = walker(expr);
-            let guards = w.prog.insts.iter().filter(|i| {
-                matches!(i, crate::program::Inst::Guard { sub, .. } if w.poi_plans[sub.index()].is_some())
-            });
-            (w.in_line.iter().flatten().count(), guards.count())
-        };
-        assert_eq!(
-            shape(
-                "%♖: (((% + u. -> . + u%) | (% + r. -> . + r%)) / nil) ?{(% + u♟ -> % + u♟) | (% + r. -> % + r.)}"
-            ),
-            (1, 1)
-        );
-        // An alternative that moves twice; a guard's rewrite away from the piece.
-        assert_eq!(
-            shape("%♖: (((% + u. -> . + u%) (% + u. -> . + u%)) / nil) !{♟ -> ♟}"),
-            (0, 0)
-        );
-    }
-
-    #[test]
-    fn the_first_rewrites_of_the_bound_pieces_are_a_plan() {
-        assert!(
-            walker("%♙: (% + u♟ + u². -> . + u. + u²%)+ !{% + u♟ + u². -> . + u. + u²%}")
-                .entry
-                .is_some()
-        );
-        assert!(
-            walker("(%♙: (% + u. -> . + u%)+) | (%♘: (% + uur. -> . + uur%) (% + u. -> . + u%))")
-                .entry
-                .is_some()
-        );
-        // A piece that may do nothing first, or a guard first.
-        assert!(walker("%♙: (% + u. -> . + u%)*").entry.is_none());
-        assert!(
-            walker("%♙: ?{% + u♟ -> % + u♟} (% + u. -> . + u%)")
-                .entry
-                .is_none()
-        );
-    }
-}
+pub(super) mod tests;

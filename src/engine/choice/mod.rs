@@ -1,4 +1,4 @@
-//! The bit-parallel engine: a program that chooses one rewrite among several
+//! The choice strategy: a program that chooses one rewrite among several
 //! (a placement, a drop, a pattern test) run as operations on square sets.
 //!
 //! A position becomes one set of squares per content (a bitboard each, one
@@ -11,34 +11,22 @@
 //! side. Counting them is a population count when no two matches can make
 //! the same changes ([`Plan`] works that out when it is built).
 //!
-//! Programs with pieces of interest go to the [`Walker`] (see [`walk`]).
-//! [`prepare`] compiles a program for one or the other, or says why both
-//! decline it ([`Decline`]): ordered choices, `attacked`, boxes and boards of
-//! more than [`MAX_SQUARES`] squares are left to the backtracker.
+//! [`plan`] compiles a program, or says why this strategy declines it
+//! ([`Decline`]): pieces of interest, loops, guards, ordered choices,
+//! `attacked`, boxes and boards of more than
+//! [`MAX_SQUARES`](crate::engine::squares::MAX_SQUARES) squares.
 
-mod bulk;
-mod compile;
-mod keys;
-mod legal;
-mod placed;
-pub mod walk;
+pub(crate) mod compile;
 
 use std::ops::ControlFlow;
 
-pub use compile::{Decline, MAX_SQUARES};
-use keys::KeySet;
-pub(crate) use legal::{Walkers, walker_of};
-pub use walk::Walker;
-use walk::{TooLong, WalkScratch};
-
-use super::position::{Position, Version};
-use super::{EngineError, Meter, Successor, hash};
+use super::Successor;
+use super::hash;
+use super::position::Position;
+use super::squares::{Decline, SetScratch, Squares};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 use smallvec::SmallVec;
-
-/// A set of squares, one bit each.
-pub(crate) type Squares = u128;
 
 /// A machine word holding one bit per square (of a board that fits it).
 trait Word: Copy {
@@ -85,437 +73,124 @@ macro_rules! word {
 }
 word!(u64);
 word!(u128);
-
 /// A program compiled for the bit-parallel engine on boards of one size.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    width: u32,
-    height: u32,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
     /// Every square of the board.
-    all: Squares,
+    pub(crate) all: Squares,
     /// One per alternative of each rewrite, in the backtracker's order.
-    rules: Vec<Rule>,
+    pub(crate) rules: Vec<Rule>,
     /// Whether the program may also change nothing at all (`nil`).
-    nil: bool,
+    pub(crate) nil: bool,
     /// Whether no two matches can make the same changes (see [`compile`]).
-    distinct: bool,
+    pub(crate) distinct: bool,
     /// One more than the largest content code a check accepts.
-    codes: usize,
+    pub(crate) codes: usize,
     /// Whether a rule has tails (its results are then made one by one).
-    tails: bool,
+    pub(crate) tails: bool,
     /// Every content some check accepts.
-    accepted: CodeSet,
+    pub(crate) accepted: CodeSet,
 }
 
 /// One alternative of a left side, with each choice of its right side.
 #[derive(Clone, Debug)]
-struct Rule {
+pub(crate) struct Rule {
     /// The squares it checks, measured from one that must be on the board
     /// (the first, at offset zero).
-    checks: Vec<Check>,
+    pub(crate) checks: Vec<Check>,
     /// Per choice: the squares it changes, in reading order.
-    choices: Vec<Vec<Write>>,
+    pub(crate) choices: Vec<Vec<Write>>,
     /// Where the program's offsets put the square the checks are measured from.
-    reference: (i32, i32),
+    pub(crate) reference: (i32, i32),
     /// Per choice, for a rule of a traced plan ([`compile::traced_plan`]):
     /// the move it makes (else empty).
-    traces: Vec<Trace>,
+    pub(crate) traces: Vec<TracedMove>,
     /// For a rule of a traced plan: the choices made at the piece after the
     /// rule's rewrite, in turn.
-    tails: Vec<Tail>,
+    pub(crate) tails: Vec<Tail>,
 }
 
 /// An ordered choice made at the piece of interest after a traced rule's
 /// rewrite: the first of its rewrites that matches is made (none: nothing).
 #[derive(Clone, Debug)]
-struct Tail {
+pub(crate) struct Tail {
     /// Each a choice of rewrites: the first with a rewrite that matches
     /// makes each that matches, a result each.
-    options: Vec<Vec<TailRewrite>>,
+    pub(crate) options: Vec<Vec<TailRewrite>>,
 }
 
 /// One rewrite of a [`Tail`], its offsets from the piece.
 #[derive(Clone, Debug)]
-struct TailRewrite {
-    checks: Vec<TailCheck>,
+pub(crate) struct TailRewrite {
+    pub(crate) checks: Vec<TailCheck>,
     /// What it writes, in order: offset and content.
-    writes: Vec<(i32, i32, Code)>,
+    pub(crate) writes: Vec<(i32, i32, Code)>,
 }
 
 /// A square a [`TailRewrite`] checks.
 #[derive(Clone, Debug)]
-struct TailCheck {
-    dx: i32,
-    dy: i32,
-    accepts: CodeSet,
+pub(crate) struct TailCheck {
+    pub(crate) dx: i32,
+    pub(crate) dy: i32,
+    pub(crate) accepts: CodeSet,
     /// Whether it also accepts the piece itself there.
-    poi: bool,
+    pub(crate) poi: bool,
 }
 
 /// The move a result of a traced rule makes: from and to as bit distances
 /// from the place it matches at, and what the piece became.
 #[derive(Clone, Copy, Debug)]
-struct Trace {
-    from: i32,
-    to: i32,
+pub(crate) struct TracedMove {
+    pub(crate) from: i32,
+    pub(crate) to: i32,
     /// `from` as an offset from the place.
-    from_at: (i32, i32),
+    pub(crate) from_at: (i32, i32),
     /// From `from` to `to` on the board.
-    step: (i32, i32),
-    became: Option<Code>,
+    pub(crate) step: (i32, i32),
+    pub(crate) became: Option<Code>,
     /// The code of the piece that moves.
-    piece: Code,
+    pub(crate) piece: Code,
     /// Its code once moved (what it became, if anything).
-    poi: Code,
+    pub(crate) poi: Code,
 }
 
 /// One square a left side checks.
 #[derive(Clone, Debug)]
-struct Check {
-    dx: i32,
-    dy: i32,
+pub(crate) struct Check {
+    pub(crate) dx: i32,
+    pub(crate) dy: i32,
     /// `dx + dy * width`: the bit distance to the square.
-    shift: i32,
+    pub(crate) shift: i32,
     /// The contents it accepts.
-    accepts: CodeSet,
+    pub(crate) accepts: CodeSet,
     /// The same, listed (only those below [`Plan::codes`]).
-    codes: Vec<Code>,
+    pub(crate) codes: Vec<Code>,
     /// The places whose checked square is on the board.
-    inside: Squares,
+    pub(crate) inside: Squares,
     /// The places whose checked square is off the board, when "no square"
     /// is accepted (else none).
-    outside: Squares,
+    pub(crate) outside: Squares,
 }
 
 /// One square a right side changes.
 #[derive(Clone, Copy, Debug)]
-struct Write {
-    dx: i32,
-    dy: i32,
+pub(crate) struct Write {
+    pub(crate) dx: i32,
+    pub(crate) dy: i32,
     /// `dx + dy * width`.
-    shift: i32,
+    pub(crate) shift: i32,
     /// What it writes.
-    code: Code,
+    pub(crate) code: Code,
     /// Whether the square never held it before (the check does not accept it).
-    always: bool,
+    pub(crate) always: bool,
 }
 
 /// Compiles `program` for boards of exactly `width` by `height`, or says
 /// why the bit-parallel engine leaves it to another.
 pub fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
     compile::plan(program, width, height)
-}
-
-/// A program prepared for one of the fast engines.
-#[derive(Clone, Debug)]
-pub enum FastProgram {
-    /// A choice of rewrites, run on square sets.
-    Choice(Plan),
-    /// A program with pieces of interest, walked.
-    Walk(Box<Walker>),
-}
-
-/// Prepares `program` for the fast engine that takes it, or says why the
-/// walker (the more general one) declines it.
-pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram, Decline> {
-    match plan(program, width, height) {
-        Ok(p) => Ok(FastProgram::Choice(p)),
-        Err(Decline::NotAChoice(_)) => {
-            let mut walker = Walker::new(program, width, height)?;
-            bulk::attach(&mut walker, width, height);
-            Ok(FastProgram::Walk(Box::new(walker)))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-impl FastProgram {
-    /// The names of the shapes it runs on square sets (see
-    /// [`crate::engine::EngineReport::shapes`]).
-    pub fn shapes(&self) -> Vec<&'static str> {
-        match self {
-            FastProgram::Choice(_) => vec!["choice of rewrites"],
-            FastProgram::Walk(w) => {
-                let mut shapes = vec!["walk"];
-                shapes.extend(w.shapes());
-                shapes
-            }
-        }
-    }
-
-    /// Whether it holds for `position`'s grid.
-    pub(crate) fn fits(&self, position: &Position) -> bool {
-        match self {
-            FastProgram::Choice(p) => p.fits(position),
-            FastProgram::Walk(w) => w.fits(position),
-        }
-    }
-
-    /// Whether it runs `attacked` (and so needs every side walked).
-    pub(crate) fn attacks(&self) -> bool {
-        matches!(self, FastProgram::Walk(w) if w.attacks())
-    }
-
-    /// Whether there is a result on `position`; an error when the search
-    /// passes the limit on states, as the backtracker's would.
-    pub(crate) fn holds(
-        &self,
-        position: &Position,
-        scratch: &mut Scratch,
-        limits: &Meter,
-    ) -> Result<bool, EngineError> {
-        match self {
-            FastProgram::Choice(p) => Ok(p.holds(position, scratch)),
-            FastProgram::Walk(w) if let Some(p) = w.choice_tests() => Ok(p.holds(position, scratch)),
-            FastProgram::Walk(w) => {
-                scratch.load(position, w.codes());
-                w.holds(position, &scratch.occupied, &mut scratch.walk, limits, None)
-                    .map_err(|TooLong| limits.state_limit())
-            }
-        }
-    }
-
-    /// [`FastProgram::holds`] for the game's pattern number `pattern`,
-    /// remembering where it did not hold: on a position made by one change
-    /// in place from such a one, a change that left no square holding what
-    /// a check of the pattern accepts, it does not hold either, untested.
-    pub(crate) fn pattern_holds(
-        &self,
-        pattern: usize,
-        position: &Position,
-        scratch: &mut Scratch,
-        limits: &Meter,
-    ) -> Result<bool, EngineError> {
-        let plan = match self {
-            FastProgram::Choice(p) => p,
-            FastProgram::Walk(w) => match w.choice_tests() {
-                Some(p) => p,
-                None => return self.holds(position, scratch, limits),
-            },
-        };
-        if scratch.unmet.len() <= pattern {
-            scratch.unmet.resize(pattern + 1, Unmet::default());
-        }
-        let unmet = &mut scratch.unmet[pattern];
-        if unmet.has(position.version) {
-            return Ok(false);
-        }
-        if let Some((from, touched)) = position.came_from
-            && unmet.has(from)
-            && !plan.may_hold_anew(touched, &position.cells)
-        {
-            unmet.add(position.version);
-            return Ok(false);
-        }
-        let holds = plan.holds(position, scratch);
-        if !holds {
-            scratch.unmet[pattern].add(position.version);
-        }
-        Ok(holds)
-    }
-
-    /// Whether some result on `position` changes `at`; errors as
-    /// [`FastProgram::holds`].
-    pub(crate) fn changes_square(
-        &self,
-        position: &Position,
-        at: Coord,
-        scratch: &mut Scratch,
-        limits: &Meter,
-    ) -> Result<bool, EngineError> {
-        match self {
-            FastProgram::Choice(p) => Ok(p.changes_square(position, at, scratch)),
-            FastProgram::Walk(w) if let Some(p) = w.choice_tests().filter(|p| !p.tails) => {
-                Ok(p.changes_square(position, at, scratch))
-            }
-            FastProgram::Walk(w) => {
-                if position.code_at(at.x, at.y) == crate::core::OFF {
-                    return Ok(false);
-                }
-                scratch.load(position, w.codes());
-                let i = (at.y * position.width as i32 + at.x) as u32;
-                w.changes_at(
-                    &position.cells,
-                    &scratch.occupied,
-                    &[],
-                    i,
-                    &mut scratch.aux,
-                    limits,
-                )
-                .map(|(hit, _)| hit)
-                .map_err(|TooLong| limits.state_limit())
-            }
-        }
-    }
-}
-
-/// Scratch for the bit-parallel engine: the square sets of the position
-/// last loaded, and the results of a search that deduplicates.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Scratch {
-    /// Per content code: the squares holding it.
-    occupied: Vec<Squares>,
-    /// The position those sets are of: its version and cells.
-    loaded: Option<Loaded>,
-    /// Per pattern of the game: the last positions it did not hold on.
-    unmet: Vec<Unmet>,
-    changes: Vec<Change>,
-    /// The resulting hashes of the results given so far (deduplicating searches).
-    seen: KeySet,
-    /// Those results: hash and range of [`Scratch::kept_changes`].
-    kept: Vec<(u64, u32, u32)>,
-    kept_changes: Vec<Change>,
-    /// The walker's scratch.
-    walk: WalkScratch,
-    /// A second one, for the tests made in the middle of a walk.
-    aux: WalkScratch,
-}
-
-/// Makes cell `i` of a loaded position, holding `*old`, hold `new`, and
-/// the square sets `occupied` say so.
-#[inline]
-fn move_cell(occupied: &mut [Squares], old: &mut Code, new: Code, i: usize) {
-    if *old != new {
-        let bit: Squares = 1 << i;
-        if let Some(set) = occupied.get_mut(*old as usize) {
-            *set &= !bit;
-        }
-        if let Some(set) = occupied.get_mut(new as usize) {
-            *set |= bit;
-        }
-        *old = new;
-    }
-}
-
-/// The squares holding one of `codes` (each of which `holds` accepts) on a
-/// position whose square sets are `occupied`, with the writes `overlay` made.
-#[inline]
-fn on_board(
-    codes: &[Code],
-    holds: impl Fn(Code) -> bool,
-    occupied: &[Squares],
-    overlay: &[(u32, Code)],
-) -> Squares {
-    let mut on = (codes.iter()).fold(0, |s: Squares, &c| {
-        s | occupied.get(c as usize).copied().unwrap_or(0)
-    });
-    for &(s, c) in overlay {
-        if holds(c) {
-            on |= 1 << s;
-        } else {
-            on &= !(1 << s);
-        }
-    }
-    on
-}
-
-/// The position a [`Scratch`]'s square sets are of.
-#[derive(Clone, Debug)]
-struct Loaded {
-    version: Version,
-    /// Its [`Position::came_from`].
-    came_from: Option<(Version, u128)>,
-    cells: Vec<Code>,
-}
-
-/// The last few positions (by version) a pattern did not hold on: a
-/// search that makes and takes back moves comes back to them.
-#[derive(Clone, Copy, Debug)]
-struct Unmet {
-    versions: [Version; 8],
-    next: usize,
-}
-
-impl Default for Unmet {
-    fn default() -> Unmet {
-        Unmet {
-            versions: [Version::NEVER; 8],
-            next: 0,
-        }
-    }
-}
-
-impl Unmet {
-    fn has(&self, v: Version) -> bool {
-        self.versions.contains(&v)
-    }
-
-    fn add(&mut self, v: Version) {
-        self.versions[self.next] = v;
-        self.next = (self.next + 1) % self.versions.len();
-    }
-}
-
-impl Scratch {
-    /// Makes walks trace (or not) the squares the outermost piece of
-    /// interest moves to.
-    pub(crate) fn trace_paths(&mut self, on: bool) {
-        self.walk.trace_paths(on);
-    }
-
-    /// Makes the square sets those of `position` (kept if it is loaded already).
-    fn load(&mut self, position: &Position, codes: usize) {
-        if self.occupied.len() >= codes
-            && let Some(loaded) = &mut self.loaded
-            && loaded.cells.len() == position.cells.len()
-        {
-            if loaded.version == position.version {
-                return;
-            }
-            // The cells that may differ, when the two positions are one
-            // change in place apart, or two from a common one.
-            let near = match (position.came_from, loaded.came_from) {
-                (Some((from, touched)), _) if from == loaded.version => Some(touched),
-                (_, Some((from, touched))) if from == position.version => Some(touched),
-                (Some((a, here)), Some((b, there))) if a == b => Some(here | there),
-                _ => None,
-            };
-            loaded.version = position.version;
-            loaded.came_from = position.came_from;
-            if let Some(mut touched) = near {
-                while touched != 0 {
-                    let i = touched.trailing_zeros() as usize;
-                    touched &= touched - 1;
-                    move_cell(&mut self.occupied, &mut loaded.cells[i], position.cells[i], i);
-                }
-                return;
-            }
-            // Else update the sets where the cells differ, sixteen at a
-            // time (compared without an early exit, so that many cells go
-            // at once).
-            let differ = |a: &[Code], b: &[Code]| a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) != 0;
-            for (k, (old, new)) in loaded
-                .cells
-                .chunks_mut(16)
-                .zip(position.cells.chunks(16))
-                .enumerate()
-            {
-                if !differ(old, new) {
-                    continue;
-                }
-                for (j, (o, &n)) in old.iter_mut().zip(new).enumerate() {
-                    move_cell(&mut self.occupied, o, n, k * 16 + j);
-                }
-            }
-            return;
-        }
-        let size = codes.max(self.occupied.len());
-        self.occupied.clear();
-        self.occupied.resize(size, 0);
-        for (i, &c) in position.cells.iter().enumerate() {
-            if let Some(set) = self.occupied.get_mut(c as usize) {
-                *set |= 1 << i;
-            }
-        }
-        let mut cells = self.loaded.take().map(|l| l.cells).unwrap_or_default();
-        cells.clear();
-        cells.extend_from_slice(&position.cells);
-        self.loaded = Some(Loaded {
-            version: position.version,
-            came_from: position.came_from,
-            cells,
-        });
-    }
 }
 
 impl Plan {
@@ -582,7 +257,7 @@ impl Plan {
     /// Whether a position where the plan has no result may have one after
     /// a change that left `cells` (a position's) at the cells `touched`:
     /// only if one of them now holds a content some check accepts.
-    fn may_hold_anew(&self, mut touched: u128, cells: &[Code]) -> bool {
+    pub(crate) fn may_hold_anew(&self, mut touched: u128, cells: &[Code]) -> bool {
         if self.nil {
             return true;
         }
@@ -597,7 +272,7 @@ impl Plan {
     }
 
     /// Whether the program has a result on `position` (which must fit).
-    pub(crate) fn holds(&self, position: &Position, scratch: &mut Scratch) -> bool {
+    pub(crate) fn holds(&self, position: &Position, scratch: &mut SetScratch) -> bool {
         if self.nil {
             return true;
         }
@@ -606,7 +281,7 @@ impl Plan {
     }
 
     /// How many results the program has on `position` (which must fit).
-    pub(crate) fn count(&self, position: &Position, scratch: &mut Scratch) -> u64 {
+    pub(crate) fn count(&self, position: &Position, scratch: &mut SetScratch) -> u64 {
         if !self.distinct {
             let mut n = 0;
             self.each(position, scratch, &mut |_| {
@@ -624,12 +299,12 @@ impl Plan {
     pub(crate) fn each(
         &self,
         position: &Position,
-        scratch: &mut Scratch,
+        scratch: &mut SetScratch,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
         if self.rules.first().is_some_and(|r| !r.traces.is_empty()) {
             scratch.load(position, self.codes);
-            let tracing = scratch.walk.tracing();
+            let tracing = scratch.tracing;
             let mut changes = std::mem::take(&mut scratch.changes);
             self.each_traced(position, &scratch.occupied, &mut changes, tracing, found);
             scratch.changes = changes;
@@ -791,7 +466,7 @@ impl Plan {
         position: &Position,
         tails: &[Tail],
         at: i32,
-        trace: &Trace,
+        trace: &TracedMove,
         made: &mut SmallVec<[(i32, Code); 8]>,
     ) -> Option<Code> {
         let (w, h) = (self.width as i32, self.height as i32);
@@ -833,7 +508,7 @@ impl Plan {
     }
 
     /// Whether some result on `position` (which must fit) changes square `at`.
-    pub(crate) fn changes_square(&self, position: &Position, at: Coord, scratch: &mut Scratch) -> bool {
+    pub(crate) fn changes_square(&self, position: &Position, at: Coord, scratch: &mut SetScratch) -> bool {
         let (w, h) = (self.width as i32, self.height as i32);
         if !(0..w).contains(&at.x) || !(0..h).contains(&at.y) {
             return false;
@@ -848,26 +523,5 @@ impl Plan {
                 wr.code != old && (0..w * h).contains(&t) && places >> t & 1 == 1
             })
         })
-    }
-}
-
-impl Scratch {
-    /// Whether the result with resulting hash `hash` and `changes` is new
-    /// (then it is kept); changes are compared in full when hashes meet.
-    fn keep(&mut self, hash: u64, changes: &[Change]) -> bool {
-        if !self.seen.insert(hash) {
-            let kept = &self.kept_changes;
-            let same = self
-                .kept
-                .iter()
-                .any(|&(h, s, e)| h == hash && &kept[s as usize..e as usize] == changes);
-            if same {
-                return false;
-            }
-        }
-        let start = self.kept_changes.len() as u32;
-        self.kept_changes.extend_from_slice(changes);
-        self.kept.push((hash, start, self.kept_changes.len() as u32));
-        true
     }
 }

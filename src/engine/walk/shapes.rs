@@ -171,7 +171,7 @@ impl Placement {
     pub(super) fn of(
         prog: &Program,
         pc: usize,
-        poi_plans: &[Option<super::super::Plan>],
+        poi_plans: &[Option<crate::engine::choice::Plan>],
     ) -> Option<Placement> {
         let Inst::Rewrite { id, next } = prog.insts[pc] else {
             return None;
@@ -377,7 +377,7 @@ impl Fan {
 
 /// The instruction `pc` leads to through jumps (none in a loop of jumps).
 pub(super) fn follow(prog: &Program, pc: Pc) -> Option<Pc> {
-    super::super::compile::follow(prog, pc).ok()
+    crate::engine::choice::compile::follow(prog, pc).ok()
 }
 
 /// Whether every fan of the program may be counted without keys, a stop

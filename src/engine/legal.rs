@@ -16,8 +16,10 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
+use super::scratch::FastScratch;
+use super::squares::Squares;
+use super::walk::Walker;
 use super::walk::{AttackTest, Keep, TooLong, WalkScratch};
-use super::{FastProgram, Scratch, Squares, Walker};
 use crate::core::{Code, CodeSet, Coord};
 use crate::engine::Meter;
 use crate::engine::position::Position;
@@ -114,15 +116,22 @@ impl Walkers<'_> {
         side: usize,
         position: &Position,
         at: Coord,
-        scratch: &mut Scratch,
+        scratch: &mut FastScratch,
     ) -> Result<bool, TooLong> {
         if position.code_at(at.x, at.y) == crate::core::OFF {
             return Ok(false);
         }
-        scratch.load(position, self.codes);
+        scratch.sets.load(position, self.codes);
         let i = (at.y * position.width as i32 + at.x) as u32;
-        self.others_change(side, &position.cells, &scratch.occupied, &[], i, &mut scratch.aux)
-            .map(|(hit, _)| hit)
+        self.others_change(
+            side,
+            &position.cells,
+            &scratch.sets.occupied,
+            &[],
+            i,
+            &mut scratch.aux,
+        )
+        .map(|(hit, _)| hit)
     }
 
     /// Calls `found` with each move of `side` (walked by `mover`) on
@@ -135,14 +144,14 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         safe: bool,
-        scratch: &mut Scratch,
+        scratch: &mut FastScratch,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
         self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
             if safe {
                 self.safe_each(side, mover, position, scratch, oracle, attacks, found)
             } else {
-                let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
+                let (occupied, walk) = (&scratch.sets.occupied, &mut scratch.walk);
                 mover.each(position, occupied, walk, self.meter, attacks, found)
             }
         })
@@ -155,11 +164,11 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         safe: bool,
-        scratch: &mut Scratch,
+        scratch: &mut FastScratch,
     ) -> Result<u64, TooLong> {
         self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
             let cells = &position.cells;
-            let (occupied, walk) = (&scratch.occupied, &mut scratch.walk);
+            let (occupied, walk) = (&scratch.sets.occupied, &mut scratch.walk);
             if !safe {
                 return mover.count(position, occupied, walk, self.meter, attacks, None);
             }
@@ -248,10 +257,10 @@ impl Walkers<'_> {
         side: usize,
         mover: &Walker,
         position: &Position,
-        scratch: &mut Scratch,
-        f: impl FnOnce(&mut Scratch, &Opponents<'_>, Option<&dyn AttackTest>) -> T,
+        scratch: &mut FastScratch,
+        f: impl FnOnce(&mut FastScratch, &Opponents<'_>, Option<&dyn AttackTest>) -> T,
     ) -> T {
-        scratch.load(position, self.codes.max(mover.codes()));
+        scratch.sets.load(position, self.codes.max(mover.codes()));
         let oracle = Opponents {
             walkers: self,
             side,
@@ -269,13 +278,13 @@ impl Walkers<'_> {
         side: usize,
         mover: &Walker,
         position: &Position,
-        scratch: &mut Scratch,
+        scratch: &mut FastScratch,
         oracle: &Opponents<'_>,
         attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
         let cells = &position.cells;
-        let occupied = &scratch.occupied;
+        let occupied = &scratch.sets.occupied;
         let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
         let width = position.width as i32;
         let mut overlay: SmallVec<[(u32, Code); 8]> = SmallVec::new();
@@ -353,13 +362,5 @@ impl Walkers<'_> {
             }
         }
         Ok(true)
-    }
-}
-
-/// The walker of `plan`, if it is walked.
-pub(crate) fn walker_of(plan: &FastProgram) -> Option<&Walker> {
-    match plan {
-        FastProgram::Walk(w) => Some(w),
-        FastProgram::Choice(_) => None,
     }
 }

@@ -5,8 +5,8 @@
 //! per square where the placement and the guard hold, all different, so a
 //! count is the population count of those squares: no walk.
 
-use super::Squares;
-use super::compile::{choice_of_rewrites, follow};
+use super::choice::compile::{choice_of_rewrites, follow};
+use super::squares::Squares;
 use crate::core::{self as code, Code, CodeSet};
 use crate::program::{Alternative, Inst, Pc, Program, Write};
 
@@ -202,7 +202,7 @@ fn exclusive(a: &Alternative, b: &Alternative) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fast::walk::tests::program_of;
+    use crate::engine::walk::tests::program_of;
 
     /// The placement count of `expr`'s program, if it has that shape.
     fn placed(expr: &str) -> bool {

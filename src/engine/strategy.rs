@@ -1,6 +1,20 @@
-//! The engine a game runs on: each program on the fastest engine that takes
-//! it, the backtracker for the rest (as `regex-automata`'s meta regex
-//! chooses a strategy per regex).
+//! The engine a game runs on: each program on the first strategy that takes
+//! it (as `regex-automata`'s meta regex chooses a strategy per regex). The
+//! choice is made here, once per program, when the game is built
+//! ([`prepare`]); each strategy's constructor takes the program and builds
+//! or declines with a typed reason ([`Decline`]). The order:
+//!
+//! 1. [`choice`](super::choice): a program that chooses one rewrite among
+//!    several, as square-set operations ([`Plan`]);
+//! 2. [`walk`](super::walk): a program with pieces of interest, walked on
+//!    the position plus its changes ([`Walker`]); when the walk is built, the
+//!    shortcuts that answer for whole programs are attached to it: the
+//!    program as one traced plan, its ordered parts, [`bulk`](super::bulk)
+//!    counts by piece, [`placed`](super::placed) counts of placements;
+//! 3. [`backtrack`](super::backtrack): every program, the reference.
+//!
+//! A search of one position then routes to the strategy prepared for its
+//! program if it fits the position and the question ([`Route`]).
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -9,7 +23,12 @@ use std::str::FromStr;
 use smallvec::SmallVec;
 
 use super::backtrack::Backtracker;
-use super::fast::{self, Decline, FastProgram, Plan, Walker, Walkers, walker_of};
+use super::bulk;
+use super::choice::{self, Plan};
+use super::legal::Walkers;
+use super::scratch::FastScratch;
+use super::squares::{Decline, Unmet};
+use super::walk::{TooLong, Walker};
 use super::{Cache, Engine, EngineError, Limits, Meter, Position, Roles, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
@@ -115,7 +134,7 @@ impl Meta {
     ) -> Meta {
         let plan = |p: &Program| match choice {
             EngineChoice::Backtrack => Err(Decline::NotChosen),
-            EngineChoice::Fast => fast::prepare(p, width, height),
+            EngineChoice::Fast => prepare(p, width, height),
         };
         let side_plans: Vec<_> = sides.iter().map(|s| plan(&s.moves)).collect();
         let pattern_plans: Vec<_> = patterns.iter().map(plan).collect();
@@ -124,13 +143,13 @@ impl Meta {
         let walk_codes = side_plans
             .iter()
             .chain(&pattern_plans)
-            .filter_map(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of))
+            .filter_map(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(FastProgram::walker))
             .map(Walker::codes)
             .max()
             .unwrap_or(0);
         let all_walk = side_plans
             .iter()
-            .all(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(walker_of).is_some());
+            .all(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(FastProgram::walker).is_some());
         Meta {
             backtracker: Backtracker::new(sides, width, height),
             patterns,
@@ -167,7 +186,7 @@ impl Meta {
         let sides: SmallVec<[Option<&Walker>; 4]> = self
             .side_plans
             .iter()
-            .map(|p| p.as_ref().ok().and_then(walker_of))
+            .map(|p| p.as_ref().ok().and_then(FastProgram::walker))
             .collect();
         f(&Walkers {
             sides: &sides,
@@ -214,7 +233,7 @@ impl Engine for Meta {
         let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
             Route::Choice(p) => {
-                p.each(position, &mut cache.fast, found);
+                p.each(position, &mut cache.fast.sets, found);
                 Ok(())
             }
             Route::Walk(w, guard) => self
@@ -239,7 +258,7 @@ impl Engine for Meta {
     ) -> Result<u64, EngineError> {
         let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
-            Route::Choice(p) => Ok(p.count(position, &mut cache.fast)),
+            Route::Choice(p) => Ok(p.count(position, &mut cache.fast.sets)),
             Route::Walk(w, guard) => self
                 .with_walkers(limits, |all| all.count(side, w, position, guard, &mut cache.fast))
                 .map_err(|_| limits.state_limit()),
@@ -334,5 +353,158 @@ impl Engine for Meta {
         }
         self.backtracker
             .can_change(side, position, at, &mut cache.backtrack, limits)
+    }
+}
+
+/// A program prepared for one of the fast engines.
+#[derive(Clone, Debug)]
+pub enum FastProgram {
+    /// A choice of rewrites, run on square sets.
+    Choice(Plan),
+    /// A program with pieces of interest, walked.
+    Walk(Box<Walker>),
+}
+
+/// Prepares `program` for the fast engine that takes it, or says why the
+/// walker (the more general one) declines it.
+pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram, Decline> {
+    match choice::plan(program, width, height) {
+        Ok(p) => Ok(FastProgram::Choice(p)),
+        Err(Decline::NotAChoice(_)) => {
+            let mut walker = Walker::new(program, width, height)?;
+            bulk::attach(&mut walker, width, height);
+            Ok(FastProgram::Walk(Box::new(walker)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+impl FastProgram {
+    /// Its walker, if it is walked.
+    pub(crate) fn walker(&self) -> Option<&Walker> {
+        match self {
+            FastProgram::Walk(w) => Some(w),
+            FastProgram::Choice(_) => None,
+        }
+    }
+
+    /// The names of the shapes it runs on square sets (see
+    /// [`crate::engine::EngineReport::shapes`]).
+    pub fn shapes(&self) -> Vec<&'static str> {
+        match self {
+            FastProgram::Choice(_) => vec!["choice of rewrites"],
+            FastProgram::Walk(w) => {
+                let mut shapes = vec!["walk"];
+                shapes.extend(w.shapes());
+                shapes
+            }
+        }
+    }
+
+    /// Whether it holds for `position`'s grid.
+    pub(crate) fn fits(&self, position: &Position) -> bool {
+        match self {
+            FastProgram::Choice(p) => p.fits(position),
+            FastProgram::Walk(w) => w.fits(position),
+        }
+    }
+
+    /// Whether it runs `attacked` (and so needs every side walked).
+    pub(crate) fn attacks(&self) -> bool {
+        matches!(self, FastProgram::Walk(w) if w.attacks())
+    }
+
+    /// Whether there is a result on `position`; an error when the search
+    /// passes the limit on states, as the backtracker's would.
+    pub(crate) fn holds(
+        &self,
+        position: &Position,
+        scratch: &mut FastScratch,
+        limits: &Meter,
+    ) -> Result<bool, EngineError> {
+        match self {
+            FastProgram::Choice(p) => Ok(p.holds(position, &mut scratch.sets)),
+            FastProgram::Walk(w) if let Some(p) = w.choice_tests() => {
+                Ok(p.holds(position, &mut scratch.sets))
+            }
+            FastProgram::Walk(w) => {
+                scratch.sets.load(position, w.codes());
+                w.holds(position, &scratch.sets.occupied, &mut scratch.walk, limits, None)
+                    .map_err(|TooLong| limits.state_limit())
+            }
+        }
+    }
+
+    /// [`FastProgram::holds`] for the game's pattern number `pattern`,
+    /// remembering where it did not hold: on a position made by one change
+    /// in place from such a one, a change that left no square holding what
+    /// a check of the pattern accepts, it does not hold either, untested.
+    pub(crate) fn pattern_holds(
+        &self,
+        pattern: usize,
+        position: &Position,
+        scratch: &mut FastScratch,
+        limits: &Meter,
+    ) -> Result<bool, EngineError> {
+        let plan = match self {
+            FastProgram::Choice(p) => p,
+            FastProgram::Walk(w) => match w.choice_tests() {
+                Some(p) => p,
+                None => return self.holds(position, scratch, limits),
+            },
+        };
+        if scratch.sets.unmet.len() <= pattern {
+            scratch.sets.unmet.resize(pattern + 1, Unmet::default());
+        }
+        let unmet = &mut scratch.sets.unmet[pattern];
+        if unmet.has(position.version) {
+            return Ok(false);
+        }
+        if let Some((from, touched)) = position.came_from
+            && unmet.has(from)
+            && !plan.may_hold_anew(touched, &position.cells)
+        {
+            unmet.add(position.version);
+            return Ok(false);
+        }
+        let holds = plan.holds(position, &mut scratch.sets);
+        if !holds {
+            scratch.sets.unmet[pattern].add(position.version);
+        }
+        Ok(holds)
+    }
+
+    /// Whether some result on `position` changes `at`; errors as
+    /// [`FastProgram::holds`].
+    pub(crate) fn changes_square(
+        &self,
+        position: &Position,
+        at: Coord,
+        scratch: &mut FastScratch,
+        limits: &Meter,
+    ) -> Result<bool, EngineError> {
+        match self {
+            FastProgram::Choice(p) => Ok(p.changes_square(position, at, &mut scratch.sets)),
+            FastProgram::Walk(w) if let Some(p) = w.choice_tests().filter(|p| !p.tails) => {
+                Ok(p.changes_square(position, at, &mut scratch.sets))
+            }
+            FastProgram::Walk(w) => {
+                if position.code_at(at.x, at.y) == crate::core::OFF {
+                    return Ok(false);
+                }
+                scratch.sets.load(position, w.codes());
+                let i = (at.y * position.width as i32 + at.x) as u32;
+                w.changes_at(
+                    &position.cells,
+                    &scratch.sets.occupied,
+                    &[],
+                    i,
+                    &mut scratch.aux,
+                    limits,
+                )
+                .map(|(hit, _)| hit)
+                .map_err(|TooLong| limits.state_limit())
+            }
+        }
     }
 }

@@ -1,0 +1,687 @@
+//! The state a walk reads and writes: the board with its changes, the
+//! matches of rewrites, the pieces of interest, and the results given to
+//! the sink.
+
+use super::*;
+
+impl Run<'_> {
+    /// The squares bind `id` binds now, in turn.
+    pub(super) fn bind_squares(&mut self, level: usize, id: usize) -> Squares {
+        let reads = self.reads.get();
+        let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
+        if let Some(t) = self.find
+            && self.may_prune(level)
+            && self.s.pois.is_empty()
+            && self.s.cur[t.at as usize] == t.before
+        {
+            // Only the pieces that could reach the target; which squares
+            // hold them is the caller's to watch (`may_bind_anew`).
+            squares &= self.w.suspects[id][t.at as usize];
+            self.reads.set(reads);
+        }
+        squares
+    }
+
+    /// Starts slide loop `head`: the piece of interest set down at each
+    /// square it can reach along the ray, farthest first (the order of the
+    /// loop's own walk), going on at `exit` from each.
+    pub(super) fn start_slide(
+        &mut self,
+        level: usize,
+        head: Pc,
+        slide: &Slide,
+        exit: Pc,
+        sink: &mut Sink<'_, '_>,
+    ) -> Flow {
+        let top = *self.s.pois.last().expect("a piece of interest");
+        let step = &slide.step;
+        let at = |k: i32| (top.x + k * step.dx, top.y + k * step.dy);
+        // The loop's rewrite finds the piece on its square (or none at all).
+        let mut n = 0;
+        let here = self.read(top.x, top.y);
+        if here != top.code && !step.from.contains(here) {
+            return Flow::Go(exit);
+        }
+        while {
+            let (x, y) = at(n + 1);
+            self.read(x, y) == slide.over
+        } {
+            n += 1;
+        }
+        // A targeted walk gives up where the target is out of the loop's reach.
+        if let Some(t) = self.find
+            && self.may_prune(level)
+            && self.s.pois.len() == 1
+            && self.s.cur[t.at as usize] == t.before
+        {
+            let reach = &self.w.split_reach[head as usize];
+            if let Some(k) = (0..=n).find(|&k| {
+                let (x, y) = at(k);
+                !reach.contains(t.x - x, t.y - y)
+            }) {
+                if k == 0 {
+                    return Flow::Dead;
+                }
+                n = k - 1;
+            }
+        }
+        // One state per step, as the loop counts them.
+        if !self.meter.charge_many(n as u64) {
+            self.too_long = true;
+            return Flow::Stop;
+        }
+        let moved = code::with_marks(top.code, step.marks);
+        // Counting, where each stop ends the move the same way: each stop's
+        // result by its key alone.
+        if let Sink::Count(count, None) = sink
+            && !self.exact
+            && level == 0
+            && self.find.is_none()
+            && let Some(tail) = &self.w.slide_tails[head as usize]
+            && self.meter.charge_many((n as u64 + 1) * tail.rewrites)
+        {
+            return if self.count_stops(top, here, moved, n, slide, tail, count) {
+                Flow::Stop
+            } else {
+                Flow::Dead
+            };
+        }
+        // The farthest stop at once; the frame makes the others.
+        self.s.frames.push(Frame::Slide {
+            k: n - 1,
+            dx: step.dx,
+            dy: step.dy,
+            exit,
+            len: self.s.overlay.len() as u32,
+            trace: self.trace,
+            top,
+            moved,
+            over: slide.over,
+        });
+        if n > 0 {
+            let (x, y) = at(n);
+            self.set_down(top, slide.over, x, y, moved);
+            for j in 1..=n {
+                let (x, y) = at(j);
+                self.moved_to((y * self.w.width + x) as u32);
+            }
+        }
+        Flow::Go(exit)
+    }
+
+    /// Runs the alternatives of ordered choice `id` as nested walks until
+    /// one has results, stashes them, and pushes the frame that goes on at
+    /// `next` from each (or goes on at once from a `nil` alternative).
+    pub(super) fn ordered(&mut self, level: usize, id: usize, next: Pc) -> Flow {
+        let prog = &self.w.prog;
+        let mut stash = self.s.stashes.pop().unwrap_or_default();
+        stash.writes.clear();
+        stash.paths.clear();
+        stash.ends.clear();
+        let base = self.s.overlay.len();
+        let trace = self.trace;
+        let path_base = self.s.path.len();
+        let top = self.s.pois.last().copied();
+        for sub in prog.ordered[id].iter() {
+            let start = prog.subs[sub.index()];
+            if matches!(prog.insts[start as usize], Inst::Match) {
+                // `nil`, and no alternative before it had a result: the
+                // state as it is is the one result.
+                self.s.stashes.push(stash);
+                return Flow::Go(next);
+            }
+            if !self.holds_around_poi(&prog.entry[start as usize]) {
+                continue;
+            }
+            self.level(
+                level + 1,
+                start,
+                &mut Sink::Stash {
+                    base,
+                    path_base,
+                    into: &mut stash,
+                },
+            );
+            if self.too_long || !stash.ends.is_empty() {
+                break;
+            }
+        }
+        self.undo_to(base);
+        self.set_trace(trace);
+        if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+            *t = p;
+        }
+        if self.too_long {
+            self.s.stashes.push(stash);
+            return Flow::Stop;
+        }
+        self.s.open_stashes.push(stash);
+        self.s.frames.push(Frame::Stashed {
+            end: 0,
+            from: 0,
+            paths_from: 0,
+            next,
+            base: base as u32,
+            path_base: path_base as u32,
+            trace,
+            top,
+        });
+        Flow::Dead
+    }
+
+    /// Puts the state back as an ordered choice found it, and its stash
+    /// (the top open one) back among the spares.
+    pub(super) fn close_stash(&mut self, base: u32, trace: Trace, top: Option<Poi>) {
+        self.undo_to(base as usize);
+        self.set_trace(trace);
+        if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+            *t = p;
+        }
+        let stash = self.s.open_stashes.pop().expect("the stash of the frame");
+        self.s.stashes.push(stash);
+    }
+
+    /// Whether the squares around the piece of interest hold what `checks`
+    /// say (what every path from some instruction checks first).
+    #[inline(always)]
+    pub(super) fn holds_around_poi(&self, checks: &[EntryCheck]) -> bool {
+        let Some(p) = self.s.pois.last() else {
+            return true;
+        };
+        checks
+            .iter()
+            .all(|c| c.accepts.contains(self.read(p.x + c.dx, p.y + c.dy)))
+    }
+
+    /// Counts one state; `true` (and the search stops) past the bound.
+    #[inline(always)]
+    pub(super) fn spent(&mut self) -> bool {
+        if !self.meter.charge_many(1) {
+            self.too_long = true;
+            return true;
+        }
+        false
+    }
+
+    /// What square `(x, y)` holds now.
+    #[inline(always)]
+    pub(in crate::engine::walk) fn read(&self, x: i32, y: i32) -> Code {
+        if x < 0 || y < 0 || x >= self.w.width || y >= self.w.height {
+            return OFF;
+        }
+        let i = (y * self.w.width + x) as u32;
+        if self.find.is_some() {
+            self.reads.set(self.reads.get() | 1 << i);
+        }
+        self.s.cur[i as usize]
+    }
+
+    /// Puts the trace back as it was (the traced path back to its length).
+    #[inline(always)]
+    pub(super) fn set_trace(&mut self, trace: Trace) {
+        self.trace = trace;
+        self.s.path.truncate(trace.path as usize);
+    }
+
+    /// Notes that the outermost piece of interest moved to `at`, when tracing.
+    #[inline(always)]
+    pub(super) fn moved_to(&mut self, at: u32) {
+        if self.s.tracing && self.s.pois.len() == 1 {
+            self.s.path.push(at);
+            self.trace.path = self.s.path.len() as u32;
+        }
+    }
+
+    /// Takes back the changes made after the first `len`.
+    #[inline(always)]
+    pub(super) fn undo_to(&mut self, len: usize) {
+        while self.s.overlay.len() > len {
+            let (at, _) = self.s.overlay.pop().expect("a change to take back");
+            let (old, delta) = self.s.olds.pop().expect("what it held");
+            self.s.cur[at as usize] = old;
+            self.delta = delta;
+        }
+    }
+
+    /// Calls `each` with every square the changes made now leave different
+    /// from the position, once, and what it holds (in the order first
+    /// written).
+    #[inline(always)]
+    pub(super) fn each_change(&self, mut each: impl FnMut(u32, Code)) {
+        if self.s.overlay.len() > self.s.cur.len() {
+            // A long walk: the board is shorter than the log.
+            for (at, (&old, &new)) in self.base.iter().zip(&self.s.cur).enumerate() {
+                if old != new {
+                    each(at as u32, new);
+                }
+            }
+            return;
+        }
+        let mut seen: Squares = 0;
+        for &(at, _) in &self.s.overlay {
+            let bit: Squares = 1 << at;
+            if seen & bit != 0 {
+                continue;
+            }
+            seen |= bit;
+            let (old, new) = (self.base[at as usize], self.s.cur[at as usize]);
+            if old != new {
+                each(at, new);
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(in crate::engine::walk) fn xy(&self, at: u32) -> (i32, i32) {
+        (at as i32 % self.w.width, at as i32 / self.w.width)
+    }
+
+    /// Writes `code` at square `at`.
+    #[inline(always)]
+    pub(super) fn write(&mut self, at: u32, code: Code) {
+        let old = self.s.cur[at as usize];
+        if old != code {
+            self.s.overlay.push((at, code));
+            self.s.olds.push((old, self.delta));
+            self.s.cur[at as usize] = code;
+            let place = self.w.places[at as usize];
+            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
+        }
+    }
+
+    /// Whether sub-program `sub` is a choice of rewrites at the piece of
+    /// interest that the square sets of the position say cannot match
+    /// there: so when the walk has changed no square but the piece's own,
+    /// which holds the piece.
+    #[inline]
+    pub(super) fn cannot_match_at_poi(&mut self, sub: usize) -> bool {
+        let Some(plan) = &self.w.poi_plans[sub] else {
+            return false;
+        };
+        let Some(&p) = self.s.pois.last() else {
+            return false;
+        };
+        if self.s.cur[p.at as usize] != p.code || self.s.overlay.iter().any(|&(at, _)| at != p.at) {
+            return false;
+        }
+        if self.s.poi_places.len() <= sub {
+            self.s.poi_places.resize(sub + 1, None);
+        }
+        let places = *self.s.poi_places[sub].get_or_insert_with(|| plan.anywhere(self.occupied));
+        if self.find.is_some() {
+            // What the sets say depends on every square.
+            self.reads.set(Squares::MAX);
+        }
+        places >> p.at & 1 == 0
+    }
+
+    /// Moves the piece of interest `from` (the top one) to `(x, y)` as
+    /// `moved`, leaving `behind` where it stood; gives its new square.
+    #[inline(always)]
+    pub(super) fn set_down(&mut self, from: Poi, behind: Code, x: i32, y: i32, moved: Code) -> u32 {
+        let to = (y * self.w.width + x) as u32;
+        self.write(from.at, behind);
+        self.write(to, moved);
+        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
+            at: to,
+            x,
+            y,
+            code: moved,
+        };
+        to
+    }
+
+    /// The piece of interest and the square `(dx, dy)` from it, if the
+    /// piece's square holds the piece or one of `here` and that square one
+    /// of `onto` (the checks of a step or a stamp).
+    #[inline(always)]
+    pub(super) fn at_piece_and(
+        &self,
+        here: &CodeSet,
+        dx: i32,
+        dy: i32,
+        onto: &CodeSet,
+    ) -> Option<(Poi, i32, i32)> {
+        let top = *self.s.pois.last()?;
+        let now = self.read(top.x, top.y);
+        if now != top.code && !here.contains(now) {
+            return None;
+        }
+        let (x, y) = (top.x + dx, top.y + dy);
+        onto.contains(self.read(x, y)).then_some((top, x, y))
+    }
+
+    /// Writes stamp `stamp` on `(x, y)` (the piece of interest `top` with
+    /// its marks, if it rewrites them); the square written.
+    pub(super) fn put_stamp(&mut self, stamp: &Stamp, top: Poi, x: i32, y: i32) -> u32 {
+        if let Some(marks) = stamp.marks {
+            let code = code::with_marks(top.code, marks);
+            self.write(top.at, code);
+            self.s.pois.last_mut().expect("a piece of interest").code = code;
+        }
+        let at = (y * self.w.width + x) as u32;
+        self.write(at, stamp.code);
+        at
+    }
+
+    /// Counts fan `fan` whose stops are results of their own ([`keyless_fans`]):
+    /// per stamp that applies, one result per square its slide can stop on.
+    /// A state that reaches a fan a second time makes the count exact.
+    pub(super) fn fan_without_keys(&mut self, fan: &Fan, count: &mut u64) -> bool {
+        const FAN: u64 = 0x5A17_F00D_0FA7_C0DE;
+        if !self.s.seen.insert(self.delta ^ self.trace.key() ^ FAN) {
+            self.duplicate = true;
+            return true;
+        }
+        let w = self.w;
+        let mut found = 0;
+        let mut states = 0;
+        for shoot in fan.shoots.iter() {
+            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
+            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+                continue;
+            };
+            if stamp
+                .marks
+                .is_some_and(|m| code::with_marks(top.code, m) != top.code)
+            {
+                // The stamp changes the piece too: the state the slides
+                // start from is not the one the fan's key was taken of.
+                self.duplicate = true;
+                return true;
+            }
+            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
+            let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
+            let mut n = 0;
+            while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
+                n += 1;
+            }
+            // The stamp, each step, and each stop's tail, as the walk counts states.
+            states += 1 + n as u64 + (n as u64 + 1) * tail.rewrites;
+            found += n as u64 + 1;
+        }
+        if !self.meter.charge_many(states) {
+            // Too long for the bound on states: the exact count says so.
+            self.duplicate = true;
+            return true;
+        }
+        *count += found;
+        false
+    }
+
+    /// Counts the results of slide `slide` from `top` (whose square holds
+    /// `here`) stopping at each of the `n + 1` squares it can, each then
+    /// ending by `tail`: per stop, the key of the result it gives (the
+    /// change hash and the trace as the walk would leave them), counted if
+    /// new; a key seen before stops the count (see [`Walker::count`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn count_stops(
+        &mut self,
+        top: Poi,
+        here: Code,
+        moved: Code,
+        n: i32,
+        slide: &Slide,
+        tail: &SlideTail,
+        count: &mut u64,
+    ) -> bool {
+        let w = self.w;
+        let key = |at: u32, code: Code| hash::square_with(w.places[at as usize], code);
+        let depth = self.s.pois.len();
+        let step = (slide.step.dx + slide.step.dy * w.width) as i64;
+        for k in 0..=n {
+            let at = (top.at as i64 + k as i64 * step) as u32;
+            // What the piece's square holds when the tail is made, and after.
+            let (code, poi) = if k == 0 { (here, top.code) } else { (moved, moved) };
+            let last = tail.writes.unwrap_or(code);
+            let mut delta = self.delta;
+            if k > 0 {
+                delta ^= key(top.at, here) ^ key(top.at, slide.over) ^ key(at, slide.over) ^ key(at, last);
+            } else {
+                delta ^= key(at, here) ^ key(at, last);
+            }
+            let mut trace = self.trace;
+            // Another piece left where the outermost piece stands: it is that piece now.
+            if depth == 1 && tail.writes.is_some() && last != poi && code::as_piece(last).is_some() {
+                trace.became = Some(last);
+            }
+            // The unbind that leaves no piece of interest names where the move ends.
+            if tail.unbinds as usize >= depth && trace.to.is_none() {
+                trace.to = Some(if depth == 1 { at } else { self.s.pois[0].at });
+            }
+            if !self.s.seen.insert(delta ^ trace.key()) {
+                self.duplicate = true;
+                return true;
+            }
+            *count += 1;
+        }
+        false
+    }
+
+    /// The squares holding one of `set`'s codes now; `codes` lists them.
+    pub(super) fn squares_holding(&self, codes: impl Iterator<Item = Code>, set: &CodeSet) -> Squares {
+        self.reads.set(Squares::MAX);
+        let mut squares: Squares = 0;
+        if self.s.overlay.len() > self.s.cur.len() {
+            // A long walk: the board is shorter than the log.
+            for (at, &c) in self.s.cur.iter().enumerate() {
+                if set.contains(c) {
+                    squares |= 1 << at;
+                }
+            }
+            return squares;
+        }
+        for c in codes {
+            squares |= self.occupied.get(c as usize).copied().unwrap_or(0);
+        }
+        for &(at, c) in &self.s.overlay {
+            if set.contains(c) {
+                squares |= 1 << at;
+            } else {
+                squares &= !(1 << at);
+            }
+        }
+        squares
+    }
+
+    /// Whether alternative `alt` of rewrite `id` matches under the translation `(tx, ty)`.
+    #[inline]
+    pub(super) fn matches(&self, id: RewriteId, alt: usize, tx: i32, ty: i32) -> bool {
+        let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
+        let top = self.s.pois.last();
+        a.checks.iter().all(|c| {
+            let (x, y) = (tx + c.dx, ty + c.dy);
+            let here = self.read(x, y);
+            c.accepts.contains(here)
+                || (c.poi
+                    && top.is_some_and(|p| p.x == x && p.y == y && here == p.code)
+                    && (c.poi_marks.is_empty() || code::has_marks(here, c.poi_marks)))
+        })
+    }
+
+    /// The translations to try for alternative `alt` of rewrite `id`: the
+    /// one that puts its anchor on the piece of interest, or one per square
+    /// holding what its anchor check accepts. Calls `each` until it says stop.
+    #[inline]
+    pub(super) fn places(
+        &self,
+        id: RewriteId,
+        alt: usize,
+        mut each: impl FnMut(&Self, i32, i32) -> bool,
+    ) -> bool {
+        let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
+        match &self.w.anchors[id.index()][alt] {
+            Anchor::Poi(check) => {
+                let Some(top) = self.s.pois.last() else {
+                    return false;
+                };
+                let c = &a.checks[*check];
+                each(self, top.x - c.dx, top.y - c.dy)
+            }
+            Anchor::Squares { check, codes } => {
+                let c = &a.checks[*check];
+                let list = a.anchors.first().map_or(&[][..], |an| &an.codes[..]);
+                let mut squares = self.squares_holding(list.iter().copied(), codes);
+                while squares != 0 {
+                    let at = squares.trailing_zeros();
+                    squares &= squares - 1;
+                    let (x, y) = self.xy(at);
+                    if each(self, x - c.dx, y - c.dy) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    pub(super) fn matches_somewhere(&self, id: RewriteId) -> bool {
+        (0..self.w.prog.rewrites[id.index()].alternatives.len())
+            .any(|alt| self.places(id, alt, |run, tx, ty| run.matches(id, alt, tx, ty)))
+    }
+
+    /// The squares where placement `pc` (if it is one, see [`Placement`])
+    /// may lead to a result, on a position (unchanged yet) without the
+    /// content it places; none when it is no such placement.
+    pub(super) fn placement_squares(&mut self, pc: Pc) -> Option<(Squares, Placement)> {
+        let p = self.w.placements[pc as usize]?;
+        if !self.s.overlay.is_empty()
+            || self.find.is_some()
+            || self.occupied.get(p.code as usize).is_none_or(|&set| set != 0)
+        {
+            return None;
+        }
+        if self.s.poi_places.len() <= p.sub {
+            self.s.poi_places.resize(p.sub + 1, None);
+        }
+        let plan = self.w.poi_plans[p.sub]
+            .as_ref()
+            .expect("a placement's guard has square sets");
+        Some((
+            *self.s.poi_places[p.sub].get_or_insert_with(|| plan.anywhere(self.occupied)),
+            p,
+        ))
+    }
+
+    /// A result: at nesting 0 given to the caller (once), deeper it ends the
+    /// sub-search; `true` when the search is to stop.
+    pub(super) fn record(&mut self, level: usize, sink: &mut Sink<'_, '_>) -> bool {
+        match sink {
+            Sink::Exists => return true,
+            Sink::Changes => {
+                if level > 0 {
+                    return true;
+                }
+                let t = self.find.expect("a targeted walk");
+                return self.s.cur[t.at as usize] != t.before;
+            }
+            Sink::Stash {
+                base,
+                path_base,
+                into,
+            } => {
+                into.writes.extend_from_slice(&self.s.overlay[*base..]);
+                into.paths.extend_from_slice(&self.s.path[*path_base..]);
+                into.ends.push(StashEnd {
+                    writes: into.writes.len() as u32,
+                    paths: into.paths.len() as u32,
+                    trace: self.trace,
+                    poi: self.s.pois.last().copied(),
+                });
+                return false;
+            }
+            Sink::Collect(_) | Sink::Count(..) => {}
+        }
+        if level > 0 {
+            return true;
+        }
+        let delta = self.delta;
+        let key = delta ^ self.trace.key();
+        if !self.exact
+            && let Sink::Count(n, keep) = sink
+        {
+            // Optimistic: a key seen before stops the count, which is then
+            // made again keeping the changes.
+            if !self.s.seen.insert(key) {
+                self.duplicate = true;
+                return true;
+            }
+            let kept = match keep {
+                None => true,
+                Some(keep) if keep.untested(self.base, &self.s.overlay) => true,
+                Some(keep) => {
+                    let mut diff = std::mem::take(&mut self.s.diff);
+                    diff.clear();
+                    self.each_change(|at, new| diff.push((at, new)));
+                    diff.sort_unstable_by_key(|&(at, _)| at);
+                    let kept = (keep.test)(&diff);
+                    self.s.diff = diff;
+                    kept
+                }
+            };
+            **n += kept as u64;
+            return false;
+        }
+        // The last write to each square, where it differs from the position.
+        let mut diff = std::mem::take(&mut self.s.diff);
+        diff.clear();
+        let w = self.w.width;
+        self.each_change(|at, new| diff.push((at, new)));
+        diff.sort_unstable_by_key(|&(at, _)| at);
+        let fresh = self.s.seen.insert(key) || {
+            let (kept, trace) = (&self.s.kept_changes, self.trace);
+            !self.s.kept.iter().any(|k| {
+                k.key == key
+                    && k.trace.same_move(&trace)
+                    && kept[k.start as usize..k.end as usize] == diff[..]
+            })
+        };
+        let mut stop = false;
+        if fresh {
+            let start = self.s.kept_changes.len() as u32;
+            self.s.kept_changes.extend_from_slice(&diff);
+            self.s.kept.push(Kept {
+                key,
+                start,
+                end: self.s.kept_changes.len() as u32,
+                trace: self.trace,
+            });
+            match sink {
+                Sink::Count(n, keep) => {
+                    if keep.as_mut().is_none_or(|keep| (keep.test)(&diff)) {
+                        **n += 1;
+                    }
+                }
+                Sink::Collect(found) => {
+                    let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
+                    let mut changes = std::mem::take(&mut self.s.changes);
+                    changes.clear();
+                    // Reading order: top row first.
+                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
+                        changes.extend(row.iter().map(|&(at, c)| Change {
+                            at: coord(at),
+                            content: Content::from_code(c),
+                        }));
+                    }
+                    let mut path = std::mem::take(&mut self.s.path_coords);
+                    path.clear();
+                    path.extend(self.s.path.iter().map(|&at| coord(at)));
+                    let s = Successor {
+                        changes: &changes,
+                        poi_from: self.trace.from.map(coord),
+                        poi_to: self.trace.to.map(coord),
+                        became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
+                        path: &path,
+                        hash: self.base_hash ^ delta,
+                    };
+                    stop = found(&s).is_break();
+                    self.s.changes = changes;
+                    self.s.path_coords = path;
+                }
+                _ => unreachable!("the other sinks returned above"),
+            }
+        }
+        self.s.diff = diff;
+        stop
+    }
+}

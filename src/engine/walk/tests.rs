@@ -1,0 +1,162 @@
+//! Tests of the walker on small programs.
+
+use super::Walker;
+use crate::ir::{Rules, Value};
+use crate::program::{Program, compile};
+use crate::source::Source;
+
+/// The program of the move `expr` (the prelude's pieces).
+pub(in crate::engine) fn program_of(expr: &str) -> Program {
+    let rules = Rules::prelude();
+    let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
+        panic!("not a move")
+    };
+    compile(&m, rules.pieces()).unwrap()
+}
+
+/// The walker of `expr`'s program on an 8 by 8 board.
+fn walker(expr: &str) -> Walker {
+    Walker::new(&program_of(expr), 8, 8).unwrap()
+}
+
+/// How many loop heads of `expr`'s program the walker runs as slides.
+fn slides(expr: &str) -> usize {
+    walker(expr).slides.iter().flatten().count()
+}
+
+/// How many rewrites of `expr`'s program the walker runs as steps.
+fn steps(expr: &str) -> usize {
+    walker(expr).steps.iter().flatten().count()
+}
+
+#[test]
+fn a_move_of_the_piece_onto_one_square_is_a_step() {
+    assert_eq!(
+        steps("%♘: (% + uur(. | ♟) -> . + uur%) | (% + uul(. | ♟) -> . + uul%)"),
+        2
+    );
+    // The piece stays, or two squares change besides it: the general matcher.
+    assert_eq!(steps("%♕: % + u. -> % + u♙"), 0);
+    assert_eq!(steps("%♙: % + r♟ + ur. -> . + r. + ur%"), 0);
+}
+
+#[test]
+fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
+    // (fans, of which counted without keys)
+    let fans = |expr: &str| {
+        let w = walker(expr);
+        let fans: Vec<_> = w.fans.iter().flatten().collect();
+        (fans.len(), fans.iter().filter(|f| f.keyless).count())
+    };
+    let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
+    let (u, d, uu) = (arrow("u"), arrow("d"), arrow("uu"));
+    assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)+ ({u} | {d})")), (1, 1));
+    // The move may take what an arrow leaves: two states could give one result.
+    assert_eq!(fans(&format!("%♖: (% + r(. | ♜) -> . + r%) ({u} | {d})")), (1, 0));
+    // Two arrows the same way: their rays meet.
+    assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {uu})")), (1, 0));
+    assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)* ({u} | {uu})")), (1, 0));
+    // A result without an arrow.
+    assert_eq!(fans(&format!("%♖: (% + r. -> . + r%) ({u} | {d} | nil)")), (0, 0));
+    assert_eq!(
+        fans(&format!(
+            "(%♖: (% + r. -> . + r%) ({u} | {d})) | (%♖: % + l. -> . + l%)"
+        )),
+        (1, 0)
+    );
+}
+
+#[test]
+fn a_content_written_next_to_the_piece_is_a_stamp() {
+    let stamps = |expr: &str| walker(expr).stamps.iter().flatten().count();
+    assert_eq!(stamps("%♖: (% + r. -> % + r♙) | (% + u(. | ♟) -> % + u♟)"), 2);
+    // The piece's square written with a content, or two squares besides it.
+    assert_eq!(stamps("%♖: % + r. -> . + r♙"), 0);
+    assert_eq!(stamps("%♖: % + r. + r². -> % + r♙ + r²♙"), 0);
+}
+
+#[test]
+fn a_slide_over_empty_squares_is_a_ray() {
+    assert_eq!(slides("%♖: (% + u. -> . + u%)* (% + u(. | ♟) -> . + u%)"), 1);
+    assert_eq!(slides("%♖: (% + u. -> . + u%)* | (% + r. -> . + r%)*"), 2);
+}
+
+#[test]
+fn other_loops_are_stepped() {
+    // Over two contents: what it leaves behind is not what was there.
+    assert_eq!(slides("%♖: (% + u(. | ♙) -> . + u%)*"), 0);
+    // Leaves something else behind.
+    assert_eq!(slides("%♖: (% + u. -> ♙ + u%)*"), 0);
+    // Can come back: not a fixed step.
+    assert_eq!(slides("%♖: ((% + u. -> . + u%) | (% + d. -> . + d%))*"), 0);
+}
+
+#[test]
+fn a_piece_moved_by_one_rewrite_is_also_a_choice_of_rewrites() {
+    // Whether the walker runs the moves as square sets.
+    let as_sets = |expr: &str| walker(expr).choice().is_some();
+    assert!(as_sets("%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕)"));
+    // Two rewrites in turn, a loop, a rewrite away from the piece.
+    assert!(!as_sets("%♙: (% + u. -> . + u%) (% + u. -> . + u%)"));
+    assert!(!as_sets("%♖: (% + u. -> . + u%)+"));
+    assert!(!as_sets("%♙: ♟ -> ."));
+    // Two alternatives that may make the same move.
+    assert!(!as_sets("%♖: (% + u. -> . + u%) | (% + u(. | ♟) -> . + u%)"));
+    // The piece may stay where it is without a change: a move of its own.
+    assert!(as_sets("%♖: (% + u. -> . + u%) | nil"));
+    // Staying, and promoting where it stands: the same step, for tests only.
+    assert!(!as_sets("%♙: (% -> ♕) | nil"));
+    assert!(walker("%♙: (% -> ♕) | nil").choice_tests().is_some());
+    // Choices of binds; a choice made after the move at most once.
+    assert!(as_sets(
+        "(%♙: (% + u. -> . + u%) ((% + u# -> ♕ + u#) / nil)) | (%♘: % + uur. -> . + uur%)"
+    ));
+    // One that may make two moves.
+    assert!(!as_sets(
+        "%♙: (% + u. -> . + u%) (((% + r. -> % + r♟) | (% + l. -> % + l♟)) / nil)"
+    ));
+}
+
+#[test]
+fn ordered_choices_of_rewrites_run_in_line_and_guards_at_the_piece_use_square_sets() {
+    // How many ordered choices run in line, how many guards use square sets.
+    let shape = |expr: &str| {
+        let w = walker(expr);
+        let guards = w.prog.insts.iter().filter(
+            |i| matches!(i, crate::program::Inst::Guard { sub, .. } if w.poi_plans[sub.index()].is_some()),
+        );
+        (w.in_line.iter().flatten().count(), guards.count())
+    };
+    assert_eq!(
+        shape(
+            "%♖: (((% + u. -> . + u%) | (% + r. -> . + r%)) / nil) ?{(% + u♟ -> % + u♟) | (% + r. -> % + r.)}"
+        ),
+        (1, 1)
+    );
+    // An alternative that moves twice; a guard's rewrite away from the piece.
+    assert_eq!(
+        shape("%♖: (((% + u. -> . + u%) (% + u. -> . + u%)) / nil) !{♟ -> ♟}"),
+        (0, 0)
+    );
+}
+
+#[test]
+fn the_first_rewrites_of_the_bound_pieces_are_a_plan() {
+    assert!(
+        walker("%♙: (% + u♟ + u². -> . + u. + u²%)+ !{% + u♟ + u². -> . + u. + u²%}")
+            .entry
+            .is_some()
+    );
+    assert!(
+        walker("(%♙: (% + u. -> . + u%)+) | (%♘: (% + uur. -> . + uur%) (% + u. -> . + u%))")
+            .entry
+            .is_some()
+    );
+    // A piece that may do nothing first, or a guard first.
+    assert!(walker("%♙: (% + u. -> . + u%)*").entry.is_none());
+    assert!(
+        walker("%♙: ?{% + u♟ -> % + u♟} (% + u. -> . + u%)")
+            .entry
+            .is_none()
+    );
+}
