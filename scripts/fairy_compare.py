@@ -16,7 +16,12 @@ are asked `go perft 1`: their move lists must be the same set. Every
 in total and per first move (the moves whose counts differ are listed).
 The move played comes from `go depth D`, alternately from chessalg and
 Fairy-Stockfish; chessalg moves first in odd games, second in even ones
-(both engines are deterministic: games 3 and 4 repeat games 1 and 2).
+(both engines are deterministic: games 3 and 4 repeat games 1 and 2, unless
+--opening-plies N starts each pair of games from its own N random plies).
+To measure strength, give chessalg a time and Fairy-Stockfish a depth:
+
+    python3 scripts/fairy_compare.py --rules rules/shogi.alg --variant shogi \
+        --movetime 1 --fsf-depth 4 --opening-plies 4 --games 8 --perft-every 0
 
 A game ends when the move list is empty (scored as a loss for the side to
 move, as in xiangqi, shatranj and extinction; a stalemate in makruk,
@@ -32,6 +37,7 @@ engines are always quit.
 """
 import argparse
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -96,11 +102,13 @@ class Engine:
         divide = {m[1]: int(m[2]) for m in map(DIVIDE.match, lines) if m}
         return divide, int(lines[-1].split(":")[1])
 
-    def bestmove(self, position, depth, info=False):
-        """The move `go depth D` chooses, or None for `bestmove (none)`;
-        with info, the last score it printed instead (`score mate 0`)."""
+    def bestmove(self, position, depth, info=False, movetime=None):
+        """The move `go depth D` (or `go movetime MS`) chooses, or None for
+        `bestmove (none)`; with info, the last score it printed instead
+        (`score mate 0`)."""
         self.send(position)
-        lines = self.ask(f"go depth {depth}", "bestmove")
+        go = f"go movetime {movetime}" if movetime else f"go depth {depth}"
+        lines = self.ask(go, "bestmove")
         if info:
             return next((l[l.index("score"):] for l in reversed(lines) if " score " in l), "no score")
         words = lines[-1].split()
@@ -138,6 +146,7 @@ def show_lists(ours, theirs):
 def play_game(number, chessalg, fsf, args, stats):
     """Plays one game; returns (moves, how it ended, chessalg's score or None)."""
     ours_first = number % 2 == 1
+    rng = random.Random(args.seed * 1000 + (number + 1) // 2)
     first_colour = args.fen.split()[1] if args.fen else "w"
     for engine in (chessalg, fsf):
         engine.send("ucinewgame")
@@ -173,7 +182,13 @@ def play_game(number, chessalg, fsf, args, stats):
         if ply == args.plies:
             return moves, "ply limit (draw)", 0.5
         mover = chessalg if ours_to_move else fsf
-        move = mover.bestmove(position, args.depth)
+        if ply < args.opening_plies:
+            # The opening: a random legal move, the same for both games of a pair.
+            move = sorted(ours)[rng.randrange(len(ours))]
+        elif mover is chessalg:
+            move = mover.bestmove(position, args.depth, movetime=args.movetime and int(args.movetime * 1000))
+        else:
+            move = mover.bestmove(position, args.fsf_depth or args.depth)
         if move is None:
             return moves, f"{mover.name} answered bestmove (none) at ply {ply} (draw)", 0.5
         if move not in ours:
@@ -191,6 +206,11 @@ def main():
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--plies", type=int, default=120, help="a game still going after this many plies is a draw")
     ap.add_argument("--depth", type=int, default=1, help="both engines choose moves with `go depth D`")
+    ap.add_argument("--movetime", type=float, help="chessalg chooses with `go movetime` of this many seconds instead")
+    ap.add_argument("--fsf-depth", type=int, help="Fairy-Stockfish chooses with this depth instead of --depth")
+    ap.add_argument("--opening-plies", type=int, default=0,
+                    help="the first N plies are random legal moves, the same in both games of a pair")
+    ap.add_argument("--seed", type=int, default=1, help="the seed of the random openings")
     ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
     ap.add_argument("--binary", default="target/release/chessalg")
     ap.add_argument("--fen", help="start here instead of the start position")

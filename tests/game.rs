@@ -846,3 +846,28 @@ fn seirawan_gates_are_named_and_written_as_fairy_stockfish_does() {
     let fen = game.to_fen(&game.from_fen(start).unwrap());
     assert!(fen.contains(" w KQBCDFGkqbcdfg - 0 1"), "{fen}");
 }
+
+#[test]
+fn a_piece_in_a_box_is_worth_its_value_to_its_owner() {
+    let game = game_of("rules/crazyhouse.alg");
+    let mut cache = Cache::new();
+    let prospects = game.prospects(&mut cache).clone();
+    let material = |fen: &str| chessalg::ai::material(&game, &prospects, &game.from_fen(fen).unwrap());
+    let bare = "4k3/8/8/8/8/8/8/4K3[] w - - 0 1";
+    // A white knight in the hand is worth its 3 to white, -3 to black.
+    assert_eq!(material("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1") - material(bare), 300);
+    assert_eq!(
+        material("4k3/8/8/8/8/8/8/4K3[N] b - - 0 1") - material("4k3/8/8/8/8/8/8/4K3[] b - - 0 1"),
+        -300
+    );
+    // A black rook in it is worth 5 to black.
+    assert_eq!(
+        material("4k3/8/8/8/8/8/8/4K3[r] w - - 0 1") - material(bare),
+        -500
+    );
+    // Dropping the knight changes the balance by the scope it keeps at most
+    // (half its value), not by the whole knight.
+    let held = material("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+    let dropped = -material("4k3/8/8/8/3N4/8/8/4K3[] b - - 0 1");
+    assert!((dropped - held).abs() <= 150, "held {held}, dropped {dropped}");
+}

@@ -1,7 +1,8 @@
 //! Every engine strategy against the reference, on games nobody wrote by
 //! hand: rule files generated from the shapes the fast engine's strategies
 //! take (steps, slides, repeated binds, ordered tails, guards that test
-//! `attacked`, choices of pieces) on random boards with a royal piece each,
+//! `attacked`, choices of pieces, drops from a hand and captures into it) on
+//! random boards with a royal piece each,
 //! run on the fast engine and on the backtracker. The legal moves (names
 //! and resulting positions), the moves the rules give before the legality
 //! filter, and perft 2 must be the same.
@@ -50,6 +51,9 @@ fn piece_move() -> BoxedStrategy<String> {
         1 => Just("((% -> ♖) / nil)".to_string()),
         1 => Just("!{attacked}".to_string()),
         1 => Just("?{attacked}".to_string()),
+        // A capture that puts the piece taken into the hand, as one's own.
+        1 => (direction(), prop::sample::select(vec![("♟", "♙"), ("♜", "♖")]))
+            .prop_map(|(m, (taken, kept))| format!("(% + {m}{taken} -> . + {m}% + hand {kept})")),
     ];
     leaf.prop_recursive(3, 10, 2, |inner| {
         prop_oneof![
@@ -69,10 +73,14 @@ fn side_moves() -> impl Strategy<Value = String> {
     let bind = (piece, piece_move())
         .prop_map(|(p, m)| format!("(%{p}: {m})"))
         .boxed();
-    // A piece put down: on any empty square, or beside a piece of one's own.
+    // A piece put down: on any empty square, or beside a piece of one's
+    // own; or dropped from the hand.
     let placement = prop_oneof![
         Just("(. -> ♙)".to_string()),
         direction().prop_map(|m| format!("(. + {m}♖ -> ♙ + {m}♖)")),
+        Just("(hand ♙ + . -> ♙)".to_string()),
+        Just("((hand ♖ + . -> ♖) | (hand ♙ + . -> ♙))".to_string()),
+        direction().prop_map(|m| format!("(hand ♙ + . + {m}♖ -> ♙ + {m}♖)")),
     ];
     prop_oneof![
         1 => (placement, bind.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
@@ -123,11 +131,17 @@ fn board() -> impl Strategy<Value = Vec<String>> {
         })
 }
 
+/// What the hand (a box both sides take from and put into) holds at the start.
+fn hand() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["", "", "♙", "♙ ♟", "♖ ♜ ♙", "♟ ♟ ♖"])
+}
+
 /// The rule file of one generated game.
-fn game_text(white: &str, black: &str, rows: &[String]) -> String {
+fn game_text(white: &str, black: &str, rows: &[String], hand: &str) -> String {
     let mut text = String::from(
         "game Generated\nplayers white black\npiece ♔ ♚ fen K k royal\npiece ♖ ♜ fen R r\npiece ♙ ♟ fen P p\n",
     );
+    text.push_str(&format!("box hand {hand}\nfen box hand\n"));
     text.push_str("in_any_direction(M) = M | R M | R² M | R³ M\n");
     text.push_str("board\n");
     for row in rows {
@@ -174,9 +188,10 @@ fn generated_games(cases: u32) {
         side_moves(),
         board(),
         prop::collection::vec(any::<usize>(), 4),
+        hand(),
     );
-    let result = runner.run(&strategy, |(white, black, rows, picks)| {
-        let text = game_text(&white, &for_black(&black), &rows);
+    let result = runner.run(&strategy, |(white, black, rows, picks, hand)| {
+        let text = game_text(&white, &for_black(&black), &rows, hand);
         if std::env::var_os("SHOW_GENERATED").is_some() {
             eprintln!("{text}");
         }

@@ -76,25 +76,51 @@ fn worth(game: &Game, prospects: &Prospects, at: Coord, content: Content, player
     }
 }
 
+/// What `count` pieces in tally slot `slot` (one piece in one box: a hand)
+/// are worth in hundredths, for `player`: each its full declared value,
+/// positive if its owner is `player`. A piece in a box has no square to
+/// keep a scope from; it can be put where it is worth most.
+fn boxed_worth(game: &Game, slot: usize, count: i32, player: PlayerId) -> i32 {
+    let (_, piece) = game.pieces().slot_of(slot);
+    let info = game.piece_info(piece);
+    let value = (info.value.unwrap_or(0.0) * 100.0).round() as i32 * count;
+    match info.owner {
+        Some(o) if o == player => value,
+        Some(_) => -value,
+        None => 0,
+    }
+}
+
 /// The material balance for the player to move, in hundredths of a value
-/// point, each piece weighed by the scope it keeps.
+/// point, each piece on the board weighed by the scope it keeps, each piece
+/// in a box by its declared value.
 pub fn material(game: &Game, prospects: &Prospects, state: &State) -> i32 {
-    state
-        .position()
-        .squares()
+    let position = state.position();
+    let on_board: i32 = (position.squares())
         .map(|(at, c)| worth(game, prospects, at, c, state.turn()))
-        .sum()
+        .sum();
+    let boxed: i32 = (position.tallies())
+        .map(|(slot, n)| boxed_worth(game, slot, n as i32, state.turn()))
+        .sum();
+    on_board + boxed
 }
 
 /// How much a move changes the mover's material balance (captures,
-/// promotions, and the scope the moved pieces keep).
+/// promotions, pieces put into or taken out of a box, and the scope the
+/// moved pieces keep).
 pub(super) fn material_gain(game: &Game, prospects: &Prospects, state: &State, action: &Action) -> i32 {
-    action
-        .changes()
-        .iter()
-        .map(|c| {
-            worth(game, prospects, c.at, c.content, state.turn())
-                - worth(game, prospects, c.at, state.position().get(c.at), state.turn())
+    let position = state.position();
+    (action.changes().iter())
+        .map(|c| match (c.at.tally_slot(), c.content) {
+            (Some(slot), Content::Count(n)) => {
+                let before = position.tally(slot) as i32;
+                boxed_worth(game, slot, n as i32 - before, state.turn())
+            }
+            (Some(_), _) => 0,
+            (None, content) => {
+                worth(game, prospects, c.at, content, state.turn())
+                    - worth(game, prospects, c.at, position.get(c.at), state.turn())
+            }
         })
         .sum()
 }

@@ -17,10 +17,10 @@ use std::ops::ControlFlow;
 use smallvec::SmallVec;
 
 use super::scratch::FastScratch;
-use super::squares::Squares;
-use super::walk::Walker;
+use super::squares::{Squares, TALLY_BASE};
 use super::walk::{AttackTest, Keep, TooLong, WalkScratch};
-use crate::core::{Code, CodeSet, Coord};
+use super::walk::{Walker, cells_and_tallies};
+use crate::core::{Code, CodeSet, Content, Coord};
 use crate::engine::Meter;
 use crate::engine::position::Position;
 use crate::engine::{Roles, Successor};
@@ -123,15 +123,9 @@ impl Walkers<'_> {
         }
         scratch.sets.load(position, self.codes);
         let i = (at.y * position.width as i32 + at.x) as u32;
-        self.others_change(
-            side,
-            &position.cells,
-            &scratch.sets.occupied,
-            &[],
-            i,
-            &mut scratch.aux,
-        )
-        .map(|(hit, _)| hit)
+        let cells = cells_and_tallies(position, &mut scratch.boxed);
+        self.others_change(side, cells, &scratch.sets.occupied, &[], i, &mut scratch.aux)
+            .map(|(hit, _)| hit)
     }
 
     /// Calls `found` with each move of `side` (walked by `mover`) on
@@ -167,11 +161,11 @@ impl Walkers<'_> {
         scratch: &mut FastScratch,
     ) -> Result<u64, TooLong> {
         self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
-            let cells = &position.cells;
             let (occupied, walk) = (&scratch.sets.occupied, &mut scratch.walk);
             if !safe {
                 return mover.count(position, occupied, walk, self.meter, attacks, None);
             }
+            let cells = cells_and_tallies(position, &mut scratch.boxed);
             let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
             let (cold, calm, other) = self.cold(side, &guarded);
             let none = CodeSet::default();
@@ -239,7 +233,7 @@ impl Walkers<'_> {
     ) -> Result<SmallVec<[Guarded; 4]>, TooLong> {
         let protected = &self.roles.protected[side];
         let mut guarded = SmallVec::new();
-        for (i, &c) in cells.iter().enumerate() {
+        for (i, &c) in cells.iter().enumerate().take(TALLY_BASE as usize) {
             if protected.contains(c) {
                 let at = i as u32;
                 let (hit, reads) = self.others_change(side, cells, occupied, &[], at, aux)?;
@@ -283,7 +277,7 @@ impl Walkers<'_> {
         attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
-        let cells = &position.cells;
+        let cells = cells_and_tallies(position, &mut scratch.boxed);
         let occupied = &scratch.sets.occupied;
         let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
         let width = position.width as i32;
@@ -297,11 +291,10 @@ impl Walkers<'_> {
             attacks,
             &mut |s| {
                 overlay.clear();
-                overlay.extend(
-                    s.changes
-                        .iter()
-                        .map(|c| ((c.at.y * width + c.at.x) as u32, c.content.code())),
-                );
+                overlay.extend(s.changes.iter().map(|c| match (c.at.tally_slot(), c.content) {
+                    (Some(slot), Content::Count(n)) => (TALLY_BASE + slot as u32, n),
+                    _ => ((c.at.y * width + c.at.x) as u32, c.content.code()),
+                }));
                 let safe = self.leaves_safe(
                     side,
                     &guarded,
@@ -347,9 +340,12 @@ impl Walkers<'_> {
                 // Moved or taken; a protected piece written is tested below.
                 continue;
             }
-            // The first test's answer stands unless the move touched what it read.
+            // The first test's answer stands unless the move touched what
+            // it read (a box: what a drop may read).
             let touched = overlay.iter().any(|&(s, new)| {
-                g.reads >> s & 1 == 1 || self.may_bind_anew(side, s, cells[s as usize], new, g.at)
+                s >= TALLY_BASE
+                    || g.reads >> s & 1 == 1
+                    || self.may_bind_anew(side, s, cells[s as usize], new, g.at)
             });
             if if touched { test(g.at)? } else { g.hit } {
                 return Ok(false);
@@ -357,7 +353,7 @@ impl Walkers<'_> {
         }
         let protected = &self.roles.protected[side];
         for &(s, new) in overlay {
-            if protected.contains(new) && test(s)? {
+            if s < TALLY_BASE && protected.contains(new) && test(s)? {
                 return Ok(false);
             }
         }

@@ -31,7 +31,7 @@ impl PlacedCount {
         let Inst::Rewrite { id, next } = prog.insts[pc as usize] else {
             return None;
         };
-        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+        let [alt] = prog.rewrites[id.index()].boxless()? else {
             return None;
         };
         let ([check], [choice]) = (&alt.checks[..], &alt.choices[..]) else {
@@ -120,6 +120,9 @@ fn one_result(prog: &Program, mut pc: Pc, placed: Code, accepts: &CodeSet) -> bo
                         .iter()
                         .flat_map(|id| prog.rewrites[id.index()].alternatives.iter())
                         .collect();
+                    if alts.iter().any(|a| a.uses_boxes()) {
+                        return false;
+                    }
                     if !alts.iter().all(|a| keeps_piece(a, placed, accepts)) {
                         return false;
                     }
@@ -133,7 +136,7 @@ fn one_result(prog: &Program, mut pc: Pc, placed: Code, accepts: &CodeSet) -> bo
             }
             Inst::Rewrite { id, next } => {
                 // Always matches: its one check is the piece's square.
-                let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+                let Some([alt]) = prog.rewrites[id.index()].boxless() else {
                     return false;
                 };
                 let ([check], [choice]) = (&alt.checks[..], &alt.choices[..]) else {

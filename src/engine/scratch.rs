@@ -14,6 +14,9 @@ pub(crate) struct FastScratch {
     pub(crate) walk: WalkScratch,
     /// A second walker's, for the tests made in the middle of a walk.
     pub(crate) aux: WalkScratch,
+    /// The cells and tallies of the position searched, when a box holds
+    /// something (see `walk::cells_and_tallies`).
+    pub(crate) boxed: Vec<crate::core::Code>,
 }
 
 impl FastScratch {

@@ -28,7 +28,7 @@ use super::choice::{self, Plan};
 use super::legal::Walkers;
 use super::scratch::FastScratch;
 use super::squares::{Decline, Unmet};
-use super::walk::{TooLong, Walker};
+use super::walk::{TooLong, Walker, cells_and_tallies};
 use super::{Cache, Engine, EngineError, Limits, Meter, Position, Roles, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
@@ -494,16 +494,10 @@ impl FastProgram {
                 }
                 scratch.sets.load(position, w.codes());
                 let i = (at.y * position.width as i32 + at.x) as u32;
-                w.changes_at(
-                    &position.cells,
-                    &scratch.sets.occupied,
-                    &[],
-                    i,
-                    &mut scratch.aux,
-                    limits,
-                )
-                .map(|(hit, _)| hit)
-                .map_err(|TooLong| limits.state_limit())
+                let cells = cells_and_tallies(position, &mut scratch.boxed);
+                w.changes_at(cells, &scratch.sets.occupied, &[], i, &mut scratch.aux, limits)
+                    .map(|(hit, _)| hit)
+                    .map_err(|TooLong| limits.state_limit())
             }
         }
     }

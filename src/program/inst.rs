@@ -214,6 +214,27 @@ pub(crate) struct Alternative {
     pub(crate) tally_writes: Box<[Box<[TallyWrite]>]>,
 }
 
+impl Alternative {
+    /// Whether it reads or writes a box.
+    pub(crate) fn uses_boxes(&self) -> bool {
+        !self.tally_checks.is_empty() || self.tally_writes.iter().any(|w| !w.is_empty())
+    }
+}
+
+impl CompiledRewrite {
+    /// Whether one of its alternatives reads or writes a box.
+    pub(crate) fn uses_boxes(&self) -> bool {
+        self.alternatives.iter().any(Alternative::uses_boxes)
+    }
+
+    /// Its alternatives, unless one reads or writes a box: what the
+    /// shapes a strategy recognises look at, none of which moves pieces
+    /// in or out of boxes.
+    pub(crate) fn boxless(&self) -> Option<&[Alternative]> {
+        (!self.uses_boxes()).then_some(&self.alternatives[..])
+    }
+}
+
 /// A box a left side takes pieces from: its tally slot must hold at least `at_least`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TallyCheck {

@@ -28,7 +28,7 @@ pub use error::{CompileError, RewriteSide};
 pub use inst::Program;
 pub(crate) use inst::{
     Alternative, BindId, Check, EntryCheck, Inst, ListId, Pc, RewriteId, SplitEntry, SquareWrite, SubId,
-    Write,
+    TallyWrite, Write,
 };
 pub use pattern::MAX_ALTERNATIVES;
 

@@ -53,6 +53,7 @@ pub(super) struct Bulk {
     /// The same, as sets.
     class_sets: Vec<CodeSet>,
     width: i32,
+    height: i32,
     /// One more than the largest code a class names.
     codes: usize,
     /// Whether the groups can say which squares their moves change
@@ -272,7 +273,7 @@ impl Shortcut for Bulk {
             base,
             overlay,
             width: self.width,
-            height: base.len() as i32 / self.width,
+            height: self.height,
         };
         reads |= 1 << at;
         for group in &self.groups {
@@ -419,6 +420,7 @@ impl Bulk {
             class_sets: classes.iter().map(|c| CodeSet::of(c.iter().copied())).collect(),
             classes,
             width: width as i32,
+            height: height as i32,
             codes,
             answers_changes,
         })
@@ -791,7 +793,9 @@ impl Board<'_> {
     fn cells(&self) -> Vec<Code> {
         let mut cells = self.base.to_vec();
         for &(s, c) in self.overlay {
-            cells[s as usize] = c;
+            if let Some(cell) = cells.get_mut(s as usize) {
+                *cell = c;
+            }
         }
         cells
     }

@@ -17,6 +17,11 @@ pub(crate) type Squares = u128;
 /// The most squares a board may have for the bit-parallel engine (one bit each).
 pub const MAX_SQUARES: u32 = Squares::BITS;
 
+/// Where a walk keeps tally slot `s` (how many of one piece one box holds):
+/// at index `TALLY_BASE + s` of its cells and its changes, past every
+/// square of any board a square set holds. A change there holds the count.
+pub(crate) const TALLY_BASE: u32 = MAX_SQUARES;
+
 /// Why the bit-parallel engine leaves a program to the backtracker.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Decline {
@@ -97,6 +102,9 @@ pub(crate) fn on_board(
         s | occupied.get(c as usize).copied().unwrap_or(0)
     });
     for &(s, c) in overlay {
+        if s >= TALLY_BASE {
+            continue;
+        }
         if holds(c) {
             on |= 1 << s;
         } else {

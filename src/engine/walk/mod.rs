@@ -35,7 +35,7 @@ use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::squares::Decline;
 use crate::engine::squares::KeySet;
-use crate::engine::squares::{MAX_SQUARES, Squares, on_board};
+use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
 use program::{choice_end, leads_to_match, live_binds};
@@ -65,6 +65,9 @@ pub struct Walker {
     height: i32,
     /// One more than the largest code a bind or an anchor names.
     codes: usize,
+    /// One more than the largest tally slot a rewrite reads or writes (0:
+    /// it uses no box); the walk keeps them at [`TALLY_BASE`] on.
+    tally_slots: u32,
     /// Per bind, per square: the squares from which its piece could change
     /// that square (the reach analysis), for "can this square change?".
     suspects: Vec<Vec<Squares>>,
@@ -248,6 +251,9 @@ struct Poi {
 /// visited sets per nesting level and the results kept for deduplication.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkScratch {
+    /// The cells and tallies a walk starts from, when a box holds something
+    /// ([`cells_and_tallies`]).
+    boxed: Vec<Code>,
     /// The changes made so far, in order: square and what was written.
     overlay: Vec<(u32, Code)>,
     /// Per change: what the square held before it and the hash of the
@@ -358,6 +364,19 @@ impl Trace {
     }
 }
 
+/// The cells a walk starts from: `position`'s, and when a box holds
+/// something, its tallies at [`TALLY_BASE`] on (made in `buf`).
+pub(crate) fn cells_and_tallies<'a>(position: &'a Position, buf: &'a mut Vec<Code>) -> &'a [Code] {
+    if position.tallies.is_empty() {
+        return &position.cells;
+    }
+    buf.clear();
+    buf.extend_from_slice(&position.cells);
+    buf.resize(TALLY_BASE as usize, OFF);
+    buf.extend_from_slice(&position.tallies);
+    buf
+}
+
 impl Walker {
     /// Prepares `program` for boards of exactly `width` by `height`, or says why not.
     pub(super) fn new(program: &Program, width: u32, height: u32) -> Result<Walker, Decline> {
@@ -371,12 +390,13 @@ impl Walker {
             return Err(Decline::Origin);
         }
         let mut anchors = Vec::new();
+        let mut tally_slots = 0;
         for rw in &program.rewrites {
             let mut per = Vec::new();
             for alt in rw.alternatives.iter() {
-                if !alt.tally_checks.is_empty() || alt.tally_writes.iter().any(|w| !w.is_empty()) {
-                    return Err(Decline::Boxes);
-                }
+                let slots = (alt.tally_checks.iter().map(|t| t.slot))
+                    .chain(alt.tally_writes.iter().flatten().map(|t| t.slot));
+                tally_slots = slots.fold(tally_slots, |n, slot| n.max(slot + 1));
                 // Anchored at the piece of interest, or else at the squares
                 // holding what the compiler's first anchor check accepts.
                 let anchor = match alt.checks.iter().position(|c| c.poi) {
@@ -536,6 +556,7 @@ impl Walker {
             width: w,
             height: h,
             codes,
+            tally_slots,
             suspects,
             suspect_any,
             bound_codes: bound.codes().collect(),
@@ -651,7 +672,6 @@ impl Walker {
         attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
-        let mut keep = keep;
         if let Some(parts) = &self.parts {
             // The first alternative with results counts them (with a keep
             // filter, even if it keeps none).
@@ -685,7 +705,26 @@ impl Walker {
         if let Some(shortcut) = &self.shortcut {
             return shortcut.count(position, occupied, scratch, meter, attacks, keep);
         }
-        let (cells, hash) = (&position.cells, position.hash);
+        let mut boxed = std::mem::take(&mut scratch.boxed);
+        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
+        let n = self.count_walked(cells, hash, occupied, scratch, meter, attacks, keep);
+        scratch.boxed = boxed;
+        n
+    }
+
+    /// [`Walker::count`] by walking, on `cells` ([`cells_and_tallies`] of a
+    /// position whose hash is `hash`).
+    #[allow(clippy::too_many_arguments)]
+    fn count_walked(
+        &self,
+        cells: &[Code],
+        hash: u64,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        attacks: Option<&dyn AttackTest>,
+        mut keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong> {
         if !self.exact_counts.get() {
             // Results told apart by their keys alone; where two paths give
             // one key (the same result, or two whose keys collide), the
@@ -704,7 +743,9 @@ impl Walker {
         }
         let mut n = 0;
         let sink = &mut Sink::Count(&mut n, keep);
-        self.walk(position, occupied, scratch, meter, attacks, sink)?;
+        let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
+        run.attacks = attacks;
+        run.finish(sink)?;
         Ok(n)
     }
 
@@ -754,10 +795,13 @@ impl Walker {
         attacks: Option<&dyn AttackTest>,
         sink: &mut Sink<'_, '_>,
     ) -> Result<bool, TooLong> {
-        let (cells, hash) = (&position.cells, position.hash);
+        let mut boxed = std::mem::take(&mut scratch.boxed);
+        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
         let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
         run.attacks = attacks;
-        run.finish(sink)
+        let found = run.finish(sink);
+        scratch.boxed = boxed;
+        found
     }
 
     /// Whether some result on the position `base` (square sets `occupied`)
@@ -964,11 +1008,13 @@ impl Keep<'_> {
     pub(super) fn untested(&self, base: &[Code], overlay: &[(u32, Code)]) -> bool {
         // (A result that writes nothing is tested: with nothing cold, it
         // leaves a protected piece attacked; so is one of a walk whose log
-        // is longer than the board, rather than read it all.)
+        // is longer than the board, rather than read it all, and one that
+        // changes a box.)
         !overlay.is_empty()
             && overlay.len() <= base.len()
             && overlay.iter().all(|&(at, c)| {
-                self.cold >> at & 1 == 1
+                at < TALLY_BASE
+                    && self.cold >> at & 1 == 1
                     && !self.hot.contains(c)
                     && (self.calm >> at & 1 == 1
                         || !(self.wary.contains(c) || self.wary.contains(base[at as usize])))

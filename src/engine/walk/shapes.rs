@@ -176,7 +176,7 @@ impl Placement {
         let Inst::Rewrite { id, next } = prog.insts[pc] else {
             return None;
         };
-        let [alt] = &prog.rewrites[id.index()].alternatives[..] else {
+        let [alt] = prog.rewrites[id.index()].boxless()? else {
             return None;
         };
         let [choice] = &alt.choices[..] else {

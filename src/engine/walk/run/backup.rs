@@ -391,15 +391,28 @@ impl Run<'_> {
             c.trace = self.trace;
             c.top = self.s.pois.last().copied();
             c.made = true;
-            self.make_choice(choice, tx, ty);
+            let boxes = a
+                .tally_writes
+                .get(c.choice as usize - 1)
+                .map_or(&[][..], |t| &t[..]);
+            self.make_choice(choice, boxes, tx, ty);
             return Ok(true);
         }
     }
 
     /// Makes the writes of `choice` under the translation `(tx, ty)`.
     #[inline(always)]
-    pub(super) fn make_choice(&mut self, choice: &[crate::program::SquareWrite], tx: i32, ty: i32) {
+    pub(super) fn make_choice(
+        &mut self,
+        choice: &[crate::program::SquareWrite],
+        boxes: &[crate::program::TallyWrite],
+        tx: i32,
+        ty: i32,
+    ) {
         let w = self.w;
+        for t in boxes {
+            self.add_tally(t.slot, t.delta);
+        }
         {
             for sw in choice.iter() {
                 let (x, y) = (tx + sw.dx, ty + sw.dy);

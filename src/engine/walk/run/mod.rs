@@ -26,7 +26,7 @@ use super::{
     Anchor, AttackTest, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace, WalkScratch, Walker,
 };
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
-use crate::engine::squares::Squares;
+use crate::engine::squares::{Squares, TALLY_BASE};
 use crate::engine::{Meter, Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, RewriteId, SplitEntry, Write};
 
@@ -198,6 +198,15 @@ impl<'a> Run<'a> {
         s.olds.clear();
         s.cur.clear();
         s.cur.extend_from_slice(base);
+        if w.tally_slots > 0 {
+            let len = (TALLY_BASE + w.tally_slots) as usize;
+            if s.cur.len() < TALLY_BASE as usize {
+                s.cur.resize(TALLY_BASE as usize, OFF);
+            }
+            if s.cur.len() < len {
+                s.cur.resize(len, 0);
+            }
+        }
         s.pois.clear();
         s.path.clear();
         s.seen.clear();
@@ -225,6 +234,10 @@ impl<'a> Run<'a> {
             duplicate: false,
         };
         for &(at, code) in overlay {
+            if at >= TALLY_BASE && at >= TALLY_BASE + w.tally_slots {
+                // A box this program does not read.
+                continue;
+            }
             run.write(at, code);
         }
         run
@@ -396,7 +409,8 @@ impl<'a> Run<'a> {
                             .codes
                             .iter()
                             .all(|&c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
-                            && self.s.overlay.iter().all(|&(_, c)| !fan.codes.contains(&c));
+                            && (self.s.overlay.iter())
+                                .all(|&(at, c)| at >= TALLY_BASE || !fan.codes.contains(&c));
                         if alone {
                             if fan.keyless
                                 && let Sink::Count(count, None) = sink
@@ -555,7 +569,8 @@ impl<'a> Run<'a> {
                             return Flow::Stop;
                         }
                         self.push_undo(top);
-                        self.make_choice(choice, tx, ty);
+                        let boxes = a.tally_writes.first().map_or(&[][..], |t| &t[..]);
+                        self.make_choice(choice, boxes, tx, ty);
                         pc = next;
                         continue;
                     }

@@ -245,20 +245,33 @@ impl Run<'_> {
 
     /// Calls `each` with every square the changes made now leave different
     /// from the position, once, and what it holds (in the order first
-    /// written).
+    /// written); then the same for each tally slot (at [`TALLY_BASE`] on,
+    /// with its count).
     #[inline(always)]
     pub(super) fn each_change(&self, mut each: impl FnMut(u32, Code)) {
+        let before = |at: u32| self.base.get(at as usize).copied().unwrap_or(0);
         if self.s.overlay.len() > self.s.cur.len() {
             // A long walk: the board is shorter than the log.
-            for (at, (&old, &new)) in self.base.iter().zip(&self.s.cur).enumerate() {
+            let squares = self.w.places.len();
+            for (at, (&old, &new)) in self.base.iter().zip(&self.s.cur).take(squares).enumerate() {
                 if old != new {
+                    each(at as u32, new);
+                }
+            }
+            for (at, &new) in self.s.cur.iter().enumerate().skip(TALLY_BASE as usize) {
+                if before(at as u32) != new {
                     each(at as u32, new);
                 }
             }
             return;
         }
         let mut seen: Squares = 0;
+        let mut boxed = false;
         for &(at, _) in &self.s.overlay {
+            if at >= TALLY_BASE {
+                boxed = true;
+                continue;
+            }
             let bit: Squares = 1 << at;
             if seen & bit != 0 {
                 continue;
@@ -269,6 +282,14 @@ impl Run<'_> {
                 each(at, new);
             }
         }
+        if boxed {
+            for (i, &(at, _)) in self.s.overlay.iter().enumerate() {
+                let first = at >= TALLY_BASE && !self.s.overlay[..i].iter().any(|&(a, _)| a == at);
+                if first && before(at) != self.s.cur[at as usize] {
+                    each(at, self.s.cur[at as usize]);
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -276,7 +297,8 @@ impl Run<'_> {
         (at as i32 % self.w.width, at as i32 / self.w.width)
     }
 
-    /// Writes `code` at square `at`.
+    /// Writes `code` at square `at` (at [`TALLY_BASE`] on: the count of a
+    /// tally slot).
     #[inline(always)]
     pub(super) fn write(&mut self, at: u32, code: Code) {
         let old = self.s.cur[at as usize];
@@ -284,9 +306,28 @@ impl Run<'_> {
             self.s.overlay.push((at, code));
             self.s.olds.push((old, self.delta));
             self.s.cur[at as usize] = code;
-            let place = self.w.places[at as usize];
-            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
+            self.delta ^= match self.w.places.get(at as usize) {
+                Some(&place) => hash::square_with(place, old) ^ hash::square_with(place, code),
+                None => {
+                    let slot = (at - TALLY_BASE) as usize;
+                    hash::tally(slot, old) ^ hash::tally(slot, code)
+                }
+            };
         }
+    }
+
+    /// How many tally slot `slot` holds now.
+    #[inline(always)]
+    pub(super) fn tally(&self, slot: u32) -> u16 {
+        self.s.cur.get((TALLY_BASE + slot) as usize).copied().unwrap_or(0)
+    }
+
+    /// Adds `delta` to tally slot `slot` (never below 0 nor above
+    /// `u16::MAX`, as the backtracker does).
+    #[inline]
+    pub(super) fn add_tally(&mut self, slot: u32, delta: i32) {
+        let new = (self.tally(slot) as i32 + delta).clamp(0, u16::MAX as i32) as u16;
+        self.write(TALLY_BASE + slot, new);
     }
 
     /// Whether sub-program `sub` is a choice of rewrites at the piece of
@@ -464,7 +505,7 @@ impl Run<'_> {
         let mut squares: Squares = 0;
         if self.s.overlay.len() > self.s.cur.len() {
             // A long walk: the board is shorter than the log.
-            for (at, &c) in self.s.cur.iter().enumerate() {
+            for (at, &c) in self.s.cur.iter().enumerate().take(self.w.places.len()) {
                 if set.contains(c) {
                     squares |= 1 << at;
                 }
@@ -475,6 +516,9 @@ impl Run<'_> {
             squares |= self.occupied.get(c as usize).copied().unwrap_or(0);
         }
         for &(at, c) in &self.s.overlay {
+            if at >= TALLY_BASE {
+                continue;
+            }
             if set.contains(c) {
                 squares |= 1 << at;
             } else {
@@ -489,6 +533,9 @@ impl Run<'_> {
     pub(super) fn matches(&self, id: RewriteId, alt: usize, tx: i32, ty: i32) -> bool {
         let a = &self.w.prog.rewrites[id.index()].alternatives[alt];
         let top = self.s.pois.last();
+        if !a.tally_checks.iter().all(|t| self.tally(t.slot) >= t.at_least) {
+            return false;
+        }
         a.checks.iter().all(|c| {
             let (x, y) = (tx + c.dx, ty + c.dy);
             let here = self.read(x, y);
@@ -656,13 +703,19 @@ impl Run<'_> {
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
                     changes.clear();
-                    // Reading order: top row first.
-                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
+                    // Reading order: top row first; then the tallies by slot.
+                    let squares = diff.partition_point(|&(at, _)| at < TALLY_BASE);
+                    let (on_board, boxed) = diff.split_at(squares);
+                    for row in on_board.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
                         changes.extend(row.iter().map(|&(at, c)| Change {
                             at: coord(at),
                             content: Content::from_code(c),
                         }));
                     }
+                    changes.extend(boxed.iter().map(|&(at, n)| Change {
+                        at: Coord::tally((at - TALLY_BASE) as usize),
+                        content: Content::Count(n),
+                    }));
                     let mut path = std::mem::take(&mut self.s.path_coords);
                     path.clear();
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
