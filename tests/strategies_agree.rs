@@ -51,6 +51,12 @@ fn piece_move() -> BoxedStrategy<String> {
         1 => Just("((% -> ♖) / nil)".to_string()),
         1 => Just("!{attacked}".to_string()),
         1 => Just("?{attacked}".to_string()),
+        // Only if the next player is left without a legal move, or not.
+        1 => Just("?{no_reply}".to_string()),
+        1 => Just("!{no_reply}".to_string()),
+        // The square the piece started on, if it left it: a pawn put there.
+        1 => Just("(%from: (% -> ♙))".to_string()),
+        1 => Just("?{%from: nil}".to_string()),
         // A capture that puts the piece taken into the hand, as one's own.
         1 => (direction(), prop::sample::select(vec![("♟", "♙"), ("♜", "♖")]))
             .prop_map(|(m, (taken, kept))| format!("(% + {m}{taken} -> . + {m}% + hand {kept})")),

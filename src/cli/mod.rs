@@ -53,6 +53,10 @@ enum Command {
         /// Count warnings as errors: exit 1 when any file draws one.
         #[arg(long)]
         deny_warnings: bool,
+        /// Say which engine runs each side's moves (the fast engine, with
+        /// the shapes it runs on square sets, or the backtracker, and why).
+        #[arg(long)]
+        engines: bool,
     },
     /// Print the expanded core form of definitions, or of one expression.
     Expand(cmd::expand::ExpandArgs),
@@ -105,7 +109,11 @@ pub fn main() -> ExitCode {
         ..Limits::default()
     });
     let result = match cli.command {
-        Command::Check { files, deny_warnings } => cmd::check::run(&files, deny_warnings),
+        Command::Check {
+            files,
+            deny_warnings,
+            engines,
+        } => cmd::check::run(&files, deny_warnings, engines),
         Command::Expand(args) => cmd::expand::run(&args),
         Command::Fmt(args) => cmd::fmt::run(&args),
         Command::Apply(args) => cmd::apply::run(&args),

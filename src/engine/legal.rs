@@ -20,13 +20,14 @@ use super::scratch::FastScratch;
 use super::squares::{Squares, TALLY_BASE};
 use super::walk::{AttackTest, Keep, TooLong, WalkScratch};
 use super::walk::{Walker, cells_and_tallies};
-use crate::core::{Code, CodeSet, Content, Coord};
+use crate::core::{Change, Code, CodeSet, Content, Coord};
 use crate::engine::Meter;
 use crate::engine::position::Position;
 use crate::engine::{Roles, Successor};
 
 /// The walkers of every side of a game with who owns what: a view that
 /// answers `attacked` and finds safe moves without the backtracker.
+#[derive(Clone, Copy)]
 pub(crate) struct Walkers<'a> {
     /// Per side: its moves' walker, if it has one.
     pub(crate) sides: &'a [Option<&'a Walker>],
@@ -36,6 +37,9 @@ pub(crate) struct Walkers<'a> {
     pub(crate) codes: usize,
     /// The work the question may still do.
     pub(crate) meter: &'a Meter,
+    /// Whether `no_reply` is asked: not inside the replies another
+    /// `no_reply` lists (replies do not nest, as attack tests do not).
+    pub(crate) replies: bool,
 }
 
 /// A protected square, tested once on the position as it is.
@@ -53,6 +57,9 @@ struct Guarded {
 struct Opponents<'w> {
     walkers: &'w Walkers<'w>,
     side: usize,
+    /// The position the side's walk searches (`no_reply` makes the
+    /// walk's changes on it).
+    position: &'w Position,
     scratch: RefCell<WalkScratch>,
 }
 
@@ -70,6 +77,51 @@ impl AttackTest for Opponents<'_> {
         self.walkers
             .others_change(side, base, occupied, overlay, at, &mut scratch)
             .map(|(hit, _)| hit)
+    }
+
+    fn no_reply(&self, _base: &[Code], overlay: &[(u32, Code)]) -> Result<bool, TooLong> {
+        let sides = self.walkers.sides.len();
+        if sides == 0 || !self.walkers.replies {
+            return Ok(false);
+        }
+        let next = (self.side + 1) % sides;
+        let Some(walker) = self.walkers.sides[next] else {
+            // (Not reached: a walk asks the other sides only when every
+            // side is walked.)
+            return Ok(false);
+        };
+        // The position the walk has made: its changes, each square's last.
+        let width = self.position.width as i32;
+        let changes: Vec<Change> = (overlay.iter())
+            .map(|&(at, code)| match at.checked_sub(TALLY_BASE) {
+                Some(slot) => Change {
+                    at: Coord::tally(slot as usize),
+                    content: Content::Count(code),
+                },
+                None => Change {
+                    at: Coord::new(at as i32 % width, at as i32 / width),
+                    content: Content::from_code(code),
+                },
+            })
+            .collect();
+        let after = self.position.with_changes(&changes);
+        let inner = Walkers {
+            replies: false,
+            ..*self.walkers
+        };
+        let mut any = false;
+        inner.each(
+            next,
+            walker,
+            &after,
+            true,
+            &mut FastScratch::default(),
+            &mut |_| {
+                any = true;
+                ControlFlow::Break(())
+            },
+        )?;
+        Ok(!any)
     }
 }
 
@@ -258,6 +310,7 @@ impl Walkers<'_> {
         let oracle = Opponents {
             walkers: self,
             side,
+            position,
             scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
         };
         let attacks = mover.attacks().then_some(&oracle as &dyn AttackTest);

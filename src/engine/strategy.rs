@@ -193,6 +193,7 @@ impl Meta {
             roles: &self.roles,
             codes: self.walk_codes,
             meter,
+            replies: true,
         })
     }
 }

@@ -8,16 +8,20 @@ use chessalg::game::Game;
 
 use crate::cli::{Failure, build_game, print_problems, read_source};
 
-/// Runs `chessalg check`.
-pub fn run(files: &[String], deny_warnings: bool) -> Result<(), Failure> {
+/// Runs `chessalg check`; with `engines`, says which engine runs each
+/// side's moves and each pattern, and why the fast one does not.
+pub fn run(files: &[String], deny_warnings: bool, engines: bool) -> Result<(), Failure> {
     let mut failed = 0;
     for f in files {
-        match check(f) {
-            Ok((_, warnings)) if deny_warnings && warnings > 0 => {
+        match check(f, engines) {
+            Ok((_, warnings, _)) if deny_warnings && warnings > 0 => {
                 eprintln!("{f}: {warnings} warning(s), refused by --deny-warnings");
                 failed += 1;
             }
-            Ok((definitions, _)) => println!("{f}: ok ({definitions} definitions)"),
+            Ok((definitions, _, engines)) => {
+                println!("{f}: ok ({definitions} definitions)");
+                print!("{engines}");
+            }
             Err(Failure::Reported) => failed += 1,
             Err(Failure::Message(m)) => {
                 eprintln!("error: {m}");
@@ -33,8 +37,9 @@ pub fn run(files: &[String], deny_warnings: bool) -> Result<(), Failure> {
 }
 
 /// Checks one file, printing its problems: its number of definitions and
-/// of warnings when it is valid.
-fn check(path: &str) -> Result<(usize, usize), Failure> {
+/// of warnings when it is valid, and with `engines` the lines that say
+/// which engine runs what.
+fn check(path: &str, engines: bool) -> Result<(usize, usize, String), Failure> {
     let source = read_source(path)?;
     let (spec, warnings) = Spec::load(&source).map_err(|problems| {
         print_problems(&problems);
@@ -42,8 +47,35 @@ fn check(path: &str) -> Result<(usize, usize), Failure> {
     })?;
     let (warnings, game) = Game::checked(&spec, warnings, |spec| build_game(spec, path));
     print_problems(&warnings);
-    if let Some(Err(failure)) = game {
-        return Err(failure);
+    let lines = match game {
+        Some(Err(failure)) => return Err(failure),
+        Some(Ok(game)) if engines => engine_lines(&game),
+        _ => String::new(),
+    };
+    Ok((spec.rules().definitions().len(), warnings.warnings(), lines))
+}
+
+/// One line per side (the shapes the fast engine runs, or why the
+/// backtracker runs its moves) and one for the `when` patterns.
+fn engine_lines(game: &Game) -> String {
+    let report = game.engine_report();
+    let mut out = String::new();
+    for (i, why) in report.sides.iter().enumerate() {
+        let name = game.players().get(i).map_or("?", String::as_str);
+        out += &match why {
+            None => format!("  {name}: fast engine ({})\n", report.shapes[i].join(", ")),
+            Some(why) => format!("  {name}: backtracker: {why}\n"),
+        };
     }
-    Ok((spec.rules().definitions().len(), warnings.warnings()))
+    if !report.patterns.is_empty() {
+        let fast = report.patterns.iter().filter(|p| p.is_none()).count();
+        out += &format!(
+            "  patterns: {fast} of {} on the fast engine\n",
+            report.patterns.len()
+        );
+        for why in report.patterns.iter().flatten() {
+            out += &format!("    backtracker: {why}\n");
+        }
+    }
+    out
 }

@@ -41,12 +41,6 @@ pub enum Decline {
     /// A rewrite could write where there is no square, or remove one.
     #[error("a rewrite could create or remove a square")]
     ChangesTheBoard,
-    /// The program asks `no_reply` (the backtracker answers it).
-    #[error("it asks whether the next player has a legal move")]
-    NoReply,
-    /// The program binds the square a piece started on (`%from:`).
-    #[error("it binds the square a piece started on")]
-    Origin,
     /// A left side has no square that must hold something.
     #[error("a left side has no square to start from")]
     NoAnchor,

@@ -176,6 +176,12 @@ pub(crate) trait AttackTest {
         at: u32,
         code: Code,
     ) -> Result<bool, TooLong>;
+
+    /// Whether the side after the one searching has no legal move on
+    /// `base` with the changes `overlay` made (`no_reply`). Inside the
+    /// replies it lists, as inside an attack test, the answer is "it has
+    /// one", so the question never recurses.
+    fn no_reply(&self, base: &[Code], overlay: &[(u32, Code)]) -> Result<bool, TooLong>;
 }
 
 /// The square a targeted walk looks for a change of, and what it holds
@@ -245,6 +251,9 @@ struct Poi {
     x: i32,
     y: i32,
     code: Code,
+    /// The square it was bound on (`%from:` makes that square the piece
+    /// of interest).
+    from: u32,
 }
 
 /// Scratch for the walker: the change list, the pieces of interest, the
@@ -383,12 +392,6 @@ impl Walker {
         if width == 0 || height == 0 || width * height > MAX_SQUARES {
             return Err(Decline::BoardTooLarge);
         }
-        if program.insts.iter().any(|i| matches!(i, Inst::NoReply { .. })) {
-            return Err(Decline::NoReply);
-        }
-        if program.insts.iter().any(|i| matches!(i, Inst::Origin { .. })) {
-            return Err(Decline::Origin);
-        }
         let mut anchors = Vec::new();
         let mut tally_slots = 0;
         for rw in &program.rewrites {
@@ -429,7 +432,8 @@ impl Walker {
             }
             anchors.push(per);
         }
-        let attacks = program.insts.iter().any(|i| matches!(i, Inst::Attacked { .. }));
+        let attacks =
+            (program.insts.iter()).any(|i| matches!(i, Inst::Attacked { .. } | Inst::NoReply { .. }));
         let mut visit = program.visit.clone();
         for pc in monotone_loops(program, width, height) {
             visit[pc as usize] = false;

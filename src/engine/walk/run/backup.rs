@@ -123,7 +123,13 @@ impl Run<'_> {
                 if self.s.pois.is_empty() && self.trace.from.is_none() {
                     self.trace.from = Some(at);
                 }
-                self.s.pois.push(Poi { at, x, y, code });
+                self.s.pois.push(Poi {
+                    at,
+                    x,
+                    y,
+                    code,
+                    from: at,
+                });
                 self.s.frames.push(Frame::Bind {
                     squares,
                     next,
@@ -202,6 +208,7 @@ impl Run<'_> {
                         x,
                         y,
                         code: stamp.code,
+                        from: at,
                     });
                     self.s.frames.push(Frame::Fan {
                         pc,

@@ -25,7 +25,7 @@ use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
     Anchor, AttackTest, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace, WalkScratch, Walker,
 };
-use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, OFF};
+use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, EMPTY, OFF};
 use crate::engine::squares::{Squares, TALLY_BASE};
 use crate::engine::{Meter, Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, RewriteId, SplitEntry, Write};
@@ -340,7 +340,13 @@ impl<'a> Run<'a> {
                                 if self.s.pois.is_empty() && self.trace.from.is_none() {
                                     self.trace.from = Some(at);
                                 }
-                                self.s.pois.push(Poi { at, x, y, code });
+                                self.s.pois.push(Poi {
+                                    at,
+                                    x,
+                                    y,
+                                    code,
+                                    from: at,
+                                });
                                 Flow::Go(next)
                             }
                         }
@@ -496,7 +502,13 @@ impl<'a> Run<'a> {
                     if self.s.pois.is_empty() && self.trace.from.is_none() {
                         self.trace.from = Some(at);
                     }
-                    self.s.pois.push(Poi { at, x, y, code });
+                    self.s.pois.push(Poi {
+                        at,
+                        x,
+                        y,
+                        code,
+                        from: at,
+                    });
                     pc = next;
                 }
                 Inst::Unbind { next } => {
@@ -688,8 +700,57 @@ impl<'a> Run<'a> {
                         flow => return flow,
                     }
                 }
-                Inst::NoReply { .. } => unreachable!("a walker declines `no_reply`"),
-                Inst::Origin { .. } => unreachable!("a walker declines `%from:`"),
+                Inst::NoReply { next } => {
+                    // Without the other sides (inside an attack test or a
+                    // reply), the next side is taken to have a reply.
+                    let Some(attacks) = self.attacks else {
+                        return Flow::Dead;
+                    };
+                    let compact: Vec<(u32, Code)>;
+                    let overlay = if self.s.overlay.len() > self.s.cur.len() {
+                        let mut changes = Vec::new();
+                        self.each_change(|at, new| changes.push((at, new)));
+                        compact = changes;
+                        &compact[..]
+                    } else {
+                        &self.s.overlay[..]
+                    };
+                    match attacks.no_reply(self.base, overlay) {
+                        Ok(true) => pc = next,
+                        Ok(false) => return Flow::Dead,
+                        Err(_) => {
+                            self.too_long = true;
+                            return Flow::Stop;
+                        }
+                    }
+                }
+                Inst::Origin { next } => {
+                    // The square the piece of interest was bound on becomes
+                    // the piece of interest (a bind of that square alone),
+                    // if the piece left it empty.
+                    let from = (self.s.pois.last())
+                        .expect("the compiler checked a piece of interest is bound")
+                        .from;
+                    let (x, y) = self.xy(from);
+                    let code = self.read(x, y);
+                    if code != EMPTY {
+                        return Flow::Dead;
+                    }
+                    self.s.frames.push(Frame::Bind {
+                        squares: 0,
+                        next,
+                        trace: self.trace,
+                        bound: true,
+                    });
+                    self.s.pois.push(Poi {
+                        at: from,
+                        x,
+                        y,
+                        code,
+                        from,
+                    });
+                    pc = next;
+                }
                 Inst::Attacked { next } => {
                     let Some(attacks) = self.attacks else {
                         return Flow::Dead;

@@ -368,6 +368,7 @@ impl Run<'_> {
             x,
             y,
             code: moved,
+            from: from.from,
         };
         to
     }
