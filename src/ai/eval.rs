@@ -35,6 +35,16 @@ pub(super) fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
     if added > 0 { taken } else { taken + own }
 }
 
+/// How many of `moves` count for mobility: those that move a piece on the
+/// board (a piece of interest), where there are any; else all of them. A
+/// drop from a hand is not counted: a player with pieces in hand has a
+/// drop onto nearly every empty square, which says little about its
+/// position and would make holding pieces look better than playing them.
+pub(super) fn mobility(moves: &[Action]) -> usize {
+    let moving = moves.iter().filter(|a| a.from().is_some()).count();
+    if moving > 0 { moving } else { moves.len() }
+}
+
 /// Whether the player to move has a piece that is not royal and is worth
 /// more than the least of its other pieces: where all it has left are its
 /// least pieces (pawns and kings), zugzwang is common and a null move lies.

@@ -21,7 +21,7 @@ pub use learned::{Feature, Weights, WeightsError};
 pub use rng::Rng;
 
 use crate::core::Coord;
-use eval::{has_more_than_least, material_gain, value_gain, value_of};
+use eval::{has_more_than_least, material_gain, mobility, value_gain, value_of};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -351,7 +351,7 @@ impl Ai {
             let line = Line {
                 depth: depth - 1,
                 ply: 1,
-                parent_moves: legal.actions.len(),
+                parent_moves: mobility(&legal.actions),
                 timed: true,
             };
             // The first move with the window, the others with a null window
@@ -526,7 +526,7 @@ impl Ai {
             let line = Line {
                 depth: depth - 1 - NULL_REDUCTION.min(depth - 1),
                 ply: ply + 1,
-                parent_moves: moves.actions.len(),
+                parent_moves: mobility(&moves.actions),
                 timed,
             };
             let score = self.descend(game, state, undo, (beta - 1, beta), line, cache);
@@ -544,7 +544,7 @@ impl Ai {
             let line = Line {
                 depth: depth - 1,
                 ply: ply + 1,
-                parent_moves: moves.actions.len(),
+                parent_moves: mobility(&moves.actions),
                 timed,
             };
             // Late-move reductions: a quiet move ordered late (not the
@@ -704,8 +704,7 @@ impl Ai {
             parent_moves,
             qdepth,
         } = at;
-        let mobility = moves.actions.len() as i32 - parent_moves as i32;
-        let stand = material + MOBILITY * mobility;
+        let stand = material + MOBILITY * (mobility(&moves.actions) as i32 - parent_moves as i32);
         if stand >= beta || qdepth >= MAX_QUIESCENCE {
             return Ok(stand);
         }
@@ -724,19 +723,12 @@ impl Ai {
         }
         gains.sort_by_key(|&(g, _)| -g);
         let mut best = stand;
+        let parent = mobility(&moves.actions);
         for (_, i) in gains {
             let Some(undo) = game.try_make(state, &moves.actions[i], moves, cache)? else {
                 continue;
             };
-            let score = self.quiet_node(
-                game,
-                state,
-                (-beta, -alpha),
-                ply + 1,
-                moves.actions.len(),
-                qdepth + 1,
-                cache,
-            );
+            let score = self.quiet_node(game, state, (-beta, -alpha), ply + 1, parent, qdepth + 1, cache);
             game.unmake(state, undo);
             let score = -score?;
             best = best.max(score);

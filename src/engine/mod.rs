@@ -65,6 +65,32 @@ pub struct Successor<'c> {
     pub hash: u64,
 }
 
+/// What tells two results that leave the same position apart, and what a
+/// move's name is made from: where the outermost piece of interest started
+/// and ended, and the last other piece a replacement left on its square (a
+/// promotion), kept when a later one empties the square. `S` is how an
+/// engine names a square: coordinates in the backtracker, an index in the
+/// walker. Every engine deduplicates results by it and their changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveIdentity<S> {
+    /// Where the piece of interest was bound.
+    pub(crate) from: Option<S>,
+    /// Where it was when its `%p:` ended.
+    pub(crate) to: Option<S>,
+    /// What it became.
+    pub(crate) became: Option<Code>,
+}
+
+impl<S> Default for MoveIdentity<S> {
+    fn default() -> Self {
+        MoveIdentity {
+            from: None,
+            to: None,
+            became: None,
+        }
+    }
+}
+
 /// The moves of every side of a game, prepared for its board, and the
 /// searches the game layer runs with them. `attacked` means "a side other
 /// than the owner of the piece of interest (or, for a piece no side owns,

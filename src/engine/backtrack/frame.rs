@@ -3,7 +3,7 @@
 //! ordered choice's results) that undoes its change when resumed.
 
 use crate::core::{Code, Coord};
-use crate::engine::hash;
+use crate::engine::{MoveIdentity, hash};
 use crate::program::{BindId, Pc, RewriteId};
 
 /// The piece of interest: where it is and which piece it is.
@@ -16,16 +16,12 @@ pub(super) struct Poi {
     pub(super) from: (i32, i32),
 }
 
-/// Where the outermost piece of interest started and ended, and what it
-/// became: what a move's name is derived from, so what tells two moves
-/// that leave the same position apart.
+/// The move a search has made so far ([`MoveIdentity`], in coordinates),
+/// with the length of its traced path and its key.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Trace {
-    pub(super) from: Option<Coord>,
-    pub(super) to: Option<Coord>,
-    /// The last other piece a replacement left on its square (a promotion),
-    /// kept when a later one empties the square.
-    pub(super) became: Option<Code>,
+    /// Where the piece started and ended, and what it became.
+    pub(super) id: MoveIdentity<Coord>,
     /// How many squares of the traced path (see `Scratch::trace_paths`) are current.
     pub(super) path: u32,
     /// A hash of `from`, `to` and `became` (0 when none is known).
@@ -36,7 +32,7 @@ impl Trace {
     /// Whether both name the same move: the same start, end and change of piece.
     #[inline]
     pub(super) fn same_move(&self, other: &Trace) -> bool {
-        self.from == other.from && self.to == other.to && self.became == other.became
+        self.id == other.id
     }
 
     /// Recomputes `key` after `from`, `to` or `became` changed.
@@ -44,9 +40,9 @@ impl Trace {
     pub(super) fn rekey(&mut self) {
         let at = |c: Option<Coord>, salt: u64| c.map_or(0, |c| hash::square(c.x, c.y, 0) ^ salt);
         self.key = hash::mix(
-            at(self.from, 0x1F83_D9AB_FB41_BD6B)
-                ^ at(self.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
-                ^ self.became.map_or(0, |b| (b as u64 + 1) << 48),
+            at(self.id.from, 0x1F83_D9AB_FB41_BD6B)
+                ^ at(self.id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
+                ^ self.id.became.map_or(0, |b| (b as u64 + 1) << 48),
         );
     }
 }

@@ -126,9 +126,9 @@ impl<'c> Successors<'c> {
         let results = self.results;
         results.entries.get(i).map(|e| Successor {
             changes: results.changes(e),
-            poi_from: e.trace.from,
-            poi_to: e.trace.to,
-            became: e.trace.became.and_then(code::as_piece).map(|(p, _)| p),
+            poi_from: e.trace.id.from,
+            poi_to: e.trace.id.to,
+            became: e.trace.id.became.and_then(code::as_piece).map(|(p, _)| p),
             path: results.path(e),
             // A top-level key is the position's hash and the move's.
             hash: e.key ^ e.trace.key,

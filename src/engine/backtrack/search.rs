@@ -492,8 +492,8 @@ impl Search<'_> {
                     let (trace, poi_hash) = (c.trace, c.poi_hash);
                     let poi = c.pois.pop().expect("unbind follows a bind");
                     c.poi_hash ^= hash::poi(c.pois.len(), poi.x, poi.y, poi.code);
-                    if c.pois.is_empty() && c.trace.to.is_none() {
-                        c.trace.to = Some(Coord::new(poi.x, poi.y));
+                    if c.pois.is_empty() && c.trace.id.to.is_none() {
+                        c.trace.id.to = Some(Coord::new(poi.x, poi.y));
                         c.trace.rekey();
                     }
                     self.push(level, Frame::Rebind { poi, trace, poi_hash });
@@ -696,7 +696,7 @@ impl Search<'_> {
                 c.poi_hash ^= hash::poi(depth, top.x, top.y, top.code) ^ hash::poi(depth, top.x, top.y, here);
                 top.code = here;
                 if depth == 0 {
-                    c.trace.became = Some(here);
+                    c.trace.id.became = Some(here);
                     c.trace.rekey();
                 }
             }
@@ -858,8 +858,8 @@ impl Search<'_> {
             code,
             from: (x, y),
         });
-        if c.pois.len() == 1 && c.trace.from.is_none() {
-            c.trace.from = Some(Coord::new(x, y));
+        if c.pois.len() == 1 && c.trace.id.from.is_none() {
+            c.trace.id.from = Some(Coord::new(x, y));
             c.trace.rekey();
         }
         self.push(level, Frame::Bind(f));

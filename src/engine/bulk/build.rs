@@ -285,14 +285,14 @@ pub(super) fn rules(
     }
     let mut out = Vec::new();
     for rule in rules {
-        let class_check = |c: &Check, classes: &mut Vec<Box<[Code]>>| ClassCheck {
+        let class_check = |c: &SetCheck, classes: &mut Vec<Box<[Code]>>| ClassCheck {
             shift: c.shift,
             class: intern(classes, c.codes.iter().copied()),
             inside: c.inside,
             outside: c.outside,
         };
         let checks = rule.checks.iter().map(|c| class_check(c, classes)).collect();
-        let choices: Vec<(Vec<Write>, bool)> = (rule.choices.iter())
+        let choices: Vec<(Vec<SetWrite>, bool)> = (rule.choices.iter())
             .map(|w| (w.clone(), w.iter().any(|w| w.always)))
             .collect();
         let first = rule.traces.first()?;

@@ -32,7 +32,7 @@ use build::{choice_of, displacements, follow, never_ends, rays, rules};
 
 use smallvec::SmallVec;
 
-use super::choice::{Check, Tail, Write};
+use super::choice::{SetCheck, SetWrite, Tail};
 use super::squares::{Squares, on_board};
 use super::walk::{AttackTest, Keep, Shortcut, TooLong, WalkScratch, Walker};
 use crate::core::{self as code, Code, CodeSet, Marks};
@@ -113,7 +113,7 @@ struct Lines {
 struct BulkRule {
     checks: Vec<ClassCheck>,
     /// Per choice: its writes, and whether one of them always changes its square.
-    choices: Vec<(Vec<Write>, bool)>,
+    choices: Vec<(Vec<SetWrite>, bool)>,
     tails: Vec<Tail>,
     /// Where the tails may make a rewrite: the places where each of the
     /// first tail's rewrites may match, as checks (none: the tails never

@@ -2,7 +2,7 @@
 //! among, as square-set operations on a board of one size, or the reason
 //! the bit-parallel engine declines the program.
 
-use super::{Check, Plan, Rule, Tail, TailCheck, TailRewrite, TracedMove, Write};
+use super::{Plan, Rule, SetCheck, SetWrite, Tail, TailCheck, TailRewrite, TracedMove};
 use crate::core::{self as code, Code, CodeSet, OFF};
 use crate::engine::squares::{Decline, MAX_SQUARES, Squares};
 use crate::program::{
@@ -494,9 +494,9 @@ impl Geometry {
 
     /// A check at `(dx, dy)` from the place a left side matches at,
     /// accepting `accepts`.
-    pub(crate) fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> Check {
+    pub(crate) fn check(&self, dx: i32, dy: i32, accepts: &CodeSet) -> SetCheck {
         let inside = self.inside(dx, dy);
-        Check {
+        SetCheck {
             dx,
             dy,
             shift: dx + dy * self.width as i32,
@@ -544,7 +544,7 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
         .ok_or(Decline::NoAnchor)?;
     let (rx, ry) = (reference.dx, reference.dy);
     let w = geometry.width as i32;
-    let mut checks: Vec<Check> = alt
+    let mut checks: Vec<SetCheck> = alt
         .checks
         .iter()
         .map(|c| geometry.check(c.dx - rx, c.dy - ry, &c.accepts))
@@ -570,7 +570,7 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
             if code == OFF || check.accepts.contains(OFF) {
                 return Err(Decline::ChangesTheBoard);
             }
-            writes.push(Write {
+            writes.push(SetWrite {
                 dx,
                 dy,
                 shift: dx + dy * w,
@@ -604,7 +604,7 @@ fn rule(alt: &Alternative, geometry: &Geometry) -> Result<Rule, Decline> {
 /// or with two choices) can make the same changes: then the results need
 /// no deduplication and can be counted by their number.
 fn distinct(rules: &[Rule]) -> bool {
-    let mut kinds: Vec<(usize, &[Write])> = Vec::new();
+    let mut kinds: Vec<(usize, &[SetWrite])> = Vec::new();
     for (r, rule) in rules.iter().enumerate() {
         for writes in &rule.choices {
             if writes.is_empty() || writes.iter().any(|w| !w.always) {
@@ -627,7 +627,7 @@ fn distinct(rules: &[Rule]) -> bool {
 /// Whether `w1` made at some match of `r1` and `w2` at some match of `r2`
 /// could be the same changes. (One rule at two places never is: its writes
 /// always change their squares and move with the place.)
-fn could_coincide(r1: &Rule, w1: &[Write], r2: &Rule, w2: &[Write]) -> bool {
+fn could_coincide(r1: &Rule, w1: &[SetWrite], r2: &Rule, w2: &[SetWrite]) -> bool {
     if w1.len() != w2.len() {
         return false;
     }

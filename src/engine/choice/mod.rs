@@ -99,9 +99,9 @@ pub struct Plan {
 pub(crate) struct Rule {
     /// The squares it checks, measured from one that must be on the board
     /// (the first, at offset zero).
-    pub(crate) checks: Vec<Check>,
+    pub(crate) checks: Vec<SetCheck>,
     /// Per choice: the squares it changes, in reading order.
-    pub(crate) choices: Vec<Vec<Write>>,
+    pub(crate) choices: Vec<Vec<SetWrite>>,
     /// Where the program's offsets put the square the checks are measured from.
     pub(crate) reference: (i32, i32),
     /// Per choice, for a rule of a traced plan ([`compile::traced_plan`]):
@@ -158,7 +158,7 @@ pub(crate) struct TracedMove {
 
 /// One square a left side checks.
 #[derive(Clone, Debug)]
-pub(crate) struct Check {
+pub(crate) struct SetCheck {
     pub(crate) dx: i32,
     pub(crate) dy: i32,
     /// `dx + dy * width`: the bit distance to the square.
@@ -176,7 +176,7 @@ pub(crate) struct Check {
 
 /// One square a right side changes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Write {
+pub(crate) struct SetWrite {
     pub(crate) dx: i32,
     pub(crate) dy: i32,
     /// `dx + dy * width`.

@@ -36,7 +36,7 @@ use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::squares::Decline;
 use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
-use crate::engine::{Meter, Successor, hash};
+use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
 use program::{choice_end, leads_to_match, live_binds};
 use run::{Run, Sink};
@@ -352,9 +352,8 @@ struct Kept {
 /// became; and how long its traced path is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Trace {
-    from: Option<u32>,
-    to: Option<u32>,
-    became: Option<Code>,
+    /// Where the piece started and ended (as square indices), and what it became.
+    id: MoveIdentity<u32>,
     path: u32,
 }
 
@@ -362,14 +361,14 @@ impl Trace {
     /// Whether two results are the same move (their paths aside: the first
     /// path found stands, as in the backtracker).
     fn same_move(&self, other: &Trace) -> bool {
-        (self.from, self.to, self.became) == (other.from, other.to, other.became)
+        self.id == other.id
     }
 
     fn key(&self) -> u64 {
         let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
-        at(self.from, 0x1F83_D9AB_FB41_BD6B)
-            ^ at(self.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
-            ^ self.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
+        at(self.id.from, 0x1F83_D9AB_FB41_BD6B)
+            ^ at(self.id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
+            ^ self.id.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
     }
 }
 

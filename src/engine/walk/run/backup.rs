@@ -120,8 +120,8 @@ impl Run<'_> {
                 squares &= squares - 1;
                 let (x, y) = self.xy(at);
                 let code = self.read(x, y);
-                if self.s.pois.is_empty() && self.trace.from.is_none() {
-                    self.trace.from = Some(at);
+                if self.s.pois.is_empty() && self.trace.id.from.is_none() {
+                    self.trace.id.from = Some(at);
                 }
                 self.s.pois.push(Poi {
                     at,
@@ -447,7 +447,7 @@ impl Run<'_> {
                 if here != p.code && code::as_piece(here).is_some() {
                     self.s.pois.last_mut().expect("a piece of interest").code = here;
                     if depth == 1 {
-                        self.trace.became = Some(here);
+                        self.trace.id.became = Some(here);
                     }
                 }
             }

@@ -337,8 +337,8 @@ impl<'a> Run<'a> {
                                 let at = left.trailing_zeros();
                                 let (x, y) = self.xy(at);
                                 let code = self.read(x, y);
-                                if self.s.pois.is_empty() && self.trace.from.is_none() {
-                                    self.trace.from = Some(at);
+                                if self.s.pois.is_empty() && self.trace.id.from.is_none() {
+                                    self.trace.id.from = Some(at);
                                 }
                                 self.s.pois.push(Poi {
                                     at,
@@ -499,8 +499,8 @@ impl<'a> Run<'a> {
                     });
                     let (x, y) = self.xy(at);
                     let code = self.read(x, y);
-                    if self.s.pois.is_empty() && self.trace.from.is_none() {
-                        self.trace.from = Some(at);
+                    if self.s.pois.is_empty() && self.trace.id.from.is_none() {
+                        self.trace.id.from = Some(at);
                     }
                     self.s.pois.push(Poi {
                         at,
@@ -515,9 +515,9 @@ impl<'a> Run<'a> {
                     let (saved, trace) = (self.s.pois.pop(), self.trace);
                     if let Some(p) = saved
                         && self.s.pois.is_empty()
-                        && self.trace.to.is_none()
+                        && self.trace.id.to.is_none()
                     {
-                        self.trace.to = Some(p.at);
+                        self.trace.id.to = Some(p.at);
                     }
                     self.s.frames.push(Frame::Rebind { saved, trace });
                     pc = next;
@@ -542,7 +542,7 @@ impl<'a> Run<'a> {
                         if now != poi.code && code::as_piece(now).is_some() {
                             self.s.pois.last_mut().expect("a piece of interest").code = now;
                             if self.s.pois.len() == 1 {
-                                self.trace.became = Some(now);
+                                self.trace.id.became = Some(now);
                             }
                         }
                         pc = next;

@@ -485,11 +485,11 @@ impl Run<'_> {
             let mut trace = self.trace;
             // Another piece left where the outermost piece stands: it is that piece now.
             if depth == 1 && tail.writes.is_some() && last != poi && code::as_piece(last).is_some() {
-                trace.became = Some(last);
+                trace.id.became = Some(last);
             }
             // The unbind that leaves no piece of interest names where the move ends.
-            if tail.unbinds as usize >= depth && trace.to.is_none() {
-                trace.to = Some(if depth == 1 { at } else { self.s.pois[0].at });
+            if tail.unbinds as usize >= depth && trace.id.to.is_none() {
+                trace.id.to = Some(if depth == 1 { at } else { self.s.pois[0].at });
             }
             if !self.s.seen.insert(delta ^ trace.key()) {
                 self.duplicate = true;
@@ -722,9 +722,9 @@ impl Run<'_> {
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
                     let s = Successor {
                         changes: &changes,
-                        poi_from: self.trace.from.map(coord),
-                        poi_to: self.trace.to.map(coord),
-                        became: self.trace.became.and_then(code::as_piece).map(|(p, _)| p),
+                        poi_from: self.trace.id.from.map(coord),
+                        poi_to: self.trace.id.to.map(coord),
+                        became: self.trace.id.became.and_then(code::as_piece).map(|(p, _)| p),
                         path: &path,
                         hash: self.base_hash ^ delta,
                     };
