@@ -66,6 +66,8 @@ pub(super) struct Bulk {
 struct Group {
     /// The codes its bind names (for rays; rules name theirs).
     pieces: Box<[Code]>,
+    /// The same, as a set.
+    piece_set: CodeSet,
     moves: Moves,
     /// Per square: the squares from which a piece of the group could
     /// change it (its own included).
@@ -280,7 +282,7 @@ impl Shortcut for Bulk {
             if hit {
                 break;
             }
-            let on = on_board(&group.pieces, |c| group.pieces.contains(&c), occupied, overlay);
+            let on = on_board(&group.pieces, |c| group.piece_set.contains(c), occupied, overlay);
             if on & group.near[at as usize] == 0 {
                 // (A piece put where one could reach `at` is the caller's
                 // to watch: see `Walker::may_bind_anew`.)
@@ -375,6 +377,7 @@ impl Bulk {
                     };
                     Group {
                         pieces: program.binds[id.index()].clone(),
+                        piece_set: CodeSet::of(program.binds[id.index()].iter().copied()),
                         near: near(&moves, &geometry),
                         moves,
                     }

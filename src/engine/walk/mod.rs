@@ -252,8 +252,9 @@ struct Poi {
     y: i32,
     code: Code,
     /// The square it was bound on (`%from:` makes that square the piece
-    /// of interest).
-    from: u32,
+    /// of interest); a board square, below 128 (kept small so that a piece
+    /// of interest stays 16 bytes).
+    from: u16,
 }
 
 /// Scratch for the walker: the change list, the pieces of interest, the

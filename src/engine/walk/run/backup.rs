@@ -128,7 +128,7 @@ impl Run<'_> {
                     x,
                     y,
                     code,
-                    from: at,
+                    from: at as u16,
                 });
                 self.s.frames.push(Frame::Bind {
                     squares,
@@ -208,7 +208,7 @@ impl Run<'_> {
                         x,
                         y,
                         code: stamp.code,
-                        from: at,
+                        from: at as u16,
                     });
                     self.s.frames.push(Frame::Fan {
                         pc,

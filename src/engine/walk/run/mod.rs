@@ -345,7 +345,7 @@ impl<'a> Run<'a> {
                                     x,
                                     y,
                                     code,
-                                    from: at,
+                                    from: at as u16,
                                 });
                                 Flow::Go(next)
                             }
@@ -507,7 +507,7 @@ impl<'a> Run<'a> {
                         x,
                         y,
                         code,
-                        from: at,
+                        from: at as u16,
                     });
                     pc = next;
                 }
@@ -731,7 +731,7 @@ impl<'a> Run<'a> {
                     let from = (self.s.pois.last())
                         .expect("the compiler checked a piece of interest is bound")
                         .from;
-                    let (x, y) = self.xy(from);
+                    let (x, y) = self.xy(from as u32);
                     let code = self.read(x, y);
                     if code != EMPTY {
                         return Flow::Dead;
@@ -743,7 +743,7 @@ impl<'a> Run<'a> {
                         bound: true,
                     });
                     self.s.pois.push(Poi {
-                        at: from,
+                        at: from as u32,
                         x,
                         y,
                         code,
