@@ -706,16 +706,7 @@ impl<'a> Run<'a> {
                     let Some(attacks) = self.attacks else {
                         return Flow::Dead;
                     };
-                    let compact: Vec<(u32, Code)>;
-                    let overlay = if self.s.overlay.len() > self.s.cur.len() {
-                        let mut changes = Vec::new();
-                        self.each_change(|at, new| changes.push((at, new)));
-                        compact = changes;
-                        &compact[..]
-                    } else {
-                        &self.s.overlay[..]
-                    };
-                    match attacks.no_reply(self.base, overlay) {
+                    match attacks.no_reply(self.base, &self.changes_made()) {
                         Ok(true) => pc = next,
                         Ok(false) => return Flow::Dead,
                         Err(_) => {
@@ -760,17 +751,7 @@ impl<'a> Run<'a> {
                         .pois
                         .last()
                         .expect("the compiler checked a piece of interest is bound");
-                    // A long walk's log says more than the board: its changes alone.
-                    let compact: Vec<(u32, Code)>;
-                    let overlay = if self.s.overlay.len() > self.s.cur.len() {
-                        let mut changes = Vec::new();
-                        self.each_change(|at, new| changes.push((at, new)));
-                        compact = changes;
-                        &compact[..]
-                    } else {
-                        &self.s.overlay[..]
-                    };
-                    match attacks.attacked(self.base, self.occupied, overlay, p.at, p.code) {
+                    match attacks.attacked(self.base, self.occupied, &self.changes_made(), p.at, p.code) {
                         Ok(true) => pc = next,
                         Ok(false) => return Flow::Dead,
                         Err(_) => {

@@ -292,6 +292,19 @@ impl Run<'_> {
         }
     }
 
+    /// The changes made so far, for a test of the other sides: the log
+    /// itself, or, when a long walk's log says more than the board, each
+    /// changed square (and tally) once.
+    pub(super) fn changes_made(&self) -> std::borrow::Cow<'_, [(u32, Code)]> {
+        if self.s.overlay.len() > self.s.cur.len() {
+            let mut changes = Vec::new();
+            self.each_change(|at, new| changes.push((at, new)));
+            std::borrow::Cow::Owned(changes)
+        } else {
+            std::borrow::Cow::Borrowed(&self.s.overlay[..])
+        }
+    }
+
     #[inline(always)]
     pub(in crate::engine::walk) fn xy(&self, at: u32) -> (i32, i32) {
         (at as i32 % self.w.width, at as i32 / self.w.width)
