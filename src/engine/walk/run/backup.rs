@@ -118,18 +118,7 @@ impl Run<'_> {
                 }
                 let at = squares.trailing_zeros();
                 squares &= squares - 1;
-                let (x, y) = self.xy(at);
-                let code = self.read(x, y);
-                if self.s.pois.is_empty() && self.trace.id.from.is_none() {
-                    self.trace.id.from = Some(at);
-                }
-                self.s.pois.push(Poi {
-                    at,
-                    x,
-                    y,
-                    code,
-                    from: at as u16,
-                });
+                self.bind_at(at);
                 self.s.frames.push(Frame::Bind {
                     squares,
                     next,

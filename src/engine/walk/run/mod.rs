@@ -335,18 +335,7 @@ impl<'a> Run<'a> {
                                 Flow::Dead
                             } else {
                                 let at = left.trailing_zeros();
-                                let (x, y) = self.xy(at);
-                                let code = self.read(x, y);
-                                if self.s.pois.is_empty() && self.trace.id.from.is_none() {
-                                    self.trace.id.from = Some(at);
-                                }
-                                self.s.pois.push(Poi {
-                                    at,
-                                    x,
-                                    y,
-                                    code,
-                                    from: at as u16,
-                                });
+                                self.bind_at(at);
                                 Flow::Go(next)
                             }
                         }
@@ -497,18 +486,7 @@ impl<'a> Run<'a> {
                         trace: self.trace,
                         bound: true,
                     });
-                    let (x, y) = self.xy(at);
-                    let code = self.read(x, y);
-                    if self.s.pois.is_empty() && self.trace.id.from.is_none() {
-                        self.trace.id.from = Some(at);
-                    }
-                    self.s.pois.push(Poi {
-                        at,
-                        x,
-                        y,
-                        code,
-                        from: at as u16,
-                    });
+                    self.bind_at(at);
                     pc = next;
                 }
                 Inst::Unbind { next } => {

@@ -292,6 +292,24 @@ impl Run<'_> {
         }
     }
 
+    /// Makes the piece on square `at` the piece of interest (a bind's
+    /// choice): where the outermost one is bound, the move starts there.
+    #[inline(always)]
+    pub(super) fn bind_at(&mut self, at: u32) {
+        let (x, y) = self.xy(at);
+        let code = self.read(x, y);
+        if self.s.pois.is_empty() && self.trace.id.from.is_none() {
+            self.trace.id.from = Some(at);
+        }
+        self.s.pois.push(Poi {
+            at,
+            x,
+            y,
+            code,
+            from: at as u16,
+        });
+    }
+
     /// The changes made so far, for a test of the other sides: the log
     /// itself, or, when a long walk's log says more than the board, each
     /// changed square (and tally) once.
