@@ -1,7 +1,9 @@
 //! Every engine strategy against the reference, on games nobody wrote by
 //! hand: rule files generated from the shapes the fast engine's strategies
 //! take (steps, slides, repeated binds, ordered tails, guards that test
-//! `attacked`, choices of pieces, drops from a hand and captures into it) on
+//! `attacked`, tests of where a piece stands on the board's shape, here or
+//! where it came from, choices of pieces, drops from a hand and captures
+//! into it) on
 //! random boards with a royal piece each,
 //! run on the fast engine and on the backtracker. The legal moves (names
 //! and resulting positions), the moves the rules give before the legality
@@ -57,6 +59,13 @@ fn piece_move() -> BoxedStrategy<String> {
         // The square the piece started on, if it left it: a pawn put there.
         1 => Just("(%from: (% -> ♙))".to_string()),
         1 => Just("?{%from: nil}".to_string()),
+        // Where the piece stands on the board's shape (a region written
+        // with the board's edges, as shogi's promotion zone is), here or
+        // on the square it left.
+        1 => direction().prop_map(|m| format!("?{{% + {m}_}}")),
+        1 => direction().prop_map(|m| format!("!{{(% + {m}#) | (% + {m}{m}#)}}")),
+        1 => direction().prop_map(|m| format!("?{{%from: ?{{(% + {m}#) | (% + {m}_ + {m}{m}#)}}}}")),
+        1 => direction().prop_map(|m| format!("!{{%from: ?{{% + {m}_}}}}")),
         // A capture that puts the piece taken into the hand, as one's own.
         1 => (direction(), prop::sample::select(vec![("♟", "♙"), ("♜", "♖")]))
             .prop_map(|(m, (taken, kept))| format!("(% + {m}{taken} -> . + {m}% + hand {kept})")),
@@ -80,10 +89,13 @@ fn side_moves() -> impl Strategy<Value = String> {
         .prop_map(|(p, m)| format!("(%{p}: {m})"))
         .boxed();
     // A piece put down: on any empty square, or beside a piece of one's
-    // own; or dropped from the hand.
+    // own, or taking the piece beside it; or dropped from the hand.
     let placement = prop_oneof![
         Just("(. -> ♙)".to_string()),
         direction().prop_map(|m| format!("(. + {m}♖ -> ♙ + {m}♖)")),
+        // A piece put down that takes the piece beside it (no piece bound:
+        // whether it attacks a square is asked of the square it writes).
+        direction().prop_map(|m| format!("(. + {m}(♟ | ♚) -> ♙ + {m}.)")),
         Just("(hand ♙ + . -> ♙)".to_string()),
         Just("((hand ♖ + . -> ♖) | (hand ♙ + . -> ♙))".to_string()),
         direction().prop_map(|m| format!("(hand ♙ + . + {m}♖ -> ♙ + {m}♖)")),

@@ -8,9 +8,11 @@
 //! of it, and one that can no longer move has none. The AI values pieces by
 //! the share of their scope they keep.
 
+use crate::core::Change;
 use crate::core::{Content, Coord};
 use crate::core::{Marks, PieceId, PlayerId};
-use crate::engine::{self, Cache, Position};
+use crate::engine::{Cache, Position};
+use std::ops::ControlFlow;
 
 use super::{Game, PlayError};
 
@@ -31,6 +33,23 @@ pub struct Prospects {
     /// Per piece: the squares some move (of any of its owner's pieces,
     /// alone or taking one piece) leaves it on.
     arrivals: Vec<SquareSet>,
+}
+
+/// The changes of each move `owner`'s rules give on `position`, on the
+/// game's engine (the fast one where it runs), legality not tested.
+fn moves_of(
+    game: &Game,
+    owner: PlayerId,
+    position: &Position,
+    cache: &mut Cache,
+) -> Result<Vec<Vec<Change>>, PlayError> {
+    let mut all = Vec::new();
+    game.engine
+        .each_move(owner.index(), position, false, cache, &game.limits, &mut |s| {
+            all.push(s.changes.to_vec());
+            ControlFlow::Continue(())
+        })?;
+    Ok(all)
 }
 
 /// A set of square indices.
@@ -91,7 +110,6 @@ impl Prospects {
         let find = |at: Coord| frame_index(frame, at).and_then(|k| index[k]);
         for (p, info) in game.info.iter().enumerate() {
             let Some(owner) = info.owner else { continue };
-            let program = game.engine.program(owner.index());
             let Some(target) = victim(game, owner) else {
                 continue;
             };
@@ -101,8 +119,8 @@ impl Prospects {
                 board[s].1 = piece;
                 // Where it can go alone on the board.
                 let alone = Position::from_squares(board.iter().copied());
-                for o in engine::search(program, &alone, cache, &game.limits)?.iter() {
-                    for c in o.changes {
+                for changes in moves_of(game, owner, &alone, cache)? {
+                    for c in changes {
                         if let (Content::Piece(q, _), Some(t)) = (c.content, find(c.at))
                             && game.info[q.index()].owner == Some(owner)
                             && node(q.index(), t) != node(p, s)
@@ -129,8 +147,8 @@ impl Prospects {
                     vec![Position::from_squares(crowd)]
                 };
                 for position in &setups {
-                    for o in engine::search(program, position, cache, &game.limits)?.iter() {
-                        for c in o.changes {
+                    for changes in moves_of(game, owner, position, cache)? {
+                        for c in changes {
                             let Some(t) = find(c.at) else { continue };
                             if t == s || !matches!(position.get(c.at), Content::Piece(..)) {
                                 continue;

@@ -164,6 +164,10 @@ pub(crate) struct Check {
     pub(crate) poi: bool,
     /// Marks the piece of interest must carry there (for `%°`).
     pub(crate) poi_marks: Marks,
+    /// Whether the check asks only where the board is: `Some(true)` for
+    /// `_` (any square on the board), `Some(false)` for `#` (off it),
+    /// `None` when it asks what a square holds.
+    pub(crate) on_board: Option<bool>,
 }
 
 /// A square of a left side the search may start from, and where to find

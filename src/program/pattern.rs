@@ -184,6 +184,11 @@ fn lower_left(squares: &Squares, declared: Declared) -> Result<(Vec<Check>, Vec<
                 accepts: CodeSet::of(accepts_of(contents, declared)),
                 poi: poi.is_some(),
                 poi_marks: poi.unwrap_or_default(),
+                on_board: match contents.single() {
+                    Some(Cell::Any) => Some(true),
+                    Some(Cell::OffBoard) => Some(false),
+                    _ => None,
+                },
             };
             (selectivity(&check, contents), check)
         })

@@ -38,9 +38,9 @@ use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
-use program::{choice_end, leads_to_match, live_binds};
+use program::{choice_end, choice_of_tests, last_writes, leads_to_match, live_binds, origin_guard};
 use run::{Run, Sink};
-use shapes::{Fan, Placement, Slide, SlideTail, Stamp, Step, keyless_fans};
+use shapes::{Fan, Placement, ShapeTest, Slide, SlideTail, Stamp, Step, keeps_shape, keyless_fans};
 
 /// A search that would pass the question's bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,20 @@ pub struct Walker {
     anchors: Vec<Vec<Anchor>>,
     /// Per bind: the codes it binds.
     binds: Vec<CodeSet>,
+    /// Per rewrite: whether nothing the program's path does after it writes
+    /// (see [`last_writes`]).
+    last_write: Vec<bool>,
+    /// The tests of the board's shape around the piece of interest the
+    /// program makes, if it keeps the board's shape ([`ShapeTest`]).
+    shapes: Vec<ShapeTest>,
+    /// A number no other walker built in this process has, under which a
+    /// scratch keeps where this walker's shape tests hold.
+    shapes_key: u32,
+    /// Per rewrite: the shape test it is as a test (`?{f}` on one rewrite).
+    test_shapes: Vec<Option<u32>>,
+    /// Per sub-program: the shape test it is as a guard's body, and whether
+    /// at the square the piece of interest left (`?{%from: ?{f}}`).
+    guard_shapes: Vec<Option<(u32, bool)>>,
     width: i32,
     height: i32,
     /// One more than the largest code a bind or an anchor names.
@@ -257,6 +271,10 @@ struct Poi {
     from: u16,
 }
 
+/// Where a shape test holds (second) on a board with these squares off
+/// it (first).
+type ShapeSquares = (Squares, Squares);
+
 /// Scratch for the walker: the change list, the pieces of interest, the
 /// visited sets per nesting level and the results kept for deduplication.
 #[derive(Clone, Debug, Default)]
@@ -300,6 +318,9 @@ pub(crate) struct WalkScratch {
     places: Vec<(i32, i32)>,
     /// The stashes of the ordered choices on the frames, innermost last.
     open_stashes: Vec<Stash>,
+    /// Per walker (its `shapes_key`), per shape test: the squares off the
+    /// board it was worked out for and where it holds ([`ShapeTest::squares`]).
+    shape_squares: Vec<(u32, Vec<Option<ShapeSquares>>)>,
 }
 
 impl WalkScratch {
@@ -551,12 +572,21 @@ impl Walker {
             fans.iter_mut().flatten().for_each(|f| f.keyless = true);
         }
 
+        let (shapes, test_shapes, guard_shapes) = shape_tests(program);
         let mut walker = Walker {
             prog: program.clone(),
             visit,
             charge,
             anchors,
             binds,
+            last_write: last_writes(program),
+            shapes,
+            shapes_key: {
+                static WALKERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+                WALKERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
+            test_shapes,
+            guard_shapes,
             width: w,
             height: h,
             codes,
@@ -1028,3 +1058,44 @@ impl Keep<'_> {
 
 #[cfg(test)]
 pub(super) mod tests;
+
+/// The shape tests of `program` ([`ShapeTest`]; none unless it keeps the
+/// board's shape), which rewrite is one as a test, and which sub-program
+/// is one as a guard's body (and whether at the square the piece of
+/// interest left).
+#[allow(clippy::type_complexity)]
+fn shape_tests(program: &Program) -> (Vec<ShapeTest>, Vec<Option<u32>>, Vec<Option<(u32, bool)>>) {
+    let mut shapes = Vec::new();
+    let mut tests = vec![None; program.rewrites.len()];
+    let mut guards = vec![None; program.subs.len()];
+    if !keeps_shape(program) {
+        return (shapes, tests, guards);
+    }
+    let mut add = |shape: Option<ShapeTest>| {
+        shape.map(|s| {
+            shapes.push(s);
+            shapes.len() as u32 - 1
+        })
+    };
+    for inst in &program.insts {
+        if let Inst::Test { id, .. } = *inst {
+            tests[id.index()] = add(ShapeTest::of(program.rewrites[id.index()].alternatives.iter()));
+        }
+    }
+    let of_choice = |body: Pc| {
+        let ids = choice_of_tests(program, body)?;
+        ShapeTest::of(
+            ids.iter()
+                .flat_map(|id| program.rewrites[id.index()].alternatives.iter()),
+        )
+    };
+    for (s, &body) in program.subs.iter().enumerate() {
+        guards[s] = add(of_choice(body)).map(|shape| (shape, false));
+    }
+    for (s, &body) in program.subs.iter().enumerate() {
+        if let Some(inner) = origin_guard(program, body) {
+            guards[s] = add(of_choice(program.subs[inner.index()])).map(|shape| (shape, true));
+        }
+    }
+    (shapes, tests, guards)
+}

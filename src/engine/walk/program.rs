@@ -2,7 +2,7 @@
 //! are live, where a choice's alternatives end, and which instructions lead
 //! to the match by jumps alone.
 
-use crate::program::{Inst, Pc, Program};
+use crate::program::{Inst, Pc, Program, RewriteId, SubId};
 
 /// Per bind of `program`: whether an instruction the program can reach
 /// (from its start, through guards and ordered choices) is that bind.
@@ -82,4 +82,102 @@ pub(super) fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
         }
     }
     false
+}
+
+/// Per rewrite: whether it is a last write of the program's own path (not
+/// of a guard or an ordered choice's alternative): from the instruction
+/// after it the path reaches no other rewrite and no ordered choice
+/// (guards and tests only read). A walk that asks whether a square changes
+/// need only try such a rewrite where one of its writes is that square
+/// ([`super::run`]'s aimed matches).
+pub(super) fn last_writes(program: &Program) -> Vec<bool> {
+    let reach_from = |start: Pc| {
+        let mut seen = vec![false; program.insts.len()];
+        let mut todo = vec![start];
+        while let Some(pc) = todo.pop() {
+            if !std::mem::replace(&mut seen[pc as usize], true) {
+                todo.extend(program.insts[pc as usize].successors());
+            }
+        }
+        seen
+    };
+    let main = reach_from(program.start);
+    let mut last = vec![false; program.rewrites.len()];
+    let mut written_after = vec![false; program.rewrites.len()];
+    for (pc, inst) in program.insts.iter().enumerate() {
+        let Inst::Rewrite { id, next } = *inst else {
+            continue;
+        };
+        if !main[pc] {
+            written_after[id.index()] = true;
+            continue;
+        }
+        let after = reach_from(next);
+        let writes = (program.insts.iter().enumerate())
+            .any(|(q, i)| after[q] && matches!(i, Inst::Rewrite { .. } | Inst::Ordered { .. }));
+        written_after[id.index()] |= writes;
+        last[id.index()] = true;
+    }
+    for (l, w) in last.iter_mut().zip(written_after) {
+        *l &= !w;
+    }
+    last
+}
+
+/// The instruction `pc` leads to past jumps.
+fn past_jumps(program: &Program, mut pc: Pc) -> Pc {
+    for _ in 0..program.insts.len() {
+        match program.insts[pc as usize] {
+            Inst::Jump { to } => pc = to,
+            _ => break,
+        }
+    }
+    pc
+}
+
+/// The rewrites a sub-program starting at `body` tries, if that is all it
+/// does: a choice among rewrites (splits and jumps), each followed by the
+/// match, so that it has a result where one of them matches.
+pub(super) fn choice_of_tests(program: &Program, body: Pc) -> Option<Vec<RewriteId>> {
+    let mut ids = Vec::new();
+    let mut todo = vec![body];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => todo.extend([second, first]),
+            Inst::Jump { to } => todo.push(to),
+            Inst::Rewrite { id, next }
+                if program.insts[past_jumps(program, next) as usize] == Inst::Match =>
+            {
+                ids.push(id)
+            }
+            _ => return None,
+        }
+    }
+    Some(ids)
+}
+
+/// The sub-program a sub-program starting at `body` runs at the square
+/// the piece of interest left, if that is all it does: `%from:` around one
+/// guard that must hold (`?{%from: ?{f}}`'s body).
+pub(super) fn origin_guard(program: &Program, body: Pc) -> Option<SubId> {
+    let at = |pc: Pc| &program.insts[past_jumps(program, pc) as usize];
+    let Inst::Origin { next } = *at(body) else {
+        return None;
+    };
+    let Inst::Guard {
+        holds: true,
+        sub,
+        next,
+    } = *at(next)
+    else {
+        return None;
+    };
+    let Inst::Unbind { next } = *at(next) else {
+        return None;
+    };
+    matches!(at(next), Inst::Match).then_some(sub)
 }

@@ -4,7 +4,8 @@
 //! in a program when the walker is prepared.
 
 use crate::core::{Code, CodeSet, OFF};
-use crate::program::{Check, Inst, Pc, Program, RewriteId, SquareWrite, Write};
+use crate::engine::squares::Squares;
+use crate::program::{Alternative, Check, Inst, Pc, Program, RewriteId, SquareWrite, Write};
 
 /// Rewrite `id` as one alternative with one choice that checks the piece
 /// of interest's square (no marks asked) and one other square, neither off
@@ -479,4 +480,91 @@ pub(super) fn keyless_fans(
                 })
             })
     })
+}
+
+/// A test (`?{...}` on one rewrite) that asks only where the piece of
+/// interest stands on the board's shape: each alternative checks the
+/// piece's square (for the piece alone) and otherwise only
+/// whether squares at fixed offsets from it are on the board (`_`) or off
+/// it (`#`), as a region written with the board's edges does
+/// (`% + @zone`). Where the board's shape stays as it is, the squares where
+/// it holds are worked out once ([`ShapeTest::squares`]) and the test is
+/// one read.
+#[derive(Clone, Debug)]
+pub(crate) struct ShapeTest {
+    /// The marks the piece must carry.
+    pub(super) marks: crate::core::Marks,
+    /// Per alternative: the other squares, as offsets from the piece and
+    /// whether each must be on the board.
+    alternatives: Vec<Vec<(i32, i32, bool)>>,
+}
+
+impl ShapeTest {
+    /// The shape test the left sides `alternatives` make together (the
+    /// test holds where one of them matches), if they are one.
+    pub(super) fn of<'a>(alternatives: impl IntoIterator<Item = &'a Alternative>) -> Option<ShapeTest> {
+        let mut piece: Option<&Check> = None;
+        let mut shapes = Vec::new();
+        for alt in alternatives {
+            if !alt.tally_checks.is_empty() {
+                return None;
+            }
+            let [poi] = &alt.checks.iter().filter(|c| c.poi).collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            // Only the piece (no other content there: the test is
+            // anchored on the piece, tried once).
+            if !poi.accepts.is_empty() {
+                return None;
+            }
+            match piece {
+                Some(p) if p.poi_marks != poi.poi_marks => return None,
+                _ => piece = Some(poi),
+            }
+            let mut squares = Vec::new();
+            for c in alt.checks.iter().filter(|c| !c.poi) {
+                squares.push((c.dx - poi.dx, c.dy - poi.dy, c.on_board?));
+            }
+            shapes.push(squares);
+        }
+        Some(ShapeTest {
+            marks: piece?.poi_marks,
+            alternatives: shapes,
+        })
+    }
+
+    /// The squares of a `width` x `height` board, with `off` the squares
+    /// inside it that are off the board, where a piece of interest passes
+    /// the test's squares other than its own.
+    pub(super) fn squares(&self, width: i32, height: i32, off: Squares) -> Squares {
+        let on =
+            |x: i32, y: i32| x >= 0 && y >= 0 && x < width && y < height && off >> (y * width + x) & 1 == 0;
+        (0..width * height)
+            .filter(|&i| self.holds_at(width, i as u32, on))
+            .fold(0, |set: Squares, i| set | 1 << i)
+    }
+
+    /// Whether the squares other than the piece's pass the test for a
+    /// piece on square `at`, where `on` says which squares are on the board.
+    pub(super) fn holds_at(&self, width: i32, at: u32, on: impl Fn(i32, i32) -> bool) -> bool {
+        let (x, y) = (at as i32 % width, at as i32 / width);
+        (self.alternatives.iter()).any(|alt| alt.iter().all(|&(dx, dy, want)| on(x + dx, y + dy) == want))
+    }
+}
+
+/// Whether no rewrite of `prog` can change the board's shape: none writes
+/// "off the board" (`#`), and none writes a square its left side lets be
+/// off the board (or does not check).
+pub(super) fn keeps_shape(prog: &Program) -> bool {
+    prog.rewrites
+        .iter()
+        .flat_map(|r| r.alternatives.iter())
+        .all(|alt| {
+            alt.choices.iter().flat_map(|c| c.iter()).all(|w| {
+                w.write != Write::Code(OFF)
+                    && (alt.checks.iter())
+                        .find(|c| (c.dx, c.dy) == (w.dx, w.dy))
+                        .is_some_and(|c| !c.accepts.contains(OFF))
+            })
+        })
 }

@@ -344,6 +344,18 @@ impl Run<'_> {
                             self.s.places.push((tx, ty));
                         }
                     }
+                } else if let Some((x, y)) = c.aim {
+                    // Only where a write lands on the target.
+                    let mut tried: smallvec::SmallVec<[(i32, i32); 8]> = smallvec::SmallVec::new();
+                    for write in a.choices.iter().flat_map(|choice| choice.iter()) {
+                        let (tx, ty) = (x - write.dx, y - write.dy);
+                        if !tried.contains(&(tx, ty)) {
+                            tried.push((tx, ty));
+                            if self.matches(id, alt, tx, ty) {
+                                self.s.places.push((tx, ty));
+                            }
+                        }
+                    }
                 } else {
                     let mut found: smallvec::SmallVec<[(i32, i32); 8]> = smallvec::SmallVec::new();
                     self.places(id, alt, |run, tx, ty| {

@@ -168,6 +168,11 @@ pub(super) struct RewriteCursor {
     next: Pc,
     /// Of a placement: only the matches that write in these squares.
     only: Option<(Squares, Placement)>,
+    /// In a walk that asks whether the target square changes, of a last
+    /// write made while the target is as it was: only the matches that
+    /// write the target (no other can change it), found by the target's
+    /// offsets from each write instead of every square the anchor accepts.
+    aim: Option<(i32, i32)>,
     /// The alternative being tried; its matches are found yet or not.
     alt: u32,
     found: bool,
@@ -565,10 +570,19 @@ impl<'a> Run<'a> {
                         continue;
                     }
                     let only = self.placement_squares(pc);
+                    let aim = self
+                        .find
+                        .filter(|t| {
+                            w.last_write[id.index()]
+                                && self.may_prune(level)
+                                && self.s.cur[t.at as usize] == t.before
+                        })
+                        .map(|t| (t.x, t.y));
                     let mut cursor = RewriteCursor {
                         id,
                         next,
                         only,
+                        aim,
                         alt: 0,
                         found: false,
                         first: self.s.places.len() as u32,
@@ -598,12 +612,23 @@ impl<'a> Run<'a> {
                     }
                 }
                 Inst::Test { holds, id, next } => {
-                    if self.matches_somewhere(id) != holds {
+                    let found = match self.w.test_shapes[id.index()] {
+                        Some(shape) => self.shape_test(shape, false),
+                        None => self.matches_somewhere(id),
+                    };
+                    if found != holds {
                         return Flow::Dead;
                     }
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
+                    if let Some((shape, at_origin)) = self.w.guard_shapes[sub.index()] {
+                        if self.shape_test(shape, at_origin) != holds {
+                            return Flow::Dead;
+                        }
+                        pc = next;
+                        continue;
+                    }
                     if let Some(plan) = &self.w.test_plans[sub.index()]
                         && self.s.overlay.is_empty()
                     {

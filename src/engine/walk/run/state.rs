@@ -614,6 +614,46 @@ impl Run<'_> {
         }
     }
 
+    /// Whether shape test `shape` holds for the piece of interest where it
+    /// stands, or (`at_origin`) for the square it left as `%from:` binds it
+    /// (only if the piece left it empty). The square is read; the rest is
+    /// looked up in the squares where the test holds on this board's shape,
+    /// worked out on first use and kept while the shape is the same.
+    pub(super) fn shape_test(&mut self, shape: u32, at_origin: bool) -> bool {
+        let Some(&top) = self.s.pois.last() else {
+            return false;
+        };
+        let test = &self.w.shapes[shape as usize];
+        let at = if at_origin { top.from as u32 } else { top.at };
+        let (x, y) = self.xy(at);
+        let here = self.read(x, y);
+        let bound = if at_origin { EMPTY } else { top.code };
+        if here != bound || !(test.marks.is_empty() || code::has_marks(here, test.marks)) {
+            return false;
+        }
+        let Some(&off) = self.occupied.get(OFF as usize) else {
+            return test.holds_at(self.w.width, at, |x, y| self.read(x, y) != OFF);
+        };
+        let key = self.w.shapes_key;
+        let mine = match self.s.shape_squares.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                self.s.shape_squares.push((key, vec![None; self.w.shapes.len()]));
+                self.s.shape_squares.len() - 1
+            }
+        };
+        let kept = &mut self.s.shape_squares[mine].1[shape as usize];
+        let squares = match *kept {
+            Some((shape, squares)) if shape == off => squares,
+            _ => {
+                let squares = test.squares(self.w.width, self.w.height, off);
+                *kept = Some((off, squares));
+                squares
+            }
+        };
+        squares >> at & 1 == 1
+    }
+
     pub(super) fn matches_somewhere(&self, id: RewriteId) -> bool {
         (0..self.w.prog.rewrites[id.index()].alternatives.len())
             .any(|alt| self.places(id, alt, |run, tx, ty| run.matches(id, alt, tx, ty)))
