@@ -937,6 +937,7 @@ impl Walker {
             (any(&self.in_line), "ordered in line"),
             (any(&self.poi_plans), "piece plan"),
             (any(&self.test_plans), "test plan"),
+            (!self.shapes.is_empty(), "board-shape test"),
             (self.choice.is_some(), "choice of rewrites"),
             (self.entry.is_some(), "first rewrite"),
             (self.placed.is_some(), "placement count"),
