@@ -66,6 +66,8 @@ fn piece_move() -> BoxedStrategy<String> {
         1 => direction().prop_map(|m| format!("!{{(% + {m}#) | (% + {m}{m}#)}}")),
         1 => direction().prop_map(|m| format!("?{{%from: ?{{(% + {m}#) | (% + {m}_ + {m}{m}#)}}}}")),
         1 => direction().prop_map(|m| format!("!{{%from: ?{{% + {m}_}}}}")),
+        1 => (direction(), direction())
+            .prop_map(|(a, b)| format!("(?{{(% + {a}#) | (% + {a}{a}#)}} / ?{{%from: ?{{% + {b}_}}}})")),
         // A capture that puts the piece taken into the hand, as one's own.
         1 => (direction(), prop::sample::select(vec![("♟", "♙"), ("♜", "♖")]))
             .prop_map(|(m, (taken, kept))| format!("(% + {m}{taken} -> . + {m}% + hand {kept})")),

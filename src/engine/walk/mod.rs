@@ -38,7 +38,9 @@ use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
-use program::{choice_end, choice_of_tests, last_writes, leads_to_match, live_binds, origin_guard};
+use program::{
+    choice_end, choice_of_tests, last_writes, leads_to_match, live_binds, only_test, origin_guard,
+};
 use run::{Run, Sink};
 use shapes::{Fan, Placement, ShapeTest, Slide, SlideTail, Stamp, Step, keeps_shape, keyless_fans};
 
@@ -75,6 +77,10 @@ pub struct Walker {
     /// Per sub-program: the shape test it is as a guard's body, and whether
     /// at the square the piece of interest left (`?{%from: ?{f}}`).
     guard_shapes: Vec<Option<(u32, bool)>>,
+    /// Per ordered choice: the shape tests its alternatives are, if each is
+    /// one guard that is a shape test (`in_zone / from_zone`): it leaves the
+    /// state as it is, once, where one of them holds.
+    ordered_shapes: Vec<Option<Box<[ShapeAt]>>>,
     width: i32,
     height: i32,
     /// One more than the largest code a bind or an anchor names.
@@ -270,6 +276,10 @@ struct Poi {
     /// of interest stays 16 bytes).
     from: u16,
 }
+
+/// A shape test ([`Walker::shapes`]) and whether it is made at the square
+/// the piece of interest left.
+type ShapeAt = (u32, bool);
 
 /// Where a shape test holds (second) on a board with these squares off
 /// it (first).
@@ -573,6 +583,16 @@ impl Walker {
         }
 
         let (shapes, test_shapes, guard_shapes) = shape_tests(program);
+        let ordered_shapes = (program.ordered.iter())
+            .map(|list| {
+                (list.iter())
+                    .map(|&sub| match only_test(program, program.subs[sub.index()])? {
+                        Ok(guard) => guard_shapes[guard.index()],
+                        Err(test) => test_shapes[test.index()].map(|shape| (shape, false)),
+                    })
+                    .collect::<Option<Box<[_]>>>()
+            })
+            .collect();
         let mut walker = Walker {
             prog: program.clone(),
             visit,
@@ -587,6 +607,7 @@ impl Walker {
             },
             test_shapes,
             guard_shapes,
+            ordered_shapes,
             width: w,
             height: h,
             codes,

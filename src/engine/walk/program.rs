@@ -181,3 +181,23 @@ pub(super) fn origin_guard(program: &Program, body: Pc) -> Option<SubId> {
     };
     matches!(at(next), Inst::Match).then_some(sub)
 }
+
+/// The one test a sub-program starting at `body` makes, if that is all it
+/// does (`?{f}`, which must hold, and the match): a guard's sub-program,
+/// or a test of one rewrite.
+pub(super) fn only_test(program: &Program, body: Pc) -> Option<Result<SubId, RewriteId>> {
+    let (test, next) = match program.insts[past_jumps(program, body) as usize] {
+        Inst::Guard {
+            holds: true,
+            sub,
+            next,
+        } => (Ok(sub), next),
+        Inst::Test {
+            holds: true,
+            id,
+            next,
+        } => (Err(id), next),
+        _ => return None,
+    };
+    matches!(program.insts[past_jumps(program, next) as usize], Inst::Match).then_some(test)
+}

@@ -689,6 +689,17 @@ impl<'a> Run<'a> {
                     };
                 }
                 Inst::Ordered { id, next } => {
+                    if let Some(tests) = &self.w.ordered_shapes[id.index()] {
+                        // Tests only: the state as it is, once, if one holds.
+                        if !tests
+                            .iter()
+                            .any(|&(shape, at_origin)| self.shape_test(shape, at_origin))
+                        {
+                            return Flow::Dead;
+                        }
+                        pc = next;
+                        continue;
+                    }
                     if self.w.in_line[id.index()].is_some() {
                         self.s.frames.push(Frame::InLine {
                             id: id.index() as u32,
