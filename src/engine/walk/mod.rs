@@ -38,11 +38,9 @@ use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
-use program::{
-    choice_end, choice_of_tests, last_writes, leads_to_match, live_binds, only_test, origin_guard,
-};
+use program::{choice_end, last_writes, leads_to_match, live_binds};
 use run::{Run, Sink};
-use shapes::{Fan, Placement, ShapeTest, Slide, SlideTail, Stamp, Step, keeps_shape, keyless_fans};
+use shapes::{Fan, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, keyless_fans};
 
 /// A search that would pass the question's bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,20 +65,8 @@ pub struct Walker {
     /// (see [`last_writes`]).
     last_write: Vec<bool>,
     /// The tests of the board's shape around the piece of interest the
-    /// program makes, if it keeps the board's shape ([`ShapeTest`]).
-    shapes: Vec<ShapeTest>,
-    /// A number no other walker built in this process has, under which a
-    /// scratch keeps where this walker's shape tests hold.
-    shapes_key: u32,
-    /// Per rewrite: the shape test it is as a test (`?{f}` on one rewrite).
-    test_shapes: Vec<Option<u32>>,
-    /// Per sub-program: the shape test it is as a guard's body, and whether
-    /// at the square the piece of interest left (`?{%from: ?{f}}`).
-    guard_shapes: Vec<Option<(u32, bool)>>,
-    /// Per ordered choice: the shape tests its alternatives are, if each is
-    /// one guard that is a shape test (`in_zone / from_zone`): it leaves the
-    /// state as it is, once, where one of them holds.
-    ordered_shapes: Vec<Option<Box<[ShapeAt]>>>,
+    /// program makes, and where it makes them ([`ShapeTests`]).
+    shape_tests: ShapeTests,
     width: i32,
     height: i32,
     /// One more than the largest code a bind or an anchor names.
@@ -277,10 +263,6 @@ struct Poi {
     from: u16,
 }
 
-/// A shape test ([`Walker::shapes`]) and whether it is made at the square
-/// the piece of interest left.
-type ShapeAt = (u32, bool);
-
 /// Where a shape test holds (second) on a board with these squares off
 /// it (first).
 type ShapeSquares = (Squares, Squares);
@@ -328,7 +310,7 @@ pub(crate) struct WalkScratch {
     places: Vec<(i32, i32)>,
     /// The stashes of the ordered choices on the frames, innermost last.
     open_stashes: Vec<Stash>,
-    /// Per walker (its `shapes_key`), per shape test: the squares off the
+    /// Per walker (its shape tests' `key`), per shape test: the squares off the
     /// board it was worked out for and where it holds ([`ShapeTest::squares`]).
     shape_squares: Vec<(u32, Vec<Option<ShapeSquares>>)>,
 }
@@ -582,17 +564,6 @@ impl Walker {
             fans.iter_mut().flatten().for_each(|f| f.keyless = true);
         }
 
-        let (shapes, test_shapes, guard_shapes) = shape_tests(program);
-        let ordered_shapes = (program.ordered.iter())
-            .map(|list| {
-                (list.iter())
-                    .map(|&sub| match only_test(program, program.subs[sub.index()])? {
-                        Ok(guard) => guard_shapes[guard.index()],
-                        Err(test) => test_shapes[test.index()].map(|shape| (shape, false)),
-                    })
-                    .collect::<Option<Box<[_]>>>()
-            })
-            .collect();
         let mut walker = Walker {
             prog: program.clone(),
             visit,
@@ -600,14 +571,7 @@ impl Walker {
             anchors,
             binds,
             last_write: last_writes(program),
-            shapes,
-            shapes_key: {
-                static WALKERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-                WALKERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            },
-            test_shapes,
-            guard_shapes,
-            ordered_shapes,
+            shape_tests: ShapeTests::of(program),
             width: w,
             height: h,
             codes,
@@ -958,7 +922,7 @@ impl Walker {
             (any(&self.in_line), "ordered in line"),
             (any(&self.poi_plans), "piece plan"),
             (any(&self.test_plans), "test plan"),
-            (!self.shapes.is_empty(), "board-shape test"),
+            (!self.shape_tests.is_empty(), "board-shape test"),
             (self.choice.is_some(), "choice of rewrites"),
             (self.entry.is_some(), "first rewrite"),
             (self.placed.is_some(), "placement count"),
@@ -1080,44 +1044,3 @@ impl Keep<'_> {
 
 #[cfg(test)]
 pub(super) mod tests;
-
-/// The shape tests of `program` ([`ShapeTest`]; none unless it keeps the
-/// board's shape), which rewrite is one as a test, and which sub-program
-/// is one as a guard's body (and whether at the square the piece of
-/// interest left).
-#[allow(clippy::type_complexity)]
-fn shape_tests(program: &Program) -> (Vec<ShapeTest>, Vec<Option<u32>>, Vec<Option<(u32, bool)>>) {
-    let mut shapes = Vec::new();
-    let mut tests = vec![None; program.rewrites.len()];
-    let mut guards = vec![None; program.subs.len()];
-    if !keeps_shape(program) {
-        return (shapes, tests, guards);
-    }
-    let mut add = |shape: Option<ShapeTest>| {
-        shape.map(|s| {
-            shapes.push(s);
-            shapes.len() as u32 - 1
-        })
-    };
-    for inst in &program.insts {
-        if let Inst::Test { id, .. } = *inst {
-            tests[id.index()] = add(ShapeTest::of(program.rewrites[id.index()].alternatives.iter()));
-        }
-    }
-    let of_choice = |body: Pc| {
-        let ids = choice_of_tests(program, body)?;
-        ShapeTest::of(
-            ids.iter()
-                .flat_map(|id| program.rewrites[id.index()].alternatives.iter()),
-        )
-    };
-    for (s, &body) in program.subs.iter().enumerate() {
-        guards[s] = add(of_choice(body)).map(|shape| (shape, false));
-    }
-    for (s, &body) in program.subs.iter().enumerate() {
-        if let Some(inner) = origin_guard(program, body) {
-            guards[s] = add(of_choice(program.subs[inner.index()])).map(|shape| (shape, true));
-        }
-    }
-    (shapes, tests, guards)
-}

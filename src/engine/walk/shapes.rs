@@ -3,6 +3,7 @@
 //! stamp, a slide's tail, a placement, a fan (Amazons' arrows), each found
 //! in a program when the walker is prepared.
 
+use super::program::{choice_of_tests, only_test, origin_guard};
 use crate::core::{Code, CodeSet, OFF};
 use crate::engine::squares::Squares;
 use crate::program::{Alternative, Check, Inst, Pc, Program, RewriteId, SquareWrite, Write};
@@ -567,4 +568,87 @@ pub(super) fn keeps_shape(prog: &Program) -> bool {
                         .is_some_and(|c| !c.accepts.contains(OFF))
             })
         })
+}
+
+/// A shape test ([`ShapeTests::shapes`]) and whether it is made at the
+/// square the piece of interest left.
+pub(super) type ShapeAt = (u32, bool);
+
+/// The shape tests of a program ([`ShapeTest`]; none unless it keeps the
+/// board's shape) and the instructions that make them.
+#[derive(Clone, Debug)]
+pub(crate) struct ShapeTests {
+    /// The tests.
+    pub(super) shapes: Vec<ShapeTest>,
+    /// A number no other program's tests built in this process have, under
+    /// which a scratch keeps where these tests hold.
+    pub(super) key: u32,
+    /// Per rewrite: the test it is as a test (`?{f}` on one rewrite).
+    pub(super) tests: Vec<Option<u32>>,
+    /// Per sub-program: the test it is as a guard's body, and whether at
+    /// the square the piece of interest left (`?{%from: ?{f}}`).
+    pub(super) guards: Vec<Option<ShapeAt>>,
+    /// Per ordered choice: the tests its alternatives are, if each is one
+    /// (`in_zone / from_zone`): it leaves the state as it is, once, where
+    /// one of them holds.
+    pub(super) ordered: Vec<Option<Box<[ShapeAt]>>>,
+}
+
+impl ShapeTests {
+    /// The shape tests of `program`.
+    pub(super) fn of(program: &Program) -> ShapeTests {
+        static KEYS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let mut found = ShapeTests {
+            shapes: Vec::new(),
+            key: KEYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            tests: vec![None; program.rewrites.len()],
+            guards: vec![None; program.subs.len()],
+            ordered: vec![None; program.ordered.len()],
+        };
+        if !keeps_shape(program) {
+            return found;
+        }
+        let shapes = &mut found.shapes;
+        let mut add = |shape: Option<ShapeTest>| {
+            shape.map(|s| {
+                shapes.push(s);
+                shapes.len() as u32 - 1
+            })
+        };
+        for inst in &program.insts {
+            if let Inst::Test { id, .. } = *inst {
+                found.tests[id.index()] =
+                    add(ShapeTest::of(program.rewrites[id.index()].alternatives.iter()));
+            }
+        }
+        let of_choice = |body: Pc| {
+            let ids = choice_of_tests(program, body)?;
+            ShapeTest::of(
+                ids.iter()
+                    .flat_map(|id| program.rewrites[id.index()].alternatives.iter()),
+            )
+        };
+        for (s, &body) in program.subs.iter().enumerate() {
+            found.guards[s] = add(of_choice(body)).map(|shape| (shape, false));
+        }
+        for (s, &body) in program.subs.iter().enumerate() {
+            if let Some(inner) = origin_guard(program, body) {
+                found.guards[s] = add(of_choice(program.subs[inner.index()])).map(|shape| (shape, true));
+            }
+        }
+        for (o, list) in program.ordered.iter().enumerate() {
+            found.ordered[o] = (list.iter())
+                .map(|&sub| match only_test(program, program.subs[sub.index()])? {
+                    Ok(guard) => found.guards[guard.index()],
+                    Err(test) => found.tests[test.index()].map(|shape| (shape, false)),
+                })
+                .collect();
+        }
+        found
+    }
+
+    /// Whether the program makes none.
+    pub(super) fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
 }

@@ -612,7 +612,7 @@ impl<'a> Run<'a> {
                     }
                 }
                 Inst::Test { holds, id, next } => {
-                    let found = match self.w.test_shapes[id.index()] {
+                    let found = match self.w.shape_tests.tests[id.index()] {
                         Some(shape) => self.shape_test(shape, false),
                         None => self.matches_somewhere(id),
                     };
@@ -622,7 +622,7 @@ impl<'a> Run<'a> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
-                    if let Some((shape, at_origin)) = self.w.guard_shapes[sub.index()] {
+                    if let Some((shape, at_origin)) = self.w.shape_tests.guards[sub.index()] {
                         if self.shape_test(shape, at_origin) != holds {
                             return Flow::Dead;
                         }
@@ -689,7 +689,7 @@ impl<'a> Run<'a> {
                     };
                 }
                 Inst::Ordered { id, next } => {
-                    if let Some(tests) = &self.w.ordered_shapes[id.index()] {
+                    if let Some(tests) = &self.w.shape_tests.ordered[id.index()] {
                         // Tests only: the state as it is, once, if one holds.
                         if !tests
                             .iter()

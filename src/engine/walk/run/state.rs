@@ -623,7 +623,7 @@ impl Run<'_> {
         let Some(&top) = self.s.pois.last() else {
             return false;
         };
-        let test = &self.w.shapes[shape as usize];
+        let test = &self.w.shape_tests.shapes[shape as usize];
         let at = if at_origin { top.from as u32 } else { top.at };
         let (x, y) = self.xy(at);
         let here = self.read(x, y);
@@ -634,11 +634,13 @@ impl Run<'_> {
         let Some(&off) = self.occupied.get(OFF as usize) else {
             return test.holds_at(self.w.width, at, |x, y| self.read(x, y) != OFF);
         };
-        let key = self.w.shapes_key;
+        let key = self.w.shape_tests.key;
         let mine = match self.s.shape_squares.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
-                self.s.shape_squares.push((key, vec![None; self.w.shapes.len()]));
+                self.s
+                    .shape_squares
+                    .push((key, vec![None; self.w.shape_tests.shapes.len()]));
                 self.s.shape_squares.len() - 1
             }
         };
