@@ -91,32 +91,46 @@ pub(super) fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
 /// need only try such a rewrite where one of its writes is that square
 /// ([`super::run`]'s aimed matches).
 pub(super) fn last_writes(program: &Program) -> Vec<bool> {
-    let reach_from = |start: Pc| {
-        let mut seen = vec![false; program.insts.len()];
-        let mut todo = vec![start];
-        while let Some(pc) = todo.pop() {
-            if !std::mem::replace(&mut seen[pc as usize], true) {
-                todo.extend(program.insts[pc as usize].successors());
+    let n = program.insts.len();
+    let is_write = |inst: &Inst| matches!(inst, Inst::Rewrite { .. } | Inst::Ordered { .. });
+    // Which instructions lead to a write (themselves included): back from
+    // every write along the program's own edges, once.
+    let mut before: Vec<Vec<Pc>> = vec![Vec::new(); n];
+    for (pc, inst) in program.insts.iter().enumerate() {
+        for next in inst.successors() {
+            before[next as usize].push(pc as Pc);
+        }
+    }
+    let mut todo: Vec<Pc> = (0..n as Pc)
+        .filter(|&pc| is_write(&program.insts[pc as usize]))
+        .collect();
+    let mut writes_ahead = vec![false; n];
+    todo.iter().for_each(|&pc| writes_ahead[pc as usize] = true);
+    while let Some(pc) = todo.pop() {
+        for &p in &before[pc as usize] {
+            if !std::mem::replace(&mut writes_ahead[p as usize], true) {
+                todo.push(p);
             }
         }
-        seen
-    };
-    let main = reach_from(program.start);
+    }
+    // The program's own path: from its start, not into sub-programs.
+    let mut main = vec![false; n];
+    let mut todo = vec![program.start];
+    while let Some(pc) = todo.pop() {
+        if !std::mem::replace(&mut main[pc as usize], true) {
+            todo.extend(program.insts[pc as usize].successors());
+        }
+    }
     let mut last = vec![false; program.rewrites.len()];
     let mut written_after = vec![false; program.rewrites.len()];
     for (pc, inst) in program.insts.iter().enumerate() {
-        let Inst::Rewrite { id, next } = *inst else {
-            continue;
-        };
-        if !main[pc] {
-            written_after[id.index()] = true;
-            continue;
+        if let Inst::Rewrite { id, next } = *inst {
+            if main[pc] && !writes_ahead[next as usize] {
+                last[id.index()] = true;
+            } else {
+                written_after[id.index()] = true;
+            }
         }
-        let after = reach_from(next);
-        let writes = (program.insts.iter().enumerate())
-            .any(|(q, i)| after[q] && matches!(i, Inst::Rewrite { .. } | Inst::Ordered { .. }));
-        written_after[id.index()] |= writes;
-        last[id.index()] = true;
     }
     for (l, w) in last.iter_mut().zip(written_after) {
         *l &= !w;
