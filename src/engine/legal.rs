@@ -60,7 +60,7 @@ struct Opponents<'w> {
     /// The position the side's walk searches (`no_reply` makes the
     /// walk's changes on it).
     position: &'w Position,
-    scratch: RefCell<WalkScratch>,
+    scratch: RefCell<Box<WalkScratch>>,
 }
 
 impl AttackTest for Opponents<'_> {
@@ -176,8 +176,15 @@ impl Walkers<'_> {
         scratch.sets.load(position, self.codes);
         let i = (at.y * position.width as i32 + at.x) as u32;
         let cells = cells_and_tallies(position, &mut scratch.boxed);
-        self.others_change(side, cells, &scratch.sets.occupied, &[], i, &mut scratch.aux)
-            .map(|(hit, _)| hit)
+        self.others_change(
+            side,
+            cells,
+            &scratch.sets.occupied,
+            &[],
+            i,
+            scratch.aux.get_or_insert_with(Default::default),
+        )
+        .map(|(hit, _)| hit)
     }
 
     /// Calls `found` with each move of `side` (walked by `mover`) on
@@ -311,11 +318,11 @@ impl Walkers<'_> {
             walkers: self,
             side,
             position,
-            scratch: RefCell::new(std::mem::take(&mut scratch.aux)),
+            scratch: RefCell::new(scratch.take_aux()),
         };
         let attacks = mover.attacks().then_some(&oracle as &dyn AttackTest);
         let result = f(scratch, &oracle, attacks);
-        scratch.aux = oracle.scratch.into_inner();
+        scratch.put_aux(oracle.scratch.into_inner());
         result
     }
 

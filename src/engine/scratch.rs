@@ -12,14 +12,27 @@ pub(crate) struct FastScratch {
     pub(crate) sets: SetScratch,
     /// The walker's.
     pub(crate) walk: WalkScratch,
-    /// A second walker's, for the tests made in the middle of a walk.
-    pub(crate) aux: WalkScratch,
+    /// A second walker's, for the tests made in the middle of a walk
+    /// (boxed, so that a search lends it out by moving a pointer; none
+    /// until first asked for, see [`FastScratch::take_aux`]).
+    pub(crate) aux: Option<Box<WalkScratch>>,
     /// The cells and tallies of the position searched, when a box holds
     /// something (see `walk::cells_and_tallies`).
     pub(crate) boxed: Vec<crate::core::Code>,
 }
 
 impl FastScratch {
+    /// The second walker's scratch, lent out (a new one the first time):
+    /// give it back with [`FastScratch::put_aux`].
+    pub(crate) fn take_aux(&mut self) -> Box<WalkScratch> {
+        self.aux.take().unwrap_or_default()
+    }
+
+    /// Gives back what [`FastScratch::take_aux`] lent.
+    pub(crate) fn put_aux(&mut self, aux: Box<WalkScratch>) {
+        self.aux = Some(aux);
+    }
+
     /// Makes searches trace (or not) the squares the outermost piece of
     /// interest moves to.
     pub(crate) fn trace_paths(&mut self, on: bool) {

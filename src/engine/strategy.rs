@@ -496,9 +496,16 @@ impl FastProgram {
                 scratch.sets.load(position, w.codes());
                 let i = (at.y * position.width as i32 + at.x) as u32;
                 let cells = cells_and_tallies(position, &mut scratch.boxed);
-                w.changes_at(cells, &scratch.sets.occupied, &[], i, &mut scratch.aux, limits)
-                    .map(|(hit, _)| hit)
-                    .map_err(|TooLong| limits.state_limit())
+                w.changes_at(
+                    cells,
+                    &scratch.sets.occupied,
+                    &[],
+                    i,
+                    scratch.aux.get_or_insert_with(Default::default),
+                    limits,
+                )
+                .map(|(hit, _)| hit)
+                .map_err(|TooLong| limits.state_limit())
             }
         }
     }

@@ -332,13 +332,16 @@ pub(crate) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
 /// plan: each bind's piece must make one of them before anything else, so
 /// where the plan has no result the program has none. None when some path
 /// does something else first (or a first rewrite is not at the piece).
-pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<Plan> {
+/// With it, per bind: whether it is one of those binds (reached from the
+/// start by jumps and splits alone).
+pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<(Plan, Vec<bool>)> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return None;
     }
     let geometry = Geometry { width, height };
     let mut rules = Vec::new();
     let mut seen = vec![false; program.insts.len()];
+    let mut entry_binds = vec![false; program.binds.len()];
     // Instructions to look at, with the bind they follow (none yet).
     let mut todo = vec![(program.start, None)];
     while let Some((pc, bind)) = todo.pop() {
@@ -348,7 +351,10 @@ pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<P
         match (&program.insts[pc as usize], bind) {
             (&Inst::Jump { to }, _) => todo.push((to, bind)),
             (&Inst::Split { first, second }, _) => todo.extend([(second, bind), (first, bind)]),
-            (&Inst::Bind { id, next }, None) => todo.push((next, Some(id))),
+            (&Inst::Bind { id, next }, None) => {
+                entry_binds[id.index()] = true;
+                todo.push((next, Some(id)));
+            }
             (&Inst::Rewrite { id, .. }, Some(bind)) => {
                 for &code in program.binds[bind.index()].iter() {
                     for alt in program.rewrites[id.index()].alternatives.iter() {
@@ -359,7 +365,7 @@ pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<P
             _ => return None,
         }
     }
-    Some(finish(rules, false, &geometry))
+    Some((finish(rules, false, &geometry), entry_binds))
 }
 
 /// The plan of `rules` (and `nil`) on a board of `geometry`.

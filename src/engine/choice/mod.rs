@@ -243,6 +243,19 @@ impl Plan {
         self.rules.iter().fold(0, |set, r| set | self.places(r, occupied))
     }
 
+    /// For a traced plan ([`compile::entry_plan`]'s): the squares of the
+    /// pieces some rule matches at, on a position whose square sets are
+    /// `occupied` (every square where a rule is not traced).
+    pub(crate) fn poi_places(&self, occupied: &[Squares]) -> Squares {
+        self.rules.iter().fold(0, |set, r| {
+            let Some(t) = r.traces.first() else {
+                return self.all;
+            };
+            let at = self.places(r, occupied);
+            set | if t.from >= 0 { at << t.from } else { at >> -t.from }
+        })
+    }
+
     /// Whether the plan has a result on a position whose square sets are
     /// `occupied` (stops at the first rule that matches).
     pub(crate) fn holds_on(&self, occupied: &[Squares]) -> bool {

@@ -135,6 +135,12 @@ pub struct Walker {
     /// The rewrites the bound pieces make first ([`crate::engine::choice::compile::entry_plan`]):
     /// where none can be made, a search has no result.
     entry: Option<crate::engine::choice::Plan>,
+    /// Per bind: whether it is one whose piece must make a rewrite of
+    /// [`Walker::entry`] first (so that, before any change, it binds only
+    /// the squares where one can start: [`Plan::poi_places`]).
+    ///
+    /// [`Plan::poi_places`]: crate::engine::choice::Plan::poi_places
+    entry_binds: Vec<bool>,
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
@@ -595,11 +601,16 @@ impl Walker {
             test_plans,
             choice: crate::engine::choice::compile::traced_plan(program, width, height).ok(),
             parts: None,
-            entry: crate::engine::choice::compile::entry_plan(program, width, height),
+            entry: None,
+            entry_binds: Vec::new(),
             exact_counts: ExactCounts::default(),
             placed: None,
             shortcut: None,
         };
+        if let Some((plan, binds)) = crate::engine::choice::compile::entry_plan(program, width, height) {
+            walker.entry = Some(plan);
+            walker.entry_binds = binds;
+        }
         let start = crate::engine::choice::compile::follow(program, program.start)?;
         if let Some(p) = walker.placements[start as usize] {
             walker.placed = PlacedCount::of(program, start, p.code, p.sub);

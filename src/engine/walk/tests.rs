@@ -160,3 +160,37 @@ fn the_first_rewrites_of_the_bound_pieces_are_a_plan() {
             .is_none()
     );
 }
+
+#[test]
+fn before_any_change_only_the_pieces_that_can_make_a_first_rewrite_are_bound() {
+    use crate::engine::position::Position;
+    use crate::engine::squares::SetScratch;
+    // Pawns on a2 (a1 and a3 free), b2 (between b1 and b3), c2 and h8.
+    let diagram = "
+.......♙
+........
+........
+........
+........
+.♟......
+♙♙♙.....
+.♟......
+";
+    let position = Position::from_diagram(diagram.trim_start(), Rules::prelude().pieces()).unwrap();
+    let (a2, b2, c2, h8) = (1u128 << 8, 1u128 << 9, 1u128 << 10, 1u128 << 63);
+    // The same moves written from the piece's square or from another one
+    // (so that the plan measures from a square that is not the piece's).
+    for (expr, expected) in [
+        ("%♙: % + u. -> . + u%", a2 | c2),
+        ("%♙: u. + % -> u% + .", a2 | c2),
+        ("%♙: % + d. -> . + d%", a2 | c2 | h8),
+        ("%♙: d. + % -> d% + .", a2 | c2 | h8),
+        ("%♙: (% + u. -> . + u%) | (d♟ + % -> d% + .)", a2 | b2 | c2),
+    ] {
+        let w = walker(expr);
+        let entry = w.entry.as_ref().expect("a first rewrite");
+        let mut sets = SetScratch::default();
+        sets.load(&position, w.codes());
+        assert_eq!(entry.poi_places(&sets.occupied), expected, "{expr}");
+    }
+}

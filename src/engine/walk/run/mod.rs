@@ -78,6 +78,9 @@ pub(super) struct Run<'a> {
     pub(super) exact: bool,
     /// Whether an optimistic count stopped at a key seen twice.
     pub(super) duplicate: bool,
+    /// The squares where a bound piece can make a first rewrite
+    /// ([`Walker::entry`]), once asked.
+    entry_squares: Option<Squares>,
 }
 
 /// Where a walk goes next.
@@ -237,6 +240,7 @@ impl<'a> Run<'a> {
             delta: 0,
             exact: true,
             duplicate: false,
+            entry_squares: None,
         };
         for &(at, code) in overlay {
             if at >= TALLY_BASE && at >= TALLY_BASE + w.tally_slots {

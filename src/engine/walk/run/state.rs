@@ -9,6 +9,19 @@ impl Run<'_> {
     pub(super) fn bind_squares(&mut self, level: usize, id: usize) -> Squares {
         let reads = self.reads.get();
         let mut squares = self.squares_holding(self.w.prog.binds[id].iter().copied(), &self.w.binds[id]);
+        if self.find.is_none()
+            && level == 0
+            && self.s.overlay.is_empty()
+            && self.s.pois.is_empty()
+            && self.w.entry_binds.get(id) == Some(&true)
+            && let Some(entry) = &self.w.entry
+        {
+            // Before any change, only the pieces that can make a first
+            // rewrite (an untargeted walk: no reads to keep).
+            squares &= *self
+                .entry_squares
+                .get_or_insert_with(|| entry.poi_places(self.occupied));
+        }
         if let Some(t) = self.find
             && self.may_prune(level)
             && self.s.pois.is_empty()
