@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use chessalg::decl::Spec;
 use chessalg::engine::{Cache, EngineChoice, Limits};
-use chessalg::game::{Game, perft};
+use chessalg::game::{Game, PerftTable, perft, perft_with};
 use chessalg::source::Source;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -363,4 +363,150 @@ fn the_table_gives_what_each_file_expects_on_every_engine() {
             }
         }
     }
+}
+
+/// A rewrite of a generated placement game, for crosses (`X`); noughts'
+/// are the same with the colours swapped.
+fn placement_rewrite() -> BoxedStrategy<String> {
+    prop_oneof![
+        Just(". -> X".to_string()),
+        // Comes to rest on the edge or on a disc (gravity along -m).
+        direction().prop_map(|m| format!(
+            "({m}# + . -> {m}# + X) | ({m} X + . -> {m} X + X) | ({m} O + . -> {m} O + X)"
+        )),
+        // Takes the disc beside it, turns it, or steps.
+        direction().prop_map(|m| format!("X + {m} O -> X + {m}.")),
+        direction().prop_map(|m| format!("X + {m} O -> X + {m} X")),
+        direction().prop_map(|m| format!("X + {m}. -> . + {m} X")),
+    ]
+    .boxed()
+}
+
+/// A pattern of a generated placement game that ends it, for crosses.
+fn placement_pattern() -> BoxedStrategy<String> {
+    prop_oneof![
+        (direction(), 2..=3usize).prop_map(|(m, k)| {
+            let line: Vec<String> = (0..k).map(|i| format!("{} X", m.repeat(i))).collect();
+            let line = line.join(" + ");
+            format!("{line} -> {line}")
+        }),
+        // A hole between two discs: a capture may complete it.
+        direction().prop_map(|m| format!("X + {m}. + {m}{m} X -> X + {m}. + {m}{m} X")),
+    ]
+    .boxed()
+}
+
+fn swap_colours(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect()
+}
+
+/// Games whose moves and ending patterns are choices of rewrites (placements,
+/// drops, captures, flips, steps; lines, holes, some only on one player's
+/// turn): perft on square sets alone against the same perft made move by
+/// move (a perft table turns the square sets off) and the backtracker's.
+#[test]
+fn perft_on_square_sets_agrees_with_perft_move_by_move() {
+    let mut runner = TestRunner::new(Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let (compared, on_sets) = (Cell::new(0u32), Cell::new(0u32));
+    let rows = (3..=5usize, 3..=5usize).prop_flat_map(|(w, h)| {
+        prop::collection::vec(prop::sample::select(vec!['.', '.', '.', '.', 'X', 'O']), w * h).prop_map(
+            move |cells| {
+                cells
+                    .chunks(w)
+                    .map(|r| r.iter().collect::<String>())
+                    .collect::<Vec<_>>()
+            },
+        )
+    });
+    let strategy = (
+        prop::collection::vec(placement_rewrite(), 1..=3),
+        prop::collection::vec(placement_rewrite(), 1..=3),
+        prop::collection::vec((placement_pattern(), 0..4usize), 1..=3),
+        rows,
+    );
+    let result = runner.run(&strategy, |(crosses, noughts, patterns, rows)| {
+        let mut text = String::from("game Placements\nplayers crosses noughts\npiece X O value 1\nboard\n");
+        for row in rows.iter().rev() {
+            text.push_str(&format!("    {row}\n"));
+        }
+        let choice = |rewrites: &[String]| {
+            rewrites
+                .iter()
+                .map(|r| format!("({r})"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
+        text.push_str(&format!("moves crosses = {}\n", choice(&crosses)));
+        text.push_str(&format!("moves noughts = {}\n", swap_colours(&choice(&noughts))));
+        for (pattern, kind) in &patterns {
+            // For crosses or for noughts, on every turn or on one player's.
+            let (pattern, winner) = if kind % 2 == 0 {
+                (pattern.clone(), "crosses")
+            } else {
+                (swap_colours(pattern), "noughts")
+            };
+            let turn = if *kind >= 2 {
+                format!("turn {winner} ")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("outcome {turn}when {pattern} = win {winner}\n"));
+        }
+        text.push_str("outcome no_moves = draw\n");
+        let (Some(fast), Some(reference)) = (
+            game(&text, EngineChoice::Fast),
+            game(&text, EngineChoice::Backtrack),
+        ) else {
+            return Ok(());
+        };
+        let start = fast.initial();
+        if fast.perft_on_square_sets(&start) {
+            on_sets.set(on_sets.get() + 1);
+        }
+        let table = PerftTable::with_megabytes(1).unwrap();
+        let (mut a, mut b, mut c) = (Cache::new(), Cache::new(), Cache::new());
+        for depth in 1..=3 {
+            let (Ok(x), Ok(y), Ok(z)) = (
+                perft(&fast, &start, depth, &mut a),
+                perft_with(&fast, &start, depth, &mut b, Some(&table)),
+                perft(&reference, &start, depth, &mut c),
+            ) else {
+                return Ok(());
+            };
+            prop_assert_eq!(
+                x,
+                y,
+                "perft {} on square sets and move by move differ:\n{}",
+                depth,
+                text
+            );
+            prop_assert_eq!(x, z, "perft {} differs from the backtracker's:\n{}", depth, text);
+        }
+        compared.set(compared.get() + 1);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    eprintln!(
+        "placement games: {} compared, {} counted on square sets",
+        compared.get(),
+        on_sets.get()
+    );
+    assert!(compared.get() > 300, "{} compared", compared.get());
+    assert!(
+        on_sets.get() > compared.get() / 2,
+        "{} on square sets",
+        on_sets.get()
+    );
 }

@@ -33,6 +33,7 @@ mod walk;
 use std::ops::ControlFlow;
 
 pub use backtrack::{Backtracker, Successors};
+pub use choice::perft::{SetPerft, Stopped};
 pub(crate) use hash::mix as mix_key;
 pub(crate) use position::Version;
 pub use position::{Changes, DiagramError, Position};
@@ -145,6 +146,16 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 
     /// Pattern `pattern`, as compiled.
     fn pattern(&self, pattern: usize) -> &Program;
+
+    /// A perft counter on square sets alone ([`SetPerft`]), when on
+    /// `position`'s board every side's moves (kept `safe` or not, as
+    /// [`Engine::each_move`]) and every pattern of `ends` (per side: the
+    /// patterns that end the game when that side is to move) run as
+    /// choices of rewrites; else none (the default).
+    fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
+        let _ = (position, safe, ends);
+        None
+    }
 
     /// Which engine runs each program.
     fn report(&self) -> EngineReport;

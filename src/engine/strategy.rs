@@ -29,7 +29,9 @@ use super::legal::Walkers;
 use super::scratch::FastScratch;
 use super::squares::{Decline, Unmet};
 use super::walk::{TooLong, Walker, cells_and_tallies};
-use super::{Cache, Engine, EngineError, Limits, Meter, Position, Roles, Side, Successor, count_each};
+use super::{
+    Cache, Engine, EngineError, Limits, Meter, Position, Roles, SetPerft, Side, Successor, count_each,
+};
 use crate::core::Coord;
 use crate::program::Program;
 
@@ -209,6 +211,37 @@ impl Engine for Meta {
 
     fn pattern(&self, pattern: usize) -> &Program {
         &self.patterns[pattern]
+    }
+
+    fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
+        if ends.len() != self.sides() {
+            return None;
+        }
+        let moves = (0..self.sides())
+            .map(|side| match self.route(side, position, safe) {
+                Route::Choice(p) => Some(p),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let test = |pattern: usize| match self.pattern_plans.get(pattern)? {
+            Ok(FastProgram::Choice(p)) => Some(p),
+            Ok(FastProgram::Walk(w)) if !w.attacks() => w.choice_tests(),
+            _ => None,
+        };
+        // Each pattern once, by its index among the game's.
+        let mut ids: Vec<usize> = ends.iter().flatten().copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let patterns = ids.iter().map(|&p| test(p)).collect::<Option<Vec<_>>>()?;
+        let ends = ends
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .map(|p| ids.binary_search(p).expect("listed"))
+                    .collect()
+            })
+            .collect();
+        SetPerft::new(moves, patterns, ends).filter(|k| k.fits(position))
     }
 
     fn report(&self) -> EngineReport {

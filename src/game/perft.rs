@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::decl::Condition;
-use crate::engine::Cache;
+use crate::decl::{Condition, Legality, TurnOrder};
+use crate::engine::{Cache, SetPerft};
 
 use super::{Game, PlayError, State};
 
@@ -81,6 +81,40 @@ impl Game {
         key
     }
 
+    /// The engine's perft counter on square sets for `state`, when the rest
+    /// of a move is only the turn passing to the next player: no passes, no
+    /// expiring marks, and every outcome that ends the tree a `when`
+    /// pattern (see [`Engine::set_perft`](crate::engine::Engine::set_perft)).
+    fn set_perft(&self, state: &State) -> Option<SetPerft<'_>> {
+        if self.turn_order != TurnOrder::Alternate || !self.expiring.is_empty() {
+            return None;
+        }
+        let mut ends = vec![Vec::new(); self.players.len()];
+        for o in self.outcomes.iter().filter(|o| o.automatic) {
+            match o.condition {
+                Condition::NoMoves { .. } => {}
+                Condition::When(pattern) => {
+                    for (side, list) in ends.iter_mut().enumerate() {
+                        if o.turn.is_none_or(|p| p.index() == side) {
+                            list.push(pattern);
+                        }
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let safe = self.legality == Legality::RoyalSafe;
+        self.engine.set_perft(state.position(), safe, &ends)
+    }
+
+    /// Whether perft from `state` (without a perft table) counts on square
+    /// sets alone (see [`Engine::set_perft`](crate::engine::Engine::set_perft)):
+    /// every player's moves and every pattern that ends the game are
+    /// choices of rewrites, and the turn only passes.
+    pub fn perft_on_square_sets(&self, state: &State) -> bool {
+        self.set_perft(state).is_some()
+    }
+
     /// Whether a perft table can serve this game: not when an automatic
     /// `repetition` outcome makes counts depend on the moves before.
     pub fn perft_table_applies(&self) -> bool {
@@ -107,9 +141,29 @@ pub fn perft_with(
     cache: &mut Cache,
     table: Option<&PerftTable>,
 ) -> Result<u64, PlayError> {
-    let mut state = state.clone();
     let table = table.filter(|_| game.perft_table_applies());
-    count(game, &mut state, depth, cache, table, None)
+    subtree(game, state, depth, cache, table, None)
+}
+
+/// Perft on a copy of `state`: on square sets alone where the game allows
+/// ([`Game::set_perft`]) and no table is asked for, else by [`count`].
+fn subtree(
+    game: &Game,
+    state: &State,
+    depth: u32,
+    cache: &mut Cache,
+    table: Option<&PerftTable>,
+    stop: Option<&AtomicBool>,
+) -> Result<u64, PlayError> {
+    if table.is_none()
+        && depth >= 2
+        && let Some(counter) = game.set_perft(state)
+    {
+        return counter
+            .count(state.position(), state.turn().index(), depth, stop)
+            .map_err(|_| PlayError::Stopped);
+    }
+    count(game, &mut state.clone(), depth, cache, table, stop)
 }
 
 /// Perft on `state`, walked down and back up in place.
@@ -201,7 +255,7 @@ pub fn divide_until(
         let n = if depth <= 1 {
             Ok(1)
         } else {
-            count(game, &mut next, depth - 1, cache, table, stop)
+            subtree(game, &next, depth - 1, cache, table, stop)
         };
         game.unmake(&mut next, undo);
         out.push((name, n?));

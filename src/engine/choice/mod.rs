@@ -17,6 +17,7 @@
 //! [`MAX_SQUARES`](crate::engine::squares::MAX_SQUARES) squares.
 
 pub(crate) mod compile;
+pub mod perft;
 
 use std::ops::ControlFlow;
 

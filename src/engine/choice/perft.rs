@@ -1,0 +1,180 @@
+//! Perft on square sets alone: when every side's moves are a choice of
+//! rewrites whose results are distinct ([`Plan`]) and every pattern that
+//! ends the game is one too, a position is its square sets and its cells,
+//! a move is a few writes to both, and counting the last ply is a
+//! population count. No position, hash, move list or turn state is built
+//! on the way down (Connect Four, tic-tac-toe and games like them).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Plan;
+use crate::core::Code;
+use crate::engine::Position;
+use crate::engine::squares::{SetScratch, Squares, move_cell};
+
+/// A perft counter on square sets: per side, the plan of its moves and the
+/// patterns that end the game when it is that side's turn. The turn
+/// passes from each side to the next in order.
+///
+/// A pattern that did not hold before a move can hold after it only if the
+/// move wrote a content one of its checks accepts (as
+/// [`Plan::may_hold_anew`]), so the counter carries down which patterns are
+/// known not to hold and tests only the others.
+#[derive(Debug)]
+pub struct SetPerft<'e> {
+    moves: Vec<&'e Plan>,
+    /// The patterns (at most 64).
+    patterns: Vec<&'e Plan>,
+    /// Per side: the patterns (indices) that end the game on its turn.
+    ends: Vec<Vec<usize>>,
+    /// Per code: the patterns (bits) a square newly holding it may complete.
+    completes: Vec<u64>,
+    /// One more than the largest code a plan reads.
+    codes: usize,
+}
+
+/// Where a counter stopped: asked to, by the flag it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// A position as the counter keeps it, with the writes to take back.
+struct Board {
+    cells: Vec<Code>,
+    occupied: Vec<Squares>,
+    /// Square and what it held, in the order the writes were made.
+    undo: Vec<(u32, Code)>,
+}
+
+impl<'e> SetPerft<'e> {
+    /// The counter of `moves` (per side) and `ends` (per side, indices into
+    /// `patterns`), when each moves plan has results that are distinct and
+    /// each change a square (so that a count is the number of moves made
+    /// one by one) and there are at most 64 patterns; else none.
+    pub(crate) fn new(
+        moves: Vec<&'e Plan>,
+        patterns: Vec<&'e Plan>,
+        ends: Vec<Vec<usize>>,
+    ) -> Option<SetPerft<'e>> {
+        let made_one_by_one = |p: &Plan| {
+            p.distinct
+                && !p.nil
+                && !p.tails
+                && p.rules
+                    .iter()
+                    .all(|r| r.choices.iter().all(|c| c.iter().any(|w| w.always)))
+        };
+        if moves.is_empty()
+            || ends.len() != moves.len()
+            || patterns.len() > 64
+            || ends.iter().flatten().any(|&p| p >= patterns.len())
+            || !moves.iter().all(|p| made_one_by_one(p))
+        {
+            return None;
+        }
+        let codes = moves.iter().chain(&patterns).map(|p| p.codes).max().unwrap_or(1);
+        let written = moves
+            .iter()
+            .flat_map(|p| p.rules.iter().flat_map(|r| r.choices.iter().flatten()))
+            .map(|w| w.code as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let completes = (0..written)
+            .map(|code| {
+                (patterns.iter().enumerate())
+                    .filter(|(_, p)| p.nil || p.accepted.contains(code as Code))
+                    .fold(0, |bits, (i, _)| bits | 1 << i)
+            })
+            .collect();
+        Some(SetPerft {
+            moves,
+            patterns,
+            ends,
+            completes,
+            codes,
+        })
+    }
+
+    /// Whether the plans hold for `position`'s grid.
+    pub fn fits(&self, position: &Position) -> bool {
+        self.moves.iter().chain(&self.patterns).all(|p| p.fits(position))
+    }
+
+    /// The leaves of the tree of `depth` moves from `position` (which must
+    /// fit) with `side` to move, none going on from a position where an
+    /// ending pattern holds; [`Stopped`] soon after `stop` is set.
+    pub fn count(
+        &self,
+        position: &Position,
+        side: usize,
+        depth: u32,
+        stop: Option<&AtomicBool>,
+    ) -> Result<u64, Stopped> {
+        let mut sets = SetScratch::default();
+        sets.load(position, self.codes);
+        let mut board = Board {
+            cells: position.cells.clone(),
+            occupied: sets.occupied,
+            undo: Vec::new(),
+        };
+        self.count_from(&mut board, side % self.moves.len(), depth, 0, stop)
+    }
+
+    /// [`SetPerft::count`] on `board`, where the patterns `unmet` (bits)
+    /// are known not to hold.
+    fn count_from(
+        &self,
+        board: &mut Board,
+        side: usize,
+        depth: u32,
+        mut unmet: u64,
+        stop: Option<&AtomicBool>,
+    ) -> Result<u64, Stopped> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(Stopped);
+        }
+        for &p in &self.ends[side] {
+            if unmet >> p & 1 == 0 {
+                if self.patterns[p].holds_on(&board.occupied) {
+                    return Ok(0);
+                }
+                unmet |= 1 << p;
+            }
+        }
+        let plan = self.moves[side];
+        if depth == 1 {
+            return Ok(plan.count_on(&board.occupied));
+        }
+        let next = (side + 1) % self.moves.len();
+        let mut total = 0;
+        for rule in &plan.rules {
+            let mut places = plan.places(rule, &board.occupied);
+            while places != 0 {
+                let t = places.trailing_zeros() as i32;
+                places &= places - 1;
+                for writes in &rule.choices {
+                    let mark = board.undo.len();
+                    let mut still = unmet;
+                    for w in writes {
+                        let i = (t + w.shift) as usize;
+                        let old = board.cells[i];
+                        if old != w.code {
+                            board.undo.push((i as u32, old));
+                            move_cell(&mut board.occupied, &mut board.cells[i], w.code, i);
+                            still &= !self.completes[w.code as usize];
+                        }
+                    }
+                    let n = self.count_from(board, next, depth - 1, still, stop);
+                    while board.undo.len() > mark {
+                        let (i, old) = board.undo.pop().expect("a write to take back");
+                        move_cell(&mut board.occupied, &mut board.cells[i as usize], old, i as usize);
+                    }
+                    total += n?;
+                }
+            }
+        }
+        Ok(total)
+    }
+}
