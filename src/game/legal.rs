@@ -14,7 +14,8 @@ use crate::core::PlayerId;
 impl Game {
     /// Every legal move of the player to move, in a deterministic order.
     pub fn legal_actions(&self, state: &State, cache: &mut Cache) -> Result<Vec<Action>, PlayError> {
-        let mut legal = Vec::new();
+        // Room for a usual position's moves, so that the list grows once.
+        let mut legal = Vec::with_capacity(32);
         // A notation that writes every landing square needs the paths.
         cache.trace_paths(self.is_numbered());
         let result = self.each_legal(state, cache, |o| {

@@ -116,8 +116,8 @@ pub struct Action {
     from: Option<Coord>,
     to: Option<Coord>,
     /// The squares the piece of interest moved to, in order (traced only
-    /// where the notation writes them).
-    path: Vec<Coord>,
+    /// where the notation writes them; a step or two kept inline).
+    path: SmallVec<[Coord; 2]>,
     /// The piece the piece of interest became where it stood, when a
     /// replacement left another piece there (a promotion).
     became: Option<PieceId>,
@@ -133,7 +133,7 @@ impl Action {
             from: o.poi_from,
             to: o.poi_to,
             became: o.became,
-            path: o.path.to_vec(),
+            path: SmallVec::from_slice(o.path),
             pass: false,
         }
     }
@@ -144,7 +144,7 @@ impl Action {
             changes: SmallVec::new(),
             from: None,
             to: None,
-            path: Vec::new(),
+            path: SmallVec::new(),
             became: None,
             pass: true,
         }

@@ -403,14 +403,18 @@ impl Plan {
                     changes.clear();
                     let mut h = position.hash;
                     let mut became = trace.became;
-                    if rule.tails.is_empty() {
+                    let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
+                    if !rule.tails.is_empty() {
+                        made.extend(writes.iter().map(|wr| (t + wr.shift, wr.code)));
+                        became = self.tails(position, &rule.tails, t + trace.to, trace, &mut made);
+                    }
+                    if made.len() <= writes.len() {
+                        // No tail made a rewrite: the rule's own writes, in
+                        // reading order, each square once.
                         for wr in writes {
                             self.change(position, t + wr.shift, wr.code, &mut h, changes);
                         }
                     } else {
-                        let mut made: SmallVec<[(i32, Code); 8]> =
-                            writes.iter().map(|wr| (t + wr.shift, wr.code)).collect();
-                        became = self.tails(position, &rule.tails, t + trace.to, trace, &mut made);
                         // The last write to each square, where it changes it,
                         // in reading order.
                         made.reverse();
