@@ -18,7 +18,7 @@ use crate::engine::squares::{SetScratch, Squares, move_cell};
 ///
 /// A pattern that did not hold before a move can hold after it only if the
 /// move wrote a content one of its checks accepts (as
-/// [`Plan::may_hold_anew`]), so the counter carries down which patterns are
+/// `Plan::may_hold_anew`), so the counter carries down which patterns are
 /// known not to hold and tests only the others.
 #[derive(Debug)]
 pub struct SetPerft<'e> {
