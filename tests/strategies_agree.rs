@@ -235,11 +235,22 @@ fn generated_games(cases: u32) {
         let (mut a, mut b) = (Cache::new(), Cache::new());
         let start = fast.initial();
         let depth = if mine.0.len() <= 12 { 3 } else { 2 };
-        if let (Ok(x), Ok(y)) = (
+        // A perft table (of one entry) makes perft go move by move, through
+        // the game's states, where it otherwise counts on positions alone.
+        let table = PerftTable::with_megabytes(0).unwrap();
+        if let (Ok(x), Ok(y), Ok(z)) = (
             perft(&fast, &start, depth, &mut a),
             perft(&reference, &start, depth, &mut b),
+            perft_with(&fast, &start, depth, &mut a, Some(&table)),
         ) {
             prop_assert_eq!(x, y, "perft {} differs:\n{}", depth, text);
+            prop_assert_eq!(
+                x,
+                z,
+                "perft {} on positions and move by move differ:\n{}",
+                depth,
+                text
+            );
             perfts.set(perfts.get() + 1);
         }
         let mut state = start;
@@ -408,8 +419,9 @@ fn swap_colours(text: &str) -> String {
 
 /// Games whose moves and ending patterns are choices of rewrites (placements,
 /// drops, captures, flips, steps; lines, holes, some only on one player's
-/// turn): perft on square sets alone against the same perft made move by
-/// move (a perft table turns the square sets off) and the backtracker's.
+/// turn): perft on square sets alone (or, where a plan declines, on
+/// positions alone) against the same perft made move by move (a perft
+/// table turns both off) and the backtracker's.
 #[test]
 fn perft_on_square_sets_agrees_with_perft_move_by_move() {
     let mut runner = TestRunner::new(Config {

@@ -389,8 +389,37 @@ impl Position {
     /// version was `version`, given what it returned: the content is that
     /// position's again, and so is the version (caches of it hold again).
     pub(crate) fn undo(&mut self, restore: &[Change], version: Version) {
-        self.apply(restore);
+        if !self.restore_in_place(restore) {
+            self.apply(restore);
+        }
         self.version = version;
+    }
+
+    /// [`Position::undo`]'s common case: squares that are all on the grid
+    /// get their contents back, without noting what they held (and without
+    /// a new version, which the caller sets). Changes nothing and says
+    /// `false` when that is not the case.
+    fn restore_in_place(&mut self, restore: &[Change]) -> bool {
+        if self.cells.len() > 128
+            || !restore.iter().all(|c| {
+                c.at.tally_slot().is_none()
+                    && c.content != Content::NoSquare
+                    && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
+            })
+        {
+            return false;
+        }
+        let mut touched = 0u128;
+        for c in restore {
+            let i = self.index(c.at).expect("checked above");
+            touched |= 1 << i;
+            let code = c.content.code();
+            self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+            self.cells[i] = code;
+        }
+        // The position is one change from the one it was taken back from.
+        self.came_from = Some((self.version, touched));
+        true
     }
 
     /// The common case of a change: squares change contents, none appears

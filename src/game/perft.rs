@@ -11,8 +11,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use std::ops::ControlFlow;
+
+use smallvec::SmallVec;
+
+use crate::core::Change;
 use crate::decl::{Condition, Legality, TurnOrder};
-use crate::engine::{Cache, SetPerft};
+use crate::engine::{Cache, Position, SetPerft};
 
 use super::{Game, PlayError, State};
 
@@ -81,11 +86,12 @@ impl Game {
         key
     }
 
-    /// The engine's perft counter on square sets for `state`, when the rest
-    /// of a move is only the turn passing to the next player: no passes, no
-    /// expiring marks, and every outcome that ends the tree a `when`
-    /// pattern (see [`Engine::set_perft`](crate::engine::Engine::set_perft)).
-    fn set_perft(&self, state: &State) -> Option<SetPerft<'_>> {
+    /// Per player, the `when` patterns that end the tree on their turn, when
+    /// the rest of a move is only its changes and the turn passing to the
+    /// next player (no passes, no expiring marks) and every outcome that
+    /// ends the tree is such a pattern (or no legal move); else none. Perft
+    /// may then count on the position alone ([`lean`]).
+    fn tree_ends(&self) -> Option<Vec<Vec<usize>>> {
         if self.turn_order != TurnOrder::Alternate || !self.expiring.is_empty() {
             return None;
         }
@@ -103,6 +109,14 @@ impl Game {
                 _ => return None,
             }
         }
+        Some(ends)
+    }
+
+    /// The engine's perft counter on square sets for `state`, where the
+    /// game allows it ([`Game::tree_ends`] and
+    /// [`Engine::set_perft`](crate::engine::Engine::set_perft)).
+    fn set_perft(&self, state: &State) -> Option<SetPerft<'_>> {
+        let ends = self.tree_ends()?;
         let safe = self.legality == Legality::RoyalSafe;
         self.engine.set_perft(state.position(), safe, &ends)
     }
@@ -155,15 +169,86 @@ fn subtree(
     table: Option<&PerftTable>,
     stop: Option<&AtomicBool>,
 ) -> Result<u64, PlayError> {
-    if table.is_none()
-        && depth >= 2
-        && let Some(counter) = game.set_perft(state)
-    {
-        return counter
-            .count(state.position(), state.turn().index(), depth, stop)
-            .map_err(|_| PlayError::Stopped);
+    if table.is_none() && depth >= 2 {
+        if let Some(counter) = game.set_perft(state) {
+            return counter
+                .count(state.position(), state.turn().index(), depth, stop)
+                .map_err(|_| PlayError::Stopped);
+        }
+        if let Some(ends) = game.tree_ends() {
+            let lean = Lean {
+                game,
+                ends,
+                safe: game.legality == Legality::RoyalSafe,
+                stop,
+            };
+            let mut position = state.position().clone();
+            let mut changes = Vec::new();
+            return lean.count(&mut position, state.turn().index(), depth, cache, &mut changes);
+        }
     }
     count(game, &mut state.clone(), depth, cache, table, stop)
+}
+
+/// Perft on the position alone, for a game where a move is its changes and
+/// the turn passing on ([`Game::tree_ends`]): no state, move list or undo
+/// record is built on the way down, the same counts as [`count`].
+struct Lean<'g> {
+    game: &'g Game,
+    /// Per player: the patterns that end the tree on their turn.
+    ends: Vec<Vec<usize>>,
+    /// Whether moves must leave the mover's royal pieces safe.
+    safe: bool,
+    stop: Option<&'g AtomicBool>,
+}
+
+impl Lean<'_> {
+    /// The leaves below `position` with `side` to move, `depth` plies on;
+    /// `changes` holds the moves of the plies above (and is left so).
+    fn count(
+        &self,
+        position: &mut Position,
+        side: usize,
+        depth: u32,
+        cache: &mut Cache,
+        changes: &mut Vec<Change>,
+    ) -> Result<u64, PlayError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if depth >= 2 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(PlayError::Stopped);
+        }
+        let (engine, limits) = (&self.game.engine, &self.game.limits);
+        for &pattern in &self.ends[side] {
+            if engine.pattern_holds(pattern, side, position, cache, limits)? {
+                return Ok(0);
+            }
+        }
+        if depth == 1 {
+            return Ok(engine.count_moves(side, position, self.safe, cache, limits)?);
+        }
+        // Each move's changes, one after another, and where each ends.
+        let base = changes.len();
+        let mut ends: SmallVec<[usize; 48]> = SmallVec::new();
+        engine.each_move(side, position, self.safe, cache, limits, &mut |s| {
+            changes.extend_from_slice(s.changes);
+            ends.push(changes.len());
+            ControlFlow::Continue(())
+        })?;
+        let next = (side + 1) % self.ends.len();
+        let (mut start, mut total) = (base, 0);
+        for end in ends {
+            let version = position.version;
+            let before = position.apply(&changes[start..end]);
+            let n = self.count(position, next, depth - 1, cache, changes);
+            position.undo(&before, version);
+            total += n?;
+            start = end;
+        }
+        changes.truncate(base);
+        Ok(total)
+    }
 }
 
 /// Perft on `state`, walked down and back up in place.
