@@ -90,7 +90,7 @@ impl Game {
     /// the rest of a move is only its changes and the turn passing to the
     /// next player (no passes, no expiring marks) and every outcome that
     /// ends the tree is such a pattern (or no legal move); else none. Perft
-    /// may then count on the position alone ([`lean`]).
+    /// may then count on the position alone ([`Lean`]).
     fn tree_ends(&self) -> Option<Vec<Vec<usize>>> {
         if self.turn_order != TurnOrder::Alternate || !self.expiring.is_empty() {
             return None;
