@@ -358,7 +358,7 @@ impl Position {
     pub fn apply(&mut self, changes: &[Change]) -> Changes {
         if changes.iter().all(|c| c.at.tally_slot().is_none()) {
             let mut before = Changes::new();
-            if self.change_in_place(changes.iter(), Some(&mut before)) {
+            if self.change_in_place(changes.iter(), Some(&mut before), Version::fresh()) {
                 return before;
             }
         }
@@ -370,7 +370,7 @@ impl Position {
             })
             .collect();
         let squares = || changes.iter().filter(|c| c.at.tally_slot().is_none());
-        if !self.change_in_place(squares(), None) {
+        if !self.change_in_place(squares(), None, Version::fresh()) {
             let tallies = std::mem::take(&mut self.tallies);
             *self = Position::build(self.raw_squares(), squares().map(|c| (c.at, c.content)));
             for (slot, n) in tallies.into_iter().enumerate() {
@@ -389,47 +389,28 @@ impl Position {
     /// version was `version`, given what it returned: the content is that
     /// position's again, and so is the version (caches of it hold again).
     pub(crate) fn undo(&mut self, restore: &[Change], version: Version) {
-        if !self.restore_in_place(restore) {
+        // Squares that stay on the grid get their contents back in place,
+        // without noting what they held; anything else as any change.
+        let in_place = restore.iter().all(|c| c.at.tally_slot().is_none())
+            && self.change_in_place(restore.iter(), None, version);
+        if !in_place {
             self.apply(restore);
+            self.version = version;
         }
-        self.version = version;
-    }
-
-    /// [`Position::undo`]'s common case: squares that are all on the grid
-    /// get their contents back, without noting what they held (and without
-    /// a new version, which the caller sets). Changes nothing and says
-    /// `false` when that is not the case.
-    fn restore_in_place(&mut self, restore: &[Change]) -> bool {
-        if self.cells.len() > 128
-            || !restore.iter().all(|c| {
-                c.at.tally_slot().is_none()
-                    && c.content != Content::NoSquare
-                    && self.index(c.at).is_some_and(|i| self.cells[i] != OFF)
-            })
-        {
-            return false;
-        }
-        let mut touched = 0u128;
-        for c in restore {
-            let i = self.index(c.at).expect("checked above");
-            touched |= 1 << i;
-            let code = c.content.code();
-            self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
-            self.cells[i] = code;
-        }
-        // The position is one change from the one it was taken back from.
-        self.came_from = Some((self.version, touched));
-        true
     }
 
     /// The common case of a change: squares change contents, none appears
     /// or vanishes, so the grid stays and the hash is updated in place.
     /// Changes nothing and says `false` when that is not the case. Adds
-    /// what each changed square held to `before`, if given.
+    /// what each changed square held to `before`, if given; the changed
+    /// position's version is `version` (a fresh one, or the one a change
+    /// taken back returns to).
+    #[inline]
     fn change_in_place<'c>(
         &mut self,
         changes: impl Iterator<Item = &'c Change> + Clone,
         mut before: Option<&mut Changes>,
+        version: Version,
     ) -> bool {
         // What each square held before any of the changes (a square changed
         // twice gets back what it held first).
@@ -450,7 +431,7 @@ impl Position {
         });
         if in_place {
             let mut touched = (self.cells.len() <= 128).then_some(0u128);
-            let from = std::mem::replace(&mut self.version, Version::fresh());
+            let from = std::mem::replace(&mut self.version, version);
             for c in changes {
                 let i = self.index(c.at).expect("checked above");
                 if let Some(t) = &mut touched {

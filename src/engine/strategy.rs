@@ -214,9 +214,6 @@ impl Engine for Meta {
     }
 
     fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
-        if ends.len() != self.sides() {
-            return None;
-        }
         let moves = (0..self.sides())
             .map(|side| match self.route(side, position, safe) {
                 Route::Choice(p) => Some(p),

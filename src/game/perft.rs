@@ -159,8 +159,10 @@ pub fn perft_with(
     subtree(game, state, depth, cache, table, None)
 }
 
-/// Perft on a copy of `state`: on square sets alone where the game allows
-/// ([`Game::set_perft`]) and no table is asked for, else by [`count`].
+/// Perft on a copy of `state`, without a table where the game allows it
+/// ([`Game::tree_ends`]): on square sets alone where the engine has a
+/// counter for them ([`Engine::set_perft`](crate::engine::Engine::set_perft)),
+/// else on the position alone ([`Lean`]); otherwise move by move ([`count`]).
 fn subtree(
     game: &Game,
     state: &State,
@@ -169,23 +171,25 @@ fn subtree(
     table: Option<&PerftTable>,
     stop: Option<&AtomicBool>,
 ) -> Result<u64, PlayError> {
-    if table.is_none() && depth >= 2 {
-        if let Some(counter) = game.set_perft(state) {
+    if table.is_none()
+        && depth >= 2
+        && let Some(ends) = game.tree_ends()
+    {
+        let safe = game.legality == Legality::RoyalSafe;
+        if let Some(counter) = game.engine.set_perft(state.position(), safe, &ends) {
             return counter
                 .count(state.position(), state.turn().index(), depth, stop)
                 .map_err(|_| PlayError::Stopped);
         }
-        if let Some(ends) = game.tree_ends() {
-            let lean = Lean {
-                game,
-                ends,
-                safe: game.legality == Legality::RoyalSafe,
-                stop,
-            };
-            let mut position = state.position().clone();
-            let mut changes = Vec::new();
-            return lean.count(&mut position, state.turn().index(), depth, cache, &mut changes);
-        }
+        let lean = Lean {
+            game,
+            ends,
+            safe,
+            stop,
+        };
+        let mut position = state.position().clone();
+        let mut changes = Vec::new();
+        return lean.count(&mut position, state.turn().index(), depth, cache, &mut changes);
     }
     count(game, &mut state.clone(), depth, cache, table, stop)
 }
