@@ -190,7 +190,7 @@ fn keeps_piece(a: &Alternative, placed: Code, accepts: &CodeSet) -> bool {
 /// Whether `a` and `b`, both anchored at the piece of interest, cannot both
 /// match: some square, at the same place from the piece, must hold
 /// contents of `a`'s and of `b`'s that have none in common.
-fn exclusive(a: &Alternative, b: &Alternative) -> bool {
+pub(super) fn exclusive(a: &Alternative, b: &Alternative) -> bool {
     let (Some(pa), Some(pb)) = (a.checks.iter().find(|c| c.poi), b.checks.iter().find(|c| c.poi)) else {
         return false;
     };

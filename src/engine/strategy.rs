@@ -399,6 +399,13 @@ pub enum FastProgram {
 /// Prepares `program` for the fast engine that takes it, or says why the
 /// walker (the more general one) declines it.
 pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram, Decline> {
+    let alternatives = program.rewrites.iter().flat_map(|rw| rw.alternatives.iter());
+    if alternatives
+        .flat_map(|a| a.checks.iter())
+        .any(|c| c.poi && !c.accepts.is_empty())
+    {
+        return Err(Decline::PieceOrOther);
+    }
     match choice::plan(program, width, height) {
         Ok(p) => Ok(FastProgram::Choice(p)),
         Err(Decline::NotAChoice(_)) => {

@@ -88,11 +88,16 @@ impl Game {
 
     /// Per player, the `when` patterns that end the tree on their turn, when
     /// the rest of a move is only its changes and the turn passing to the
-    /// next player (no passes, no expiring marks) and every outcome that
-    /// ends the tree is such a pattern (or no legal move); else none. Perft
-    /// may then count on the position alone ([`Lean`]).
+    /// next player (no expiring marks; a pass, where the turn order has
+    /// them, is the turn passing alone) and every outcome that ends the tree
+    /// is such a pattern (or no legal move); else none. Perft may then count
+    /// on the position alone ([`Lean`]).
     fn tree_ends(&self) -> Option<Vec<Vec<usize>>> {
-        if self.turn_order != TurnOrder::Alternate || !self.expiring.is_empty() {
+        let passes_on = matches!(
+            self.turn_order,
+            TurnOrder::Alternate | TurnOrder::AlternatePassing
+        );
+        if !passes_on || !self.expiring.is_empty() {
             return None;
         }
         let mut ends = vec![Vec::new(); self.players.len()];
@@ -116,6 +121,9 @@ impl Game {
     /// game allows it ([`Game::tree_ends`] and
     /// [`Engine::set_perft`](crate::engine::Engine::set_perft)).
     fn set_perft(&self, state: &State) -> Option<SetPerft<'_>> {
+        if self.turn_order != TurnOrder::Alternate {
+            return None;
+        }
         let ends = self.tree_ends()?;
         let safe = self.legality == Legality::RoyalSafe;
         self.engine.set_perft(state.position(), safe, &ends)
@@ -124,7 +132,7 @@ impl Game {
     /// Whether perft from `state` (without a perft table) counts on square
     /// sets alone (see [`Engine::set_perft`](crate::engine::Engine::set_perft)):
     /// every player's moves and every pattern that ends the game are
-    /// choices of rewrites, and the turn only passes.
+    /// choices of rewrites, and the turn only passes (no player ever passes).
     pub fn perft_on_square_sets(&self, state: &State) -> bool {
         self.set_perft(state).is_some()
     }
@@ -160,8 +168,9 @@ pub fn perft_with(
 }
 
 /// Perft on a copy of `state`, without a table where the game allows it
-/// ([`Game::tree_ends`]): on square sets alone where the engine has a
-/// counter for them ([`Engine::set_perft`](crate::engine::Engine::set_perft)),
+/// ([`Game::tree_ends`]): on square sets alone where no player passes and
+/// the engine has a counter for them
+/// ([`Engine::set_perft`](crate::engine::Engine::set_perft)),
 /// else on the position alone ([`Lean`]); otherwise move by move ([`count`]).
 fn subtree(
     game: &Game,
@@ -176,7 +185,8 @@ fn subtree(
         && let Some(ends) = game.tree_ends()
     {
         let safe = game.legality == Legality::RoyalSafe;
-        if let Some(counter) = game.engine.set_perft(state.position(), safe, &ends) {
+        let passing = game.turn_order == TurnOrder::AlternatePassing;
+        if !passing && let Some(counter) = game.engine.set_perft(state.position(), safe, &ends) {
             return counter
                 .count(state.position(), state.turn().index(), depth, stop)
                 .map_err(|_| PlayError::Stopped);
@@ -185,6 +195,7 @@ fn subtree(
             game,
             ends,
             safe,
+            passing,
             stop,
         };
         let mut position = state.position().clone();
@@ -203,6 +214,8 @@ struct Lean<'g> {
     ends: Vec<Vec<usize>>,
     /// Whether moves must leave the mover's royal pieces safe.
     safe: bool,
+    /// Whether a player without a move passes while another has one.
+    passing: bool,
     stop: Option<&'g AtomicBool>,
 }
 
@@ -229,8 +242,13 @@ impl Lean<'_> {
                 return Ok(0);
             }
         }
+        let next = (side + 1) % self.ends.len();
         if depth == 1 {
-            return Ok(engine.count_moves(side, position, self.safe, cache, limits)?);
+            let n = engine.count_moves(side, position, self.safe, cache, limits)?;
+            if n == 0 && self.passing && self.another_can_move(position, side, cache)? {
+                return Ok(1);
+            }
+            return Ok(n);
         }
         // Each move's changes, one after another, and where each ends.
         let base = changes.len();
@@ -240,7 +258,10 @@ impl Lean<'_> {
             ends.push(changes.len());
             ControlFlow::Continue(())
         })?;
-        let next = (side + 1) % self.ends.len();
+        if ends.is_empty() && self.passing && self.another_can_move(position, side, cache)? {
+            // The only move is a pass: the position stays, the turn goes on.
+            return self.count(position, next, depth - 1, cache, changes);
+        }
         let (mut start, mut total) = (base, 0);
         for end in ends {
             let version = position.version;
@@ -252,6 +273,27 @@ impl Lean<'_> {
         }
         changes.truncate(base);
         Ok(total)
+    }
+
+    /// Whether a player other than `side` has a legal move on `position`.
+    fn another_can_move(
+        &self,
+        position: &Position,
+        side: usize,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
+        let (engine, limits) = (&self.game.engine, &self.game.limits);
+        for other in (0..self.ends.len()).filter(|&o| o != side) {
+            let mut any = false;
+            engine.each_move(other, position, self.safe, cache, limits, &mut |_| {
+                any = true;
+                ControlFlow::Break(())
+            })?;
+            if any {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 

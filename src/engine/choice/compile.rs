@@ -293,7 +293,9 @@ fn choice_with_tails(
 /// and others at fixed offsets from it) may match, as a plan whose places
 /// are the piece's square: each rule checks the other squares. None when
 /// the sub-program is not such a choice, or a rewrite checks marks on the
-/// piece or may match where it is not.
+/// piece or may match where it is not (its check of the piece's square
+/// accepts other squares too). With the piece on its square, the choice
+/// matches exactly where the plan says.
 pub(crate) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) -> Option<Plan> {
     if width == 0 || height == 0 || width * height > MAX_SQUARES {
         return None;
@@ -307,7 +309,7 @@ pub(crate) fn poi_plan(program: &Program, start: Pc, width: u32, height: u32) ->
             let [poi] = pois[..] else {
                 return None;
             };
-            if !poi.poi_marks.is_empty() || !alt.tally_checks.is_empty() {
+            if !poi.poi_marks.is_empty() || !poi.accepts.is_empty() || !alt.tally_checks.is_empty() {
                 return None;
             }
             let checks = alt

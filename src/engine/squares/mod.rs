@@ -44,6 +44,11 @@ pub enum Decline {
     /// A left side has no square that must hold something.
     #[error("a left side has no square to start from")]
     NoAnchor,
+    /// A square of a left side may hold the piece of interest or other
+    /// contents (`(% | x)`): the rewrite may match away from the piece,
+    /// which the fast strategies, anchoring it at the piece, do not try.
+    #[error("a left side's square may hold the piece of interest or something else")]
+    PieceOrOther,
 }
 
 /// Scratch for the square-set strategies: the square sets of the position

@@ -254,6 +254,14 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         "%♖: (% + d. -> . + d%) !{(% + l♜ -> % + l♜) | (% + r(♜ | #) -> % + r♜)}",
         // A guard before anything changed.
         "%♖: ?{(% + l♜ -> % + l♜) | (% + ur. -> % + ur.)} (% + u. -> . + u%)",
+        // A guard whose piece may be another piece too: it can match away
+        // from the piece (no square sets at the piece answer it).
+        "%♖: (% + d. -> . + d%) !{(% | ♜) + u♖ -> ♜ + u♖}",
+        "%♖: ?{(% | ♙) + r. -> ♜ + r.} (% + u. -> . + u%)",
+        // Runs that cannot both match, each tried first at one square they
+        // all check, then a step, then nothing: made at once.
+        "%♖: ((% + r♜ + r²♖ -> % + r♖ + r²♖) | (% + r♜ + r²♜ + r³(♖ | ♔) -> % + r♖ + r²♖ + r³♖)) \
+         / (% + u. -> . + u%) / nil (% + l. -> . + l%)",
         // Slides whose every stop ends the move: counted stop by stop.
         "%♖: (% + u. -> . + u%)* (% -> ♜)",
         "%♖: (% + u. -> . + u%)+ (% + r. -> % + r♙) (%♙: (% + r. -> . + r%)* (% -> ♜))",

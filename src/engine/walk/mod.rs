@@ -112,11 +112,17 @@ pub struct Walker {
     /// alternative is a choice of rewrites (or `nil`): then it runs in line,
     /// going on from each result as it is found (see [`Run::ordered_in_line`]).
     in_line: Vec<Option<Box<[Pc]>>>,
+    /// Per ordered choice: its alternatives as the rewrites each is a
+    /// choice of (`nil` none), when each is `nil` or a choice of rewrites
+    /// made at the piece of interest (one alternative and one choice each)
+    /// no two of which can match at once: the choice then has at most one
+    /// result, made at once (Othello's `flip(m) = flank(m) / nil`).
+    first_match: Vec<Option<Box<[FirstSub]>>>,
     /// Per sub-program that is a choice of rewrites made at the piece of
     /// interest: where on the position the piece may stand for one to
     /// match, as square sets (see [`crate::engine::choice::compile::poi_plan`]); a guard
     /// on such a sub-program, made where the walk has changed no square
-    /// but the piece's own, fails at once where that set says none can.
+    /// but the piece's own, holds or fails at once as that set says.
     poi_plans: Vec<Option<crate::engine::choice::Plan>>,
     /// Per sub-program that binds its own piece of interest and moves it by
     /// one rewrite (or leaves it), or is a choice of rewrites that names
@@ -213,6 +219,74 @@ enum Anchor {
     Poi(usize),
     /// Check `check` accepts these codes: the squares holding them.
     Squares { check: usize, codes: CodeSet },
+}
+
+/// An alternative of an ordered choice kept by [`Walker::first_match`]: the
+/// rewrites it is a choice of (`nil`: none), and a square, at an offset
+/// from the piece of interest, that every one of them checks, with the
+/// contents any of them accepts there: where it holds none, none matches.
+#[derive(Clone, Debug)]
+struct FirstSub {
+    rewrites: Box<[RewriteId]>,
+    gate: Option<(i32, i32, CodeSet)>,
+}
+
+/// The alternatives of an ordered choice whose sub-programs start at
+/// `starts`, as [`Walker::first_match`] keeps them, if it has that shape.
+fn first_match(
+    program: &Program,
+    anchors: &[Vec<Anchor>],
+    starts: impl Iterator<Item = Pc>,
+) -> Option<Box<[FirstSub]>> {
+    let mut subs = Vec::new();
+    for start in starts {
+        let (rewrites, nil) = crate::engine::choice::compile::choice_of_rewrites(program, start, 0).ok()?;
+        if nil && !rewrites.is_empty() {
+            // `nil` and a rewrite: two results.
+            return None;
+        }
+        let mut alts = Vec::new();
+        for &id in &rewrites {
+            let ([a], [Anchor::Poi(poi)]) = (
+                &program.rewrites[id.index()].alternatives[..],
+                &anchors[id.index()][..],
+            ) else {
+                return None;
+            };
+            if a.choices.len() != 1 {
+                return None;
+            }
+            alts.push((a, &a.checks[*poi]));
+        }
+        for (i, (a, _)) in alts.iter().enumerate() {
+            if !alts[i + 1..]
+                .iter()
+                .all(|(b, _)| crate::engine::placed::exclusive(a, b))
+            {
+                return None;
+            }
+        }
+        // The first square (from the first rewrite's checks) that all check.
+        let gate = alts.first().and_then(|&(a, poi)| {
+            a.checks.iter().filter(|c| !c.poi).find_map(|c| {
+                let (dx, dy) = (c.dx - poi.dx, c.dy - poi.dy);
+                let mut accepts = CodeSet::default();
+                for (b, bpoi) in &alts {
+                    let same = b
+                        .checks
+                        .iter()
+                        .find(|d| !d.poi && (d.dx - bpoi.dx, d.dy - bpoi.dy) == (dx, dy))?;
+                    accepts = accepts.union(&same.accepts);
+                }
+                Some((dx, dy, accepts))
+            })
+        });
+        subs.push(FirstSub {
+            rewrites: rewrites.into_boxed_slice(),
+            gate,
+        });
+    }
+    Some(subs.into_boxed_slice())
 }
 
 /// A faster way to count a walker's program, and to say whether it changes
@@ -479,6 +553,17 @@ impl Walker {
                 Some(ends.into_iter().map(|(end, _)| end).collect())
             })
             .collect();
+        let first_match = program
+            .ordered
+            .iter()
+            .map(|subs| {
+                first_match(
+                    program,
+                    &anchors,
+                    subs.iter().map(|sub| program.subs[sub.index()]),
+                )
+            })
+            .collect();
         let poi_plans: Vec<Option<crate::engine::choice::Plan>> = program
             .subs
             .iter()
@@ -597,6 +682,7 @@ impl Walker {
             terminal,
             places,
             in_line,
+            first_match,
             poi_plans,
             test_plans,
             choice: crate::engine::choice::compile::traced_plan(program, width, height).ok(),

@@ -23,7 +23,8 @@ use rustc_hash::FxHashSet;
 
 use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
-    Anchor, AttackTest, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace, WalkScratch, Walker,
+    Anchor, AttackTest, FirstSub, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace,
+    WalkScratch, Walker,
 };
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, EMPTY, OFF};
 use crate::engine::squares::{Squares, TALLY_BASE};
@@ -646,8 +647,8 @@ impl<'a> Run<'a> {
                         pc = next;
                         continue;
                     }
-                    if self.cannot_match_at_poi(sub.index()) {
-                        if holds {
+                    if let Some(found) = self.poi_plan_answer(sub.index()) {
+                        if found != holds {
                             return Flow::Dead;
                         }
                         pc = next;
@@ -703,6 +704,26 @@ impl<'a> Run<'a> {
                         }
                         pc = next;
                         continue;
+                    }
+                    if let Some(subs) = &self.w.first_match[id.index()]
+                        && let Some(&top) = self.s.pois.last()
+                    {
+                        // At most one result: the first rewrite that matches,
+                        // made at once, or on past `nil`.
+                        match self.first_match(subs, top) {
+                            Some(true) => {
+                                if self.spent() {
+                                    return Flow::Stop;
+                                }
+                                pc = next;
+                                continue;
+                            }
+                            Some(false) => {
+                                pc = next;
+                                continue;
+                            }
+                            None => return Flow::Dead,
+                        }
                     }
                     if self.w.in_line[id.index()].is_some() {
                         self.s.frames.push(Frame::InLine {

@@ -206,6 +206,40 @@ impl Run<'_> {
             .all(|c| c.accepts.contains(self.read(p.x + c.dx, p.y + c.dy)))
     }
 
+    /// Makes the first rewrite of the first of `subs` (an ordered choice's
+    /// alternatives, [`Walker::first_match`]) that matches at the piece of
+    /// interest `top`, pushing the frame that takes it back: `Some(true)`;
+    /// `Some(false)` when a `nil` comes first; none when none matches.
+    #[inline]
+    pub(super) fn first_match(&mut self, subs: &[FirstSub], top: Poi) -> Option<bool> {
+        let w = self.w;
+        for sub in subs {
+            if sub.rewrites.is_empty() {
+                return Some(false);
+            }
+            if let Some((dx, dy, accepts)) = &sub.gate
+                && !accepts.contains(self.read(top.x + dx, top.y + dy))
+            {
+                continue;
+            }
+            for &id in sub.rewrites.iter() {
+                let a = &w.prog.rewrites[id.index()].alternatives[0];
+                let Anchor::Poi(check) = w.anchors[id.index()][0] else {
+                    unreachable!("Walker::first_match keeps rewrites at the piece");
+                };
+                let ch = &a.checks[check];
+                let (tx, ty) = (top.x - ch.dx, top.y - ch.dy);
+                if self.matches(id, 0, tx, ty) {
+                    self.push_undo(top);
+                    let boxes = a.tally_writes.first().map_or(&[][..], |t| &t[..]);
+                    self.make_choice(&a.choices[0], boxes, tx, ty);
+                    return Some(true);
+                }
+            }
+        }
+        None
+    }
+
     /// Counts one state; `true` (and the search stops) past the bound.
     #[inline(always)]
     pub(super) fn spent(&mut self) -> bool {
@@ -374,20 +408,16 @@ impl Run<'_> {
         self.write(TALLY_BASE + slot, new);
     }
 
-    /// Whether sub-program `sub` is a choice of rewrites at the piece of
-    /// interest that the square sets of the position say cannot match
-    /// there: so when the walk has changed no square but the piece's own,
-    /// which holds the piece.
+    /// Whether sub-program `sub`, a choice of rewrites at the piece of
+    /// interest, matches there, as the square sets of the position tell
+    /// when the walk has changed no square but the piece's own, which holds
+    /// the piece; none when they cannot tell (a walk must).
     #[inline]
-    pub(super) fn cannot_match_at_poi(&mut self, sub: usize) -> bool {
-        let Some(plan) = &self.w.poi_plans[sub] else {
-            return false;
-        };
-        let Some(&p) = self.s.pois.last() else {
-            return false;
-        };
+    pub(super) fn poi_plan_answer(&mut self, sub: usize) -> Option<bool> {
+        let plan = self.w.poi_plans[sub].as_ref()?;
+        let &p = self.s.pois.last()?;
         if self.s.cur[p.at as usize] != p.code || self.s.overlay.iter().any(|&(at, _)| at != p.at) {
-            return false;
+            return None;
         }
         if self.s.poi_places.len() <= sub {
             self.s.poi_places.resize(sub + 1, None);
@@ -397,7 +427,7 @@ impl Run<'_> {
             // What the sets say depends on every square.
             self.reads.set(Squares::MAX);
         }
-        places >> p.at & 1 == 0
+        Some(places >> p.at & 1 == 1)
     }
 
     /// Moves the piece of interest `from` (the top one) to `(x, y)` as
