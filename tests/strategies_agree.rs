@@ -156,11 +156,18 @@ fn hand() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["", "", "♙", "♙ ♟", "♖ ♜ ♙", "♟ ♟ ♖"])
 }
 
+/// How the turn passes: in turn, or (one game in four) with a pass for a
+/// player without a move while the other has one.
+fn turns() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["", "", "", "turns alternate passing\n"])
+}
+
 /// The rule file of one generated game.
-fn game_text(white: &str, black: &str, rows: &[String], hand: &str) -> String {
+fn game_text(white: &str, black: &str, rows: &[String], hand: &str, turns: &str) -> String {
     let mut text = String::from(
         "game Generated\nplayers white black\npiece ♔ ♚ fen K k royal\npiece ♖ ♜ fen R r\npiece ♙ ♟ fen P p\n",
     );
+    text.push_str(turns);
     text.push_str(&format!("box hand {hand}\nfen box hand\n"));
     text.push_str("in_any_direction(M) = M | R M | R² M | R³ M\n");
     text.push_str("board\n");
@@ -208,10 +215,10 @@ fn generated_games(cases: u32) {
         side_moves(),
         board(),
         prop::collection::vec(any::<usize>(), 4),
-        hand(),
+        (hand(), turns()),
     );
-    let result = runner.run(&strategy, |(white, black, rows, picks, hand)| {
-        let text = game_text(&white, &for_black(&black), &rows, hand);
+    let result = runner.run(&strategy, |(white, black, rows, picks, (hand, turns))| {
+        let text = game_text(&white, &for_black(&black), &rows, hand, turns);
         if std::env::var_os("SHOW_GENERATED").is_some() {
             eprintln!("{text}");
         }
