@@ -388,10 +388,19 @@ fn the_table_gives_what_each_file_expects_on_every_engine() {
 fn placement_rewrite() -> BoxedStrategy<String> {
     prop_oneof![
         Just(". -> X".to_string()),
-        // Comes to rest on the edge or on a disc (gravity along -m).
-        direction().prop_map(|m| format!(
-            "({m}# + . -> {m}# + X) | ({m} X + . -> {m} X + X) | ({m} O + . -> {m} O + X)"
-        )),
+        // Comes to rest on the edge or on a disc (gravity along -m), the
+        // edge first or last.
+        (direction(), any::<bool>()).prop_map(|(m, edge_first)| {
+            let (edge, discs) = (
+                format!("({m}# + . -> {m}# + X)"),
+                format!("({m} X + . -> {m} X + X) | ({m} O + . -> {m} O + X)"),
+            );
+            if edge_first {
+                format!("{edge} | {discs}")
+            } else {
+                format!("{discs} | {edge}")
+            }
+        }),
         // Takes the disc beside it, turns it, or steps.
         direction().prop_map(|m| format!("X + {m} O -> X + {m}.")),
         direction().prop_map(|m| format!("X + {m} O -> X + {m} X")),

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::Plan;
+use super::{Plan, Rule, SetCheck};
 use crate::core::Code;
 use crate::engine::Position;
 use crate::engine::squares::{SetScratch, Squares, move_cell};
@@ -22,7 +22,9 @@ use crate::engine::squares::{SetScratch, Squares, move_cell};
 /// known not to hold and tests only the others.
 #[derive(Debug)]
 pub struct SetPerft<'e> {
-    moves: Vec<&'e Plan>,
+    /// Per side: its moves, rules that differ only in what one square may
+    /// hold made one ([`merged`]).
+    moves: Vec<Plan>,
     /// The patterns (at most 64).
     patterns: Vec<&'e Plan>,
     /// Per side: the patterns (indices) that end the game on its turn.
@@ -86,7 +88,7 @@ impl<'e> SetPerft<'e> {
             })
             .collect();
         Some(SetPerft {
-            moves,
+            moves: moves.iter().map(|p| merged(p)).collect(),
             patterns,
             ends,
             completes,
@@ -96,7 +98,10 @@ impl<'e> SetPerft<'e> {
 
     /// Whether the plans hold for `position`'s grid.
     pub fn fits(&self, position: &Position) -> bool {
-        self.moves.iter().chain(&self.patterns).all(|p| p.fits(position))
+        self.moves
+            .iter()
+            .chain(self.patterns.iter().copied())
+            .all(|p| p.fits(position))
     }
 
     /// The leaves of the tree of `depth` moves from `position` (which must
@@ -143,7 +148,7 @@ impl<'e> SetPerft<'e> {
                 unmet |= 1 << p;
             }
         }
-        let plan = self.moves[side];
+        let plan = &self.moves[side];
         if depth == 1 {
             return Ok(plan.count_on(&board.occupied));
         }
@@ -177,4 +182,66 @@ impl<'e> SetPerft<'e> {
         }
         Ok(total)
     }
+}
+
+/// `plan` (whose results are distinct) with every two rules that make the
+/// same writes from the same place and check the same squares, all alike
+/// but one, made one rule that accepts at that square what either accepts
+/// (Connect Four's disc resting on the floor, a red or a yellow disc): the
+/// same results, in another order, from fewer rules. Distinct results
+/// with the same writes mean the two never match at the same place, so
+/// the merged rule's places are theirs, none counted twice.
+fn merged(plan: &Plan) -> Plan {
+    let mut rules: Vec<Rule> = Vec::new();
+    for rule in &plan.rules {
+        let into = rules
+            .iter_mut()
+            .find_map(|m| differing_check(m, rule).map(|k| (m, k)));
+        match into {
+            Some((m, k)) => {
+                let (a, b) = (&mut m.checks[k], &rule.checks[k]);
+                a.accepts = a.accepts.union(&b.accepts);
+                a.codes.extend(b.codes.iter().copied());
+                a.codes.sort_unstable();
+                a.codes.dedup();
+                a.outside |= b.outside;
+            }
+            None => rules.push(rule.clone()),
+        }
+    }
+    Plan {
+        rules,
+        ..plan.clone()
+    }
+}
+
+/// The one check in which rules `a` and `b` differ, if they make the same
+/// writes from the same place (neither traced nor with tails) and check
+/// the same squares, all alike but that one.
+fn differing_check(a: &Rule, b: &Rule) -> Option<usize> {
+    let same_writes = a.choices.len() == b.choices.len()
+        && a.choices.iter().zip(&b.choices).all(|(x, y)| {
+            x.len() == y.len()
+                && x.iter().zip(y).all(|(v, w)| {
+                    (v.shift, v.dx, v.dy, v.code, v.always) == (w.shift, w.dx, w.dy, w.code, w.always)
+                })
+        });
+    if !same_writes
+        || a.reference != b.reference
+        || !(a.traces.is_empty() && b.traces.is_empty() && a.tails.is_empty() && b.tails.is_empty())
+        || a.checks.len() != b.checks.len()
+    {
+        return None;
+    }
+    let alike = |c: &SetCheck, d: &SetCheck| c.accepts == d.accepts && c.outside == d.outside;
+    let mut differing = None;
+    for (k, (c, d)) in a.checks.iter().zip(&b.checks).enumerate() {
+        if (c.dx, c.dy, c.shift, c.inside) != (d.dx, d.dy, d.shift, d.inside) {
+            return None;
+        }
+        if !alike(c, d) && differing.replace(k).is_some() {
+            return None;
+        }
+    }
+    differing
 }
