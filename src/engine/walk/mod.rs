@@ -38,7 +38,7 @@ use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
-use program::{choice_end, last_writes, leads_to_match, live_binds};
+use program::{FirstSub, choice_end, first_match, last_writes, leads_to_match, live_binds};
 use run::{Run, Sink};
 use shapes::{Fan, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, keyless_fans};
 
@@ -219,74 +219,6 @@ enum Anchor {
     Poi(usize),
     /// Check `check` accepts these codes: the squares holding them.
     Squares { check: usize, codes: CodeSet },
-}
-
-/// An alternative of an ordered choice kept by [`Walker::first_match`]: the
-/// rewrites it is a choice of (`nil`: none), and a square, at an offset
-/// from the piece of interest, that every one of them checks, with the
-/// contents any of them accepts there: where it holds none, none matches.
-#[derive(Clone, Debug)]
-struct FirstSub {
-    rewrites: Box<[RewriteId]>,
-    gate: Option<(i32, i32, CodeSet)>,
-}
-
-/// The alternatives of an ordered choice whose sub-programs start at
-/// `starts`, as [`Walker::first_match`] keeps them, if it has that shape.
-fn first_match(
-    program: &Program,
-    anchors: &[Vec<Anchor>],
-    starts: impl Iterator<Item = Pc>,
-) -> Option<Box<[FirstSub]>> {
-    let mut subs = Vec::new();
-    for start in starts {
-        let (rewrites, nil) = crate::engine::choice::compile::choice_of_rewrites(program, start, 0).ok()?;
-        if nil && !rewrites.is_empty() {
-            // `nil` and a rewrite: two results.
-            return None;
-        }
-        let mut alts = Vec::new();
-        for &id in &rewrites {
-            let ([a], [Anchor::Poi(poi)]) = (
-                &program.rewrites[id.index()].alternatives[..],
-                &anchors[id.index()][..],
-            ) else {
-                return None;
-            };
-            if a.choices.len() != 1 {
-                return None;
-            }
-            alts.push((a, &a.checks[*poi]));
-        }
-        for (i, (a, _)) in alts.iter().enumerate() {
-            if !alts[i + 1..]
-                .iter()
-                .all(|(b, _)| crate::engine::placed::exclusive(a, b))
-            {
-                return None;
-            }
-        }
-        // The first square (from the first rewrite's checks) that all check.
-        let gate = alts.first().and_then(|&(a, poi)| {
-            a.checks.iter().filter(|c| !c.poi).find_map(|c| {
-                let (dx, dy) = (c.dx - poi.dx, c.dy - poi.dy);
-                let mut accepts = CodeSet::default();
-                for (b, bpoi) in &alts {
-                    let same = b
-                        .checks
-                        .iter()
-                        .find(|d| !d.poi && (d.dx - bpoi.dx, d.dy - bpoi.dy) == (dx, dy))?;
-                    accepts = accepts.union(&same.accepts);
-                }
-                Some((dx, dy, accepts))
-            })
-        });
-        subs.push(FirstSub {
-            rewrites: rewrites.into_boxed_slice(),
-            gate,
-        });
-    }
-    Some(subs.into_boxed_slice())
 }
 
 /// A faster way to count a walker's program, and to say whether it changes

@@ -1,7 +1,10 @@
 //! What the walker reads off a program when it is prepared: which binds
-//! are live, where a choice's alternatives end, and which instructions lead
-//! to the match by jumps alone.
+//! are live, where a choice's alternatives end, which ordered choices have
+//! at most one result, and which instructions lead to the match by jumps
+//! alone.
 
+use super::Anchor;
+use crate::core::CodeSet;
 use crate::program::{Inst, Pc, Program, RewriteId, SubId};
 
 /// Per bind of `program`: whether an instruction the program can reach
@@ -214,4 +217,72 @@ pub(super) fn only_test(program: &Program, body: Pc) -> Option<Result<SubId, Rew
         _ => return None,
     };
     matches!(program.insts[past_jumps(program, next) as usize], Inst::Match).then_some(test)
+}
+
+/// An alternative of an ordered choice kept by [`super::Walker::first_match`]: the
+/// rewrites it is a choice of (`nil`: none), and a square, at an offset
+/// from the piece of interest, that every one of them checks, with the
+/// contents any of them accepts there: where it holds none, none matches.
+#[derive(Clone, Debug)]
+pub(super) struct FirstSub {
+    pub(super) rewrites: Box<[RewriteId]>,
+    pub(super) gate: Option<(i32, i32, CodeSet)>,
+}
+
+/// The alternatives of an ordered choice whose sub-programs start at
+/// `starts`, as [`super::Walker::first_match`] keeps them, if it has that shape.
+pub(super) fn first_match(
+    program: &Program,
+    anchors: &[Vec<Anchor>],
+    starts: impl Iterator<Item = Pc>,
+) -> Option<Box<[FirstSub]>> {
+    let mut subs = Vec::new();
+    for start in starts {
+        let (rewrites, nil) = crate::engine::choice::compile::choice_of_rewrites(program, start, 0).ok()?;
+        if nil && !rewrites.is_empty() {
+            // `nil` and a rewrite: two results.
+            return None;
+        }
+        let mut alts = Vec::new();
+        for &id in &rewrites {
+            let ([a], [Anchor::Poi(poi)]) = (
+                &program.rewrites[id.index()].alternatives[..],
+                &anchors[id.index()][..],
+            ) else {
+                return None;
+            };
+            if a.choices.len() != 1 {
+                return None;
+            }
+            alts.push((a, &a.checks[*poi]));
+        }
+        for (i, (a, _)) in alts.iter().enumerate() {
+            if !alts[i + 1..]
+                .iter()
+                .all(|(b, _)| crate::engine::placed::exclusive(a, b))
+            {
+                return None;
+            }
+        }
+        // The first square (from the first rewrite's checks) that all check.
+        let gate = alts.first().and_then(|&(a, poi)| {
+            a.checks.iter().filter(|c| !c.poi).find_map(|c| {
+                let (dx, dy) = (c.dx - poi.dx, c.dy - poi.dy);
+                let mut accepts = CodeSet::default();
+                for (b, bpoi) in &alts {
+                    let same = b
+                        .checks
+                        .iter()
+                        .find(|d| !d.poi && (d.dx - bpoi.dx, d.dy - bpoi.dy) == (dx, dy))?;
+                    accepts = accepts.union(&same.accepts);
+                }
+                Some((dx, dy, accepts))
+            })
+        });
+        subs.push(FirstSub {
+            rewrites: rewrites.into_boxed_slice(),
+            gate,
+        });
+    }
+    Some(subs.into_boxed_slice())
 }
