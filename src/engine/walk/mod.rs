@@ -949,6 +949,7 @@ impl Walker {
             (any(&self.fans), "fan"),
             (any(&self.placements), "placement"),
             (any(&self.in_line), "ordered in line"),
+            (any(&self.first_match), "first match"),
             (any(&self.poi_plans), "piece plan"),
             (any(&self.test_plans), "test plan"),
             (!self.shape_tests.is_empty(), "board-shape test"),
