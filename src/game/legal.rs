@@ -118,7 +118,10 @@ impl Game {
         let n = self
             .engine
             .count_moves(state.turn().index(), state.position(), safe, cache, &self.limits)?;
-        if n == 0 && self.turn_order == TurnOrder::AlternatePassing && self.another_can_move(state, cache)? {
+        if n == 0
+            && self.turn_order == TurnOrder::AlternatePassing
+            && self.another_can_move(state.position(), state.turn(), cache)?
+        {
             // The only legal move is a pass.
             return Ok(1);
         }
@@ -151,7 +154,10 @@ impl Game {
             any = true;
             found(Some(s))
         })?;
-        if !any && self.turn_order == TurnOrder::AlternatePassing && self.another_can_move(state, cache)? {
+        if !any
+            && self.turn_order == TurnOrder::AlternatePassing
+            && self.another_can_move(state.position(), state.turn(), cache)?
+        {
             let _ = found(None);
         }
         Ok(())
@@ -171,14 +177,20 @@ impl Game {
         Ok(())
     }
 
-    /// Whether a player other than the one to move has a legal move here.
-    fn another_can_move(&self, state: &State, cache: &mut Cache) -> Result<bool, PlayError> {
+    /// Whether a player other than `mover` has a legal move on `position`
+    /// (under a passing turn order, whether `mover` without a move passes).
+    pub(super) fn another_can_move(
+        &self,
+        position: &Position,
+        mover: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<bool, PlayError> {
         for q in (0..self.players.len()).map(PlayerId::new) {
-            if q == state.turn() {
+            if q == mover {
                 continue;
             }
             let mut any = false;
-            self.each_move(q, state.position(), cache, &mut |_| {
+            self.each_move(q, position, cache, &mut |_| {
                 any = true;
                 ControlFlow::Break(())
             })?;

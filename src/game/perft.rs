@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use crate::core::Change;
+use crate::core::{Change, PlayerId};
 use crate::decl::{Condition, Legality, TurnOrder};
 use crate::engine::{Cache, Position, SetPerft};
 
@@ -117,16 +117,15 @@ impl Game {
         Some(ends)
     }
 
-    /// The engine's perft counter on square sets for `state`, where the
-    /// game allows it ([`Game::tree_ends`] and
-    /// [`Engine::set_perft`](crate::engine::Engine::set_perft)).
-    fn set_perft(&self, state: &State) -> Option<SetPerft<'_>> {
+    /// The engine's perft counter on square sets for `state`, given what
+    /// [`Game::tree_ends`] gave, where no player passes and the engine has
+    /// one ([`Engine::set_perft`](crate::engine::Engine::set_perft)).
+    fn set_perft(&self, state: &State, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
         if self.turn_order != TurnOrder::Alternate {
             return None;
         }
-        let ends = self.tree_ends()?;
         let safe = self.legality == Legality::RoyalSafe;
-        self.engine.set_perft(state.position(), safe, &ends)
+        self.engine.set_perft(state.position(), safe, ends)
     }
 
     /// Whether perft from `state` (without a perft table) counts on square
@@ -134,7 +133,8 @@ impl Game {
     /// every player's moves and every pattern that ends the game are
     /// choices of rewrites, and the turn only passes (no player ever passes).
     pub fn perft_on_square_sets(&self, state: &State) -> bool {
-        self.set_perft(state).is_some()
+        self.tree_ends()
+            .is_some_and(|ends| self.set_perft(state, &ends).is_some())
     }
 
     /// Whether a perft table can serve this game: not when an automatic
@@ -184,9 +184,7 @@ fn subtree(
         && depth >= 2
         && let Some(ends) = game.tree_ends()
     {
-        let safe = game.legality == Legality::RoyalSafe;
-        let passing = game.turn_order == TurnOrder::AlternatePassing;
-        if !passing && let Some(counter) = game.engine.set_perft(state.position(), safe, &ends) {
+        if let Some(counter) = game.set_perft(state, &ends) {
             return counter
                 .count(state.position(), state.turn().index(), depth, stop)
                 .map_err(|_| PlayError::Stopped);
@@ -194,8 +192,8 @@ fn subtree(
         let lean = Lean {
             game,
             ends,
-            safe,
-            passing,
+            safe: game.legality == Legality::RoyalSafe,
+            passing: game.turn_order == TurnOrder::AlternatePassing,
             stop,
         };
         let mut position = state.position().clone();
@@ -245,7 +243,7 @@ impl Lean<'_> {
         let next = (side + 1) % self.ends.len();
         if depth == 1 {
             let n = engine.count_moves(side, position, self.safe, cache, limits)?;
-            if n == 0 && self.passing && self.another_can_move(position, side, cache)? {
+            if n == 0 && self.passing && self.game.another_can_move(position, PlayerId::new(side), cache)? {
                 return Ok(1);
             }
             return Ok(n);
@@ -258,7 +256,10 @@ impl Lean<'_> {
             ends.push(changes.len());
             ControlFlow::Continue(())
         })?;
-        if ends.is_empty() && self.passing && self.another_can_move(position, side, cache)? {
+        if ends.is_empty()
+            && self.passing
+            && self.game.another_can_move(position, PlayerId::new(side), cache)?
+        {
             // The only move is a pass: the position stays, the turn goes on.
             return self.count(position, next, depth - 1, cache, changes);
         }
@@ -273,27 +274,6 @@ impl Lean<'_> {
         }
         changes.truncate(base);
         Ok(total)
-    }
-
-    /// Whether a player other than `side` has a legal move on `position`.
-    fn another_can_move(
-        &self,
-        position: &Position,
-        side: usize,
-        cache: &mut Cache,
-    ) -> Result<bool, PlayError> {
-        let (engine, limits) = (&self.game.engine, &self.game.limits);
-        for other in (0..self.ends.len()).filter(|&o| o != side) {
-            let mut any = false;
-            engine.each_move(other, position, self.safe, cache, limits, &mut |_| {
-                any = true;
-                ControlFlow::Break(())
-            })?;
-            if any {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 }
 
