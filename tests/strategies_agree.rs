@@ -3,7 +3,7 @@
 //! take (steps, slides, repeated binds, ordered tails, guards that test
 //! `attacked`, tests of where a piece stands on the board's shape, here or
 //! where it came from, choices of pieces, drops from a hand and captures
-//! into it) on
+//! into it, chains of jumps made for as long as one can be) on
 //! random boards with a royal piece each,
 //! run on the fast engine and on the backtracker. The legal moves (names
 //! and resulting positions), the moves the rules give before the legality
@@ -84,12 +84,47 @@ fn piece_move() -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// A piece's chain, written for white: a first jump, then jumps for as long
+/// as one can be made (checkers' captures), maybe a promotion after; or a
+/// loop that keeps the board as full (no chain: the walker walks it).
+fn chain_move() -> BoxedStrategy<String> {
+    let jump = |m: &str, over: &str| format!("(% + {m}{over} + {m}{m}. -> . + {m}. + {m}{m}%)");
+    let jumps = prop::collection::vec(direction(), 1..=3);
+    let over = prop::sample::select(vec!["(♟ | ♜)", "♟", "(♟ | ♜ | ♙)"]);
+    let tail = prop::sample::select(vec![
+        "",
+        "((% -> ♖) / nil)",
+        "((% + u# -> ♖ + u#) / nil)",
+        "((% + u# -> ♖ + u#) / (% + d# -> ♙ + d#))",
+    ]);
+    (jumps, direction(), over, tail, 0..4u8)
+        .prop_map(move |(ms, first, over, tail, kind)| {
+            let loop_ = ms.iter().map(|&m| jump(m, over)).collect::<Vec<_>>().join(" | ");
+            let first = match kind {
+                0 => loop_.clone(),
+                1 => jump(first, over),
+                // A step first: the chain may start without a capture.
+                2 => format!("(% + {first}. -> . + {first}%)"),
+                // The loop moves without taking: the board stays as full.
+                _ => {
+                    let step = |m: &str| format!("(% + {m}. -> . + {m}%)");
+                    let steps = ms.iter().map(|&m| step(m)).collect::<Vec<_>>().join(" | ");
+                    return format!("({steps}) ({steps})+ !{{{steps}}} {tail}");
+                }
+            };
+            format!("({first}) ({loop_})+ !{{{loop_}}} {tail}")
+        })
+        .boxed()
+}
+
 /// A side's moves, written for white: binds of its pieces, combined.
 fn side_moves() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec!["♔", "♖", "♙"]);
-    let bind = (piece, piece_move())
-        .prop_map(|(p, m)| format!("(%{p}: {m})"))
-        .boxed();
+    let bind = prop_oneof![
+        6 => (piece.clone(), piece_move()).prop_map(|(p, m)| format!("(%{p}: {m})")),
+        1 => (piece, chain_move()).prop_map(|(p, m)| format!("(%{p}: {m})")),
+    ]
+    .boxed();
     // A piece put down: on any empty square, or beside a piece of one's
     // own, or taking the piece beside it; or dropped from the hand.
     let placement = prop_oneof![

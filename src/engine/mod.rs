@@ -19,6 +19,7 @@
 
 mod backtrack;
 mod bulk;
+mod chain;
 mod choice;
 mod hash;
 mod legal;

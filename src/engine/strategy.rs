@@ -24,6 +24,7 @@ use smallvec::SmallVec;
 
 use super::backtrack::Backtracker;
 use super::bulk;
+use super::chain;
 use super::choice::{self, Plan};
 use super::legal::Walkers;
 use super::scratch::FastScratch;
@@ -411,6 +412,7 @@ pub fn prepare(program: &Program, width: u32, height: u32) -> Result<FastProgram
         Err(Decline::NotAChoice(_)) => {
             let mut walker = Walker::new(program, width, height)?;
             bulk::attach(&mut walker, width, height);
+            chain::attach(&mut walker, width, height);
             Ok(FastProgram::Walk(Box::new(walker)))
         }
         Err(e) => Err(e),

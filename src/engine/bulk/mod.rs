@@ -208,6 +208,10 @@ pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
 }
 
 impl Shortcut for Bulk {
+    fn name(&self) -> &'static str {
+        "choice among pieces"
+    }
+
     fn codes(&self) -> usize {
         self.codes
     }

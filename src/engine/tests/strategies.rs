@@ -477,3 +477,91 @@ fn a_count_of_safe_moves_tests_a_move_that_changes_nothing() {
         assert_eq!(n, 0, "{choice:?}");
     }
 }
+
+/// A `width` by `height` board crowded with pieces: each square empty or
+/// holding one of `pieces`, a king of each colour somewhere.
+fn crowded(boards: &mut Boards, width: usize, height: usize, pieces: &[char]) -> String {
+    let mut cells: Vec<char> = (0..width * height)
+        .map(|_| match boards.next(2 * pieces.len() as u64) as usize {
+            i if i < pieces.len() => pieces[i],
+            _ => '.',
+        })
+        .collect();
+    let (a, b) = (
+        boards.next(cells.len() as u64) as usize,
+        boards.next(cells.len() as u64) as usize,
+    );
+    cells[a] = '♔';
+    let n = cells.len();
+    cells[(b + (a == b) as usize) % n] = '♚';
+    cells
+        .chunks(width)
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect()
+}
+
+#[test]
+fn chains_of_jumps_agree_on_both_engines() {
+    let f = Fixture::new();
+    let jump = |m: &str| format!("(% + {m}♜ + {m}{m}. -> . + {m}. + {m}{m}%)");
+    let any = ["ur", "ul", "dr", "dl"].map(jump).join(" | ");
+    let ahead = ["ur", "ul"].map(jump).join(" | ");
+    let programs = [
+        // Jumps every way: one set of captures by two paths is one move.
+        format!("%♖: ({any})+ !{{{any}}}"),
+        // Forward only, promoting on the far row (checkers' man).
+        format!("%♙: ({ahead})+ !{{{ahead}}} ((% + u# -> ♖ + u#) / nil)"),
+        // Captures first, by two kinds of piece, else steps.
+        format!(
+            "((%♙: ({ahead})+ !{{{ahead}}} ((% + u# -> ♖ + u#) / nil)) | (%♖: ({any})+ !{{{any}}})) \
+             / ((%♙: (% + ur. -> . + ur%) | (% + ul. -> . + ul%)) | (%♖: % + dr. -> . + dr%))"
+        ),
+        // A step first, then the chain: one may end with no capture.
+        format!("%♖: (% + u. -> . + u%) ({any})+ !{{{any}}} ((% -> ♙) / nil)"),
+        // The tail has no `nil`: a chain that cannot end so gives nothing.
+        format!("%♖: ({ahead})+ !{{{ahead}}} (% + u# -> ♙ + u#)"),
+    ];
+    let mut boards = Boards(0x6A09_E667_F3BC_C909);
+    for white in &programs {
+        let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Fast);
+        let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+        let (mut moved, mut long) = (0, 0);
+        for _ in 0..300 {
+            let position = f.board(&crowded(&mut boards, 6, 6, &['♜', '♜', '♖', '♙']));
+            for safe in [false, true] {
+                let found = |engine: &dyn Engine| {
+                    let mut cache = Cache::new();
+                    cache.trace_paths(true);
+                    let mut out = Vec::new();
+                    engine
+                        .each_move(WHITE, &position, safe, &mut cache, &Limits::default(), &mut |o| {
+                            out.push((seen(o), o.became, o.path.to_vec()));
+                            ControlFlow::Continue(())
+                        })
+                        .unwrap();
+                    out.sort_by_key(|s| format!("{s:?}"));
+                    out
+                };
+                let (a, b) = (found(&*fast), found(&*reference));
+                assert_eq!(a, b, "{white} (safe: {safe}) on\n{}", f.diagram(&position));
+                for engine in [&*fast, &*reference] {
+                    let n =
+                        (engine.count_moves(WHITE, &position, safe, &mut Cache::new(), &Limits::default()))
+                            .unwrap();
+                    assert_eq!(
+                        n,
+                        a.len() as u64,
+                        "{white} (safe: {safe}) on\n{}",
+                        f.diagram(&position)
+                    );
+                }
+                moved += a.len();
+                long += a.iter().filter(|(_, _, path)| path.len() > 1).count();
+            }
+        }
+        assert!(
+            moved >= 30 && long >= 5,
+            "{white}: {moved} moves, {long} of several jumps"
+        );
+    }
+}

@@ -38,7 +38,10 @@ use crate::engine::squares::KeySet;
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
 use crate::engine::{Meter, MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
-use program::{FirstSub, choice_end, first_match, last_writes, leads_to_match, live_binds};
+pub(crate) use program::ChainedMoves;
+use program::{
+    Chain, FirstSub, chain, chained_moves, choice_end, first_match, last_writes, leads_to_match, live_binds,
+};
 use run::{Run, Sink};
 use shapes::{Fan, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, keyless_fans};
 
@@ -90,6 +93,9 @@ pub struct Walker {
     attacks: bool,
     /// Per instruction: the slide a loop head runs, if it is one.
     slides: Vec<Option<Slide>>,
+    /// Per instruction: the chain a loop head runs, if it is one (its
+    /// rewrites made at the piece of interest as long as one matches).
+    chains: Vec<Option<Chain>>,
     /// Per rewrite: the step it is, if it is one.
     steps: Vec<Option<Step>>,
     /// Per rewrite: the stamp it is, if it is one.
@@ -225,6 +231,9 @@ enum Anchor {
 /// a square, that a strategy above the walker found for it (the choice among
 /// pieces of [`super::bulk`]): the walker defers to it ([`Walker::attach`]).
 pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
+    /// What it is, for reports ([`Walker::shapes`]).
+    fn name(&self) -> &'static str;
+
     /// One more than the largest code its square sets cover.
     fn codes(&self) -> usize;
 
@@ -240,6 +249,21 @@ pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
         attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong>;
+
+    /// Calls `found` with each result on `position`, each once, until it
+    /// says to stop ([`Walker::each`]), if the shortcut lists results:
+    /// `None` when it does not (the walker walks them).
+    fn each(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Option<Result<(), TooLong>> {
+        let _ = (position, occupied, scratch, meter, found);
+        None
+    }
 
     /// Whether [`Shortcut::changes_at`] answers for the program.
     fn answers_changes(&self) -> bool;
@@ -325,6 +349,34 @@ pub(crate) struct WalkScratch {
     /// Per walker (its shape tests' `key`), per shape test: the squares off the
     /// board it was worked out for and where it holds ([`ShapeTest::squares`]).
     shape_squares: Vec<(u32, Vec<Option<ShapeSquares>>)>,
+    /// The buffers of a [`Shortcut`] that makes moves on a board of its own.
+    pub(crate) shortcut: ShortcutScratch,
+}
+
+/// The buffers of a [`Shortcut`] that makes moves on a board of its own
+/// ([`crate::engine::chain`]), kept between searches.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ShortcutScratch {
+    /// The board with the changes made.
+    pub(crate) cells: Vec<Code>,
+    /// The changes made, in order: square, what it held before, and the
+    /// hash of the changes before it.
+    pub(crate) log: Vec<(u32, Code, u64)>,
+    /// The keys of the results found.
+    pub(crate) keys: KeySet,
+    /// The results kept to tell later ones apart: key, identity, and their
+    /// changes in `kept_changes`.
+    pub(crate) kept: Vec<(u64, MoveIdentity<u32>, u32, u32)>,
+    /// Their changes as (square, content), in square order.
+    pub(crate) kept_changes: Vec<(u32, Code)>,
+    /// One result's changes, in square order.
+    pub(crate) diff: Vec<(u32, Code)>,
+    /// One result's changes, as given to the caller.
+    pub(crate) changes: Vec<Change>,
+    /// The squares the piece of interest moved to, in order.
+    pub(crate) path: Vec<u32>,
+    /// The same, as coordinates.
+    pub(crate) path_coords: Vec<Coord>,
 }
 
 impl WalkScratch {
@@ -332,6 +384,11 @@ impl WalkScratch {
     /// interest moves to ([`Successor::path`]).
     pub(crate) fn trace_paths(&mut self, on: bool) {
         self.tracing = on;
+    }
+
+    /// Whether walks trace the squares the outermost piece of interest moves to.
+    pub(crate) fn tracing(&self) -> bool {
+        self.tracing
     }
 }
 
@@ -462,6 +519,13 @@ impl Walker {
         let mut visit = program.visit.clone();
         for pc in monotone_loops(program, width, height) {
             visit[pc as usize] = false;
+        }
+        // A chain empties squares at every turn of its loop: no state comes back.
+        let chains: Vec<Option<Chain>> = (0..program.insts.len() as Pc)
+            .map(|pc| chain(program, &anchors, pc))
+            .collect();
+        for (pc, _) in chains.iter().enumerate().filter(|(_, c)| c.is_some()) {
+            visit[pc] = false;
         }
         let charge = visit.clone();
         for pc in few_path_joins(program) {
@@ -606,6 +670,7 @@ impl Walker {
             split_reach,
             attacks,
             slides,
+            chains,
             steps,
             stamps,
             slide_tails,
@@ -701,6 +766,11 @@ impl Walker {
             plan.each_traced(position, occupied, &mut changes, scratch.tracing, found);
             scratch.changes = changes;
             return Ok(());
+        }
+        if let Some(shortcut) = &self.shortcut
+            && let Some(done) = shortcut.each(position, occupied, scratch, meter, found)
+        {
+            return done;
         }
         let sink = &mut Sink::Collect(found);
         self.walk(position, occupied, scratch, meter, attacks, sink)
@@ -943,6 +1013,7 @@ impl Walker {
         let mut out = Vec::new();
         let found = [
             (any(&self.slides), "slide"),
+            (any(&self.chains), "chain"),
             (any(&self.steps), "step"),
             (any(&self.stamps), "stamp"),
             (any(&self.slide_tails), "slide tail"),
@@ -956,9 +1027,9 @@ impl Walker {
             (self.choice.is_some(), "choice of rewrites"),
             (self.entry.is_some(), "first rewrite"),
             (self.placed.is_some(), "placement count"),
-            (self.shortcut.is_some(), "choice among pieces"),
         ];
         out.extend(found.iter().filter(|(yes, _)| *yes).map(|(_, name)| *name));
+        out.extend(self.shortcut.as_ref().map(|s| s.name()));
         for part in self.parts.iter().flatten() {
             out.push("ordered parts");
             out.extend(part.shapes());
@@ -991,6 +1062,35 @@ impl Walker {
                 }
             }
         }
+    }
+
+    /// Whether a shortcut answers for this walker.
+    pub(crate) fn has_shortcut(&self) -> bool {
+        self.shortcut.is_some()
+    }
+
+    /// The program as a choice among pieces each making a chain, if it is one.
+    pub(crate) fn chained_moves(&self) -> Option<ChainedMoves> {
+        chained_moves(&self.prog, &self.anchors, &self.chains, &self.first_match)
+    }
+
+    /// How many results the program has on `position`, walked (whatever
+    /// shortcut the walker has): [`Walker::count`] without its shortcuts.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn count_by_walking(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        attacks: Option<&dyn AttackTest>,
+        keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong> {
+        let mut boxed = std::mem::take(&mut scratch.boxed);
+        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
+        let n = self.count_walked(cells, hash, occupied, scratch, meter, attacks, keep);
+        scratch.boxed = boxed;
+        n
     }
 
     /// The shortcut this walker defers to, if it has one.

@@ -5,7 +5,7 @@
 
 use super::Anchor;
 use crate::core::CodeSet;
-use crate::program::{Inst, Pc, Program, RewriteId, SubId};
+use crate::program::{BindId, Inst, Pc, Program, RewriteId, SubId};
 
 /// Per bind of `program`: whether an instruction the program can reach
 /// (from its start, through guards and ordered choices) is that bind.
@@ -285,4 +285,244 @@ pub(super) fn first_match(
         });
     }
     Some(subs.into_boxed_slice())
+}
+
+/// A loop that jumps, captures or otherwise moves the piece of interest
+/// for as long as it can (`(j1 | j2)+ !{j1 | j2}`, checkers' chain of
+/// captures), read off its loop head by [`chain`]: a search arriving there
+/// makes each body rewrite that matches at the piece and comes back, and
+/// where none matches goes on past the guard, which holds there.
+#[derive(Clone, Debug)]
+pub(super) struct Chain {
+    /// The loop's rewrites, in the order the loop tries them, each with
+    /// the offset of its check at the piece of interest.
+    pub(super) rewrites: Box<[(RewriteId, i32, i32)]>,
+    /// Where a state none of them matches on goes on: past the guard.
+    pub(super) exit: Pc,
+}
+
+/// The chain loop head `head` starts, if it is one: a split whose first
+/// branch is a choice of rewrites (no `nil`) each back to `head`, whose
+/// second is a guard `!{...}` on a choice of the same rewrites; each
+/// rewrite made at the piece of interest (one alternative, one choice, no
+/// box), and each leaving fewer occupied squares than it found, so that no
+/// path can come back to a state it was in and the loop needs no visited
+/// set. The program's binds must name pieces only and it has no `%from:`
+/// (so the piece of interest, written by a rewrite, fills its square).
+pub(super) fn chain(program: &Program, anchors: &[Vec<Anchor>], head: Pc) -> Option<Chain> {
+    use crate::core::EMPTY;
+    use crate::program::Write;
+    if !program.loop_heads[head as usize] {
+        return None;
+    }
+    let Inst::Split { first, second } = program.insts[head as usize] else {
+        return None;
+    };
+    if !(program.binds.iter().flatten()).all(|&c| crate::core::as_piece(c).is_some())
+        || (program.insts.iter()).any(|i| matches!(i, Inst::Origin { .. }))
+    {
+        return None;
+    }
+    // The body: splits and jumps down to rewrites that all come back.
+    let mut body = Vec::new();
+    let mut todo = vec![first];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => todo.extend([second, first]),
+            Inst::Jump { to } => todo.push(to),
+            Inst::Rewrite { id, next } if past_jumps(program, next) == head => body.push(id),
+            _ => return None,
+        }
+    }
+    let Inst::Guard {
+        holds: false,
+        sub,
+        next: exit,
+    } = program.insts[past_jumps(program, second) as usize]
+    else {
+        return None;
+    };
+    let tested = choice_of_tests(program, program.subs[sub.index()])?;
+    // (Equal rewrites have equal anchors: the walker reads them off the rewrite.)
+    let same = |a: RewriteId, b: RewriteId| program.rewrites[a.index()] == program.rewrites[b.index()];
+    let covers = |xs: &[RewriteId], ys: &[RewriteId]| xs.iter().all(|&x| ys.iter().any(|&y| same(x, y)));
+    if body.is_empty() || !covers(&body, &tested) || !covers(&tested, &body) {
+        return None;
+    }
+    let mut rewrites = Vec::new();
+    for &id in &body {
+        let ([a], [Anchor::Poi(poi)]) = (
+            &program.rewrites[id.index()].alternatives[..],
+            &anchors[id.index()][..],
+        ) else {
+            return None;
+        };
+        let [choice] = &a.choices[..] else {
+            return None;
+        };
+        if a.uses_boxes() {
+            return None;
+        }
+        // Occupied squares after less before: fewer, whatever the squares hold.
+        let mut gained = 0i32;
+        for (i, w) in choice.iter().enumerate() {
+            if choice[..i].iter().any(|v| (v.dx, v.dy) == (w.dx, w.dy)) {
+                return None;
+            }
+            let check = a.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy))?;
+            let filled = match w.write {
+                Write::Code(c) => c != EMPTY,
+                Write::Poi(_) => true,
+            };
+            // Holding the piece of interest (a piece) or what it accepts.
+            let was_filled = !check.accepts.contains(EMPTY);
+            gained += filled as i32 - was_filled as i32;
+        }
+        if gained >= 0 {
+            return None;
+        }
+        let check = &a.checks[*poi];
+        rewrites.push((id, check.dx, check.dy));
+    }
+    Some(Chain {
+        rewrites: rewrites.into_boxed_slice(),
+        exit,
+    })
+}
+
+/// A program that is a choice among pieces each making a chain, as
+/// [`chained_moves`] reads it: `%p: (j1 | j2)+ !{j1 | j2} (t1 / t2 / nil)`
+/// per alternative (checkers' captures), for a strategy that runs such
+/// chains without walking them ([`crate::engine::chain`]).
+#[derive(Clone, Debug)]
+pub(crate) struct ChainedMoves {
+    /// The alternatives, in the order the program tries them.
+    pub(crate) alternatives: Vec<ChainedPiece>,
+}
+
+/// One alternative of [`ChainedMoves`].
+#[derive(Clone, Debug)]
+pub(crate) struct ChainedPiece {
+    /// The pieces it binds.
+    pub(crate) bind: BindId,
+    /// The rewrites the piece makes first: one of each list in turn.
+    pub(crate) first: Vec<Vec<RewriteId>>,
+    /// The chain's rewrites, made then as long as one matches.
+    pub(crate) chain: Vec<RewriteId>,
+    /// What follows the chain: an ordered choice with at most one result
+    /// (per alternative, the rewrites it is a choice of; none: `nil`), or
+    /// nothing (`None`).
+    pub(crate) tail: Option<Vec<Vec<RewriteId>>>,
+}
+
+/// The rewrites a choice starting at `start` makes, each then going on to
+/// the same instruction, and that instruction (no `nil`, no loop).
+fn rewrites_to_one(program: &Program, start: Pc) -> Option<(Vec<RewriteId>, Pc)> {
+    let mut ids = Vec::new();
+    let mut to = None;
+    let mut todo = vec![start];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        match program.insts[pc as usize] {
+            Inst::Split { first, second } => todo.extend([second, first]),
+            Inst::Jump { to } => todo.push(to),
+            Inst::Rewrite { id, next } => {
+                let next = past_jumps(program, next);
+                if *to.get_or_insert(next) != next {
+                    return None;
+                }
+                ids.push(id);
+            }
+            _ => return None,
+        }
+    }
+    Some((ids, to?))
+}
+
+/// The program from its start as [`ChainedMoves`], if it is that: a choice
+/// (splits) of binds, each followed by choices of rewrites in turn, a chain
+/// ([`chain`]), maybe an ordered choice [`first_match`] keeps, the unbind
+/// and the match; every rewrite made at the piece of interest (one
+/// alternative, one choice, no box). `chains` and `first_matches` are the
+/// walker's, per instruction and per ordered choice.
+pub(super) fn chained_moves(
+    program: &Program,
+    anchors: &[Vec<Anchor>],
+    chains: &[Option<Chain>],
+    first_matches: &[Option<Box<[FirstSub]>>],
+) -> Option<ChainedMoves> {
+    let at_poi = |id: RewriteId| {
+        let rw = &program.rewrites[id.index()];
+        matches!(
+            (&rw.alternatives[..], &anchors[id.index()][..]),
+            ([a], [Anchor::Poi(_)]) if a.choices.len() == 1 && !a.uses_boxes()
+        )
+    };
+    let mut alternatives = Vec::new();
+    let mut todo = vec![program.start];
+    let mut seen = vec![false; program.insts.len()];
+    while let Some(pc) = todo.pop() {
+        if std::mem::replace(&mut seen[pc as usize], true) {
+            return None;
+        }
+        let (bind, next) = match program.insts[pc as usize] {
+            Inst::Split { first, second } => {
+                todo.extend([second, first]);
+                continue;
+            }
+            Inst::Jump { to } => {
+                todo.push(to);
+                continue;
+            }
+            Inst::Bind { id, next } => (id, next),
+            _ => return None,
+        };
+        // Choices of rewrites one after another, up to the chain's head.
+        let mut first = Vec::new();
+        let mut head = next;
+        while chains[head as usize].is_none() {
+            let (ids, to) = rewrites_to_one(program, head)?;
+            if first.len() >= program.insts.len() {
+                return None;
+            }
+            first.push(ids);
+            head = to;
+        }
+        if first.is_empty() {
+            return None;
+        }
+        let chain = chains[head as usize].as_ref()?;
+        let mut at = past_jumps(program, chain.exit);
+        let mut tail = None;
+        if let Inst::Ordered { id, next } = program.insts[at as usize] {
+            let subs = first_matches[id.index()].as_ref()?;
+            tail = Some(subs.iter().map(|s| s.rewrites.to_vec()).collect::<Vec<_>>());
+            at = past_jumps(program, next);
+        }
+        let Inst::Unbind { next } = program.insts[at as usize] else {
+            return None;
+        };
+        if program.insts[past_jumps(program, next) as usize] != Inst::Match {
+            return None;
+        }
+        let chain: Vec<RewriteId> = chain.rewrites.iter().map(|&(id, _, _)| id).collect();
+        let tails = tail.iter().flatten().flatten();
+        if !(first.iter().flatten().chain(&chain).chain(tails)).all(|&id| at_poi(id)) {
+            return None;
+        }
+        alternatives.push(ChainedPiece {
+            bind,
+            first,
+            chain,
+            tail,
+        });
+    }
+    Some(ChainedMoves { alternatives })
 }

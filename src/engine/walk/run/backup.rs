@@ -35,7 +35,9 @@ impl Run<'_> {
     pub(super) fn take_back(&mut self, frame: Frame) {
         match frame {
             Frame::Then(_) => {}
-            Frame::Undo { len, trace, top } | Frame::Slide { len, trace, top, .. } => {
+            Frame::Undo { len, trace, top }
+            | Frame::Slide { len, trace, top, .. }
+            | Frame::Chain { len, trace, top, .. } => {
                 self.undo_to(len as usize);
                 self.set_trace(trace);
                 self.set_top(top);
@@ -81,6 +83,20 @@ impl Run<'_> {
         }
     }
 
+    /// Backs up to a chain's frame (popped): takes back its rewrite and
+    /// makes the next of the chain's rewrites from `next` on that matches
+    /// on the state it was made from.
+    #[inline(always)]
+    pub(super) fn resume_chain(&mut self, head: Pc, next: u32, len: u32, trace: Trace, top: Poi) -> Flow {
+        self.undo_to(len as usize);
+        self.set_trace(trace);
+        self.set_top(top);
+        let chain = self.w.chains[head as usize]
+            .as_ref()
+            .expect("a chain at its head");
+        self.chain_from(chain, head, next, top)
+    }
+
     /// Takes back the choice of a rewrite made now, if one is.
     #[inline(always)]
     pub(super) fn take_back_choice(&mut self, c: &RewriteCursor) {
@@ -99,6 +115,13 @@ impl Run<'_> {
     pub(super) fn resume(&mut self, level: usize, frame: Frame, sink: &mut Sink<'_, '_>) -> Flow {
         match frame {
             Frame::Then(pc) => Flow::Go(pc),
+            Frame::Chain {
+                head,
+                next,
+                len,
+                trace,
+                top,
+            } => self.resume_chain(head, next, len, trace, top),
             Frame::Undo { .. } | Frame::Rebind { .. } | Frame::Resumed(_) => {
                 self.take_back(frame);
                 Flow::Dead

@@ -23,7 +23,7 @@ use rustc_hash::FxHashSet;
 
 use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
-    Anchor, AttackTest, FirstSub, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace,
+    Anchor, AttackTest, Chain, FirstSub, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace,
     WalkScratch, Walker,
 };
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, EMPTY, OFF};
@@ -134,6 +134,17 @@ pub(super) enum Frame {
         trace: Trace,
         top: Poi,
         pushed: bool,
+    },
+    /// A rewrite of a chain made from the state the loop head `head` was
+    /// at (the change log `len` long, the trace and the top piece of
+    /// interest as they were): the chain's rewrites from `next` on are
+    /// still to try there.
+    Chain {
+        head: Pc,
+        next: u32,
+        len: u32,
+        trace: Trace,
+        top: Poi,
     },
     /// A rewrite: the next alternative, match and choice to make, as the
     /// top of the scratch's cursors says.
@@ -327,6 +338,16 @@ impl<'a> Run<'a> {
                                 Flow::Go(exit)
                             }
                         }
+                        Frame::Chain {
+                            head,
+                            next,
+                            len,
+                            trace,
+                            top,
+                        } => {
+                            self.s.frames.pop();
+                            self.resume_chain(head, next, len, trace, top)
+                        }
                         Frame::Bind {
                             ref mut squares,
                             next,
@@ -392,6 +413,19 @@ impl<'a> Run<'a> {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
                     let w = self.w;
+                    if let Some(chain) = &w.chains[pc as usize]
+                        && let Some(&top) = self.s.pois.last()
+                    {
+                        // Each rewrite that matches, back here after it;
+                        // where none does, on past the guard.
+                        match self.chain_from(chain, pc, 0, top) {
+                            Flow::Go(next) => {
+                                pc = next;
+                                continue;
+                            }
+                            flow => return flow,
+                        }
+                    }
                     if let Some(slide) = &w.slides[pc as usize]
                         && !self.s.pois.is_empty()
                     {

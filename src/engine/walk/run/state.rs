@@ -240,6 +240,40 @@ impl Run<'_> {
         None
     }
 
+    /// At the head `head` of `chain`, the piece of interest `top`: makes
+    /// the first of the chain's rewrites from `from` on that matches,
+    /// pushing the frame that makes the others, and goes back to the head;
+    /// where none matches, a state just arrived at (`from` 0) ends the
+    /// chain (on past its guard) and one backed up to is done.
+    #[inline]
+    pub(super) fn chain_from(&mut self, chain: &Chain, head: Pc, from: u32, top: Poi) -> Flow {
+        let w = self.w;
+        for (i, &(id, dx, dy)) in chain.rewrites.iter().enumerate().skip(from as usize) {
+            let (tx, ty) = (top.x - dx, top.y - dy);
+            if !self.matches(id, 0, tx, ty) {
+                continue;
+            }
+            if self.spent() {
+                return Flow::Stop;
+            }
+            self.s.frames.push(Frame::Chain {
+                head,
+                next: i as u32 + 1,
+                len: self.s.overlay.len() as u32,
+                trace: self.trace,
+                top,
+            });
+            let a = &w.prog.rewrites[id.index()].alternatives[0];
+            self.make_choice(&a.choices[0], &[], tx, ty);
+            return Flow::Go(head);
+        }
+        if from == 0 {
+            Flow::Go(chain.exit)
+        } else {
+            Flow::Dead
+        }
+    }
+
     /// Counts one state; `true` (and the search stops) past the bound.
     #[inline(always)]
     pub(super) fn spent(&mut self) -> bool {

@@ -1,0 +1,631 @@
+//! Chains made on a board of their own, without walking them: a program
+//! that chooses among pieces, each making a first rewrite and then a chain
+//! of rewrites for as long as one matches (`%p: j (j1 | j2)+ !{j1 | j2}`,
+//! checkers' chains of captures), maybe followed by an ordered choice with
+//! at most one result (a promotion or `nil`), as [`ChainedMoves`] reads it.
+//!
+//! The walker runs such a program too (its chain loop heads), but each
+//! result there pays for the walk's frames, binds and records. Here every
+//! rewrite is a list of checks and writes at offsets from the piece of
+//! interest, made on a copy of the board with an undo log, depth first in
+//! the walker's order (the binds' squares in order, the rewrites in the
+//! program's), so the results come in the same order, with the same
+//! identities, changes and hashes. A chain empties a square at every
+//! rewrite ([`super::walk`]'s chain analysis), so its depth is at most the
+//! number of occupied squares and no state comes back.
+//!
+//! Two paths may give one result (two orders of the same captures): a
+//! count tells results apart by key and, where a key comes twice, counts
+//! again keeping every result's changes, as the walker does. A count with
+//! a legality filter is walked.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use super::Meter;
+use super::position::Position;
+use super::squares::Squares;
+use super::walk::{AttackTest, ChainedMoves, Keep, Shortcut, ShortcutScratch, TooLong, WalkScratch, Walker};
+use super::{MoveIdentity, Successor, hash};
+use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, Marks, OFF};
+use crate::program::{Program, RewriteId, Write};
+
+/// One square a rewrite checks, at an offset from the piece of interest.
+#[derive(Clone, Debug)]
+struct Check {
+    dx: i32,
+    dy: i32,
+    accepts: CodeSet,
+    /// Also accepted: the piece of interest, on its square.
+    poi: bool,
+    /// The marks it must then carry.
+    poi_marks: Marks,
+}
+
+/// One square a rewrite writes, at an offset from the piece of interest.
+#[derive(Clone, Copy, Debug)]
+struct Put {
+    dx: i32,
+    dy: i32,
+    write: Write,
+}
+
+/// A rewrite made at the piece of interest: what it checks and writes.
+#[derive(Clone, Debug)]
+struct Step {
+    checks: Box<[Check]>,
+    puts: Box<[Put]>,
+}
+
+/// A check of a first rewrite as square sets: the squares from which the
+/// square `shift` bits on is on the board (`inside`) and holds one of `codes`.
+#[derive(Clone, Debug)]
+struct SetCheck {
+    shift: i32,
+    inside: Squares,
+    codes: Box<[Code]>,
+}
+
+impl SetCheck {
+    /// The squares where the check holds, on a position whose square sets
+    /// are `occupied`.
+    #[inline(always)]
+    fn places(&self, occupied: &[Squares]) -> Squares {
+        let set = (self.codes.iter()).fold(0, |s, &c| s | occupied.get(c as usize).copied().unwrap_or(0));
+        let back = if self.shift >= 0 {
+            set.checked_shr(self.shift as u32).unwrap_or(0)
+        } else {
+            set.checked_shl(-self.shift as u32).unwrap_or(0)
+        };
+        back & self.inside
+    }
+}
+
+/// The most contents a [`SetCheck`] gathers the squares of.
+const MAX_SET_CODES: usize = 8;
+
+/// One alternative: the pieces it binds and the rewrites they make.
+#[derive(Clone, Debug)]
+struct Piece {
+    /// The codes it binds.
+    codes: Box<[Code]>,
+    /// The choices of rewrites it makes first, one of each in turn.
+    first: Box<[Box<[Step]>]>,
+    /// Per rewrite of the first choice: checks its matches need, as square
+    /// sets (where none can match, the piece makes no chain).
+    starts: Box<[Box<[SetCheck]>]>,
+    chain: Box<[Step]>,
+    /// The ordered choice after the chain: per alternative its rewrites
+    /// (none: `nil`); `None`: nothing follows the chain.
+    tail: Option<Box<[Box<[Step]>]>>,
+}
+
+/// A choice among pieces making chains, run on a board of its own.
+#[derive(Debug)]
+pub(super) struct Chains {
+    pieces: Box<[Piece]>,
+    /// The program walked, for counts with a legality filter.
+    walker: Box<Walker>,
+    width: i32,
+    height: i32,
+    /// Per square: its part of the square keys ([`hash::place`]).
+    places: Box<[u64]>,
+    codes: usize,
+}
+
+/// The piece of interest as a chain moves it.
+#[derive(Clone, Copy, Debug)]
+struct Poi {
+    at: u32,
+    x: i32,
+    y: i32,
+    code: Code,
+}
+
+/// What a search does with the results.
+enum Sink<'f, 'g> {
+    /// Counts them, telling them apart by key (`exact` false: a key seen
+    /// twice stops the count) or by their changes.
+    Count { n: u64, exact: bool },
+    /// Gives each to the caller, once.
+    Each(&'f mut (dyn FnMut(&Successor<'_>) -> ControlFlow<()> + 'g)),
+}
+
+/// Why a search stopped early.
+enum Stop {
+    /// The caller said so.
+    Asked,
+    /// A key came twice in a count by keys.
+    Twice,
+    /// The states ran out.
+    TooLong,
+}
+
+/// One search: the board, the log, the results so far.
+struct Search<'a> {
+    chains: &'a Chains,
+    base: &'a [Code],
+    base_hash: u64,
+    meter: &'a Meter,
+    s: &'a mut ShortcutScratch,
+    tracing: bool,
+    /// The hash of the changes made.
+    delta: u64,
+    /// Where the piece of interest was bound, and what it became.
+    from: u32,
+    became: Option<Code>,
+}
+
+/// Gives `walker` (or each of its ordered parts without a shortcut) the
+/// chains its program makes, if it is such a program.
+pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
+    walker.attach(&|w: &Walker| {
+        if w.has_shortcut() {
+            return None;
+        }
+        Chains::of(w, width, height).map(|c| Arc::new(c) as Arc<dyn Shortcut>)
+    });
+}
+
+impl Step {
+    /// Rewrite `id` of `program`, made at the piece of interest (one
+    /// alternative and one choice, [`ChainedMoves`] checked): its checks and
+    /// writes from the piece's square; a write of what its check says the
+    /// square holds (`#` on `#`) writes nothing and is left out.
+    fn of(program: &Program, id: RewriteId) -> Option<Step> {
+        let a = program.rewrites[id.index()].alternatives.first()?;
+        let poi = a.checks.iter().find(|c| c.poi)?;
+        let (ox, oy) = (poi.dx, poi.dy);
+        let checks = (a.checks.iter())
+            .map(|c| Check {
+                dx: c.dx - ox,
+                dy: c.dy - oy,
+                accepts: c.accepts.clone(),
+                poi: c.poi,
+                poi_marks: c.poi_marks,
+            })
+            .collect();
+        let mut puts = Vec::new();
+        for w in a.choices.first()?.iter() {
+            let check = a.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy))?;
+            match w.write {
+                Write::Code(c) if check.accepts == CodeSet::of([c]) && !check.poi => continue,
+                Write::Code(OFF) => return None,
+                _ => {}
+            }
+            puts.push(Put {
+                dx: w.dx - ox,
+                dy: w.dy - oy,
+                write: w.write,
+            });
+        }
+        Some(Step {
+            checks,
+            puts: puts.into_boxed_slice(),
+        })
+    }
+}
+
+impl Step {
+    /// Its checks that square sets can make from the piece's square: on
+    /// the board, holding one of a few contents.
+    fn set_checks(&self, width: u32, height: u32) -> Box<[SetCheck]> {
+        let (w, h) = (width as i32, height as i32);
+        (self.checks.iter())
+            .filter(|c| (c.dx, c.dy) != (0, 0) && !c.poi && !c.accepts.contains(OFF))
+            .filter_map(|c| {
+                let codes: Box<[Code]> = c.accepts.codes().collect();
+                if codes.is_empty() || codes.len() > MAX_SET_CODES {
+                    return None;
+                }
+                let inside = (0..w * h)
+                    .filter(|&at| {
+                        let (x, y) = (at % w + c.dx, at / w + c.dy);
+                        x >= 0 && y >= 0 && x < w && y < h
+                    })
+                    .fold(0, |s: Squares, at| s | 1 << at);
+                Some(SetCheck {
+                    shift: c.dy * w + c.dx,
+                    inside,
+                    codes,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Chains {
+    /// The chains of `walker`'s program on boards of `width` by `height`, if
+    /// it is a choice among pieces making chains.
+    fn of(walker: &Walker, width: u32, height: u32) -> Option<Chains> {
+        let ChainedMoves { alternatives } = walker.chained_moves()?;
+        let program = walker.program();
+        let steps = |ids: &[RewriteId]| -> Option<Box<[Step]>> {
+            ids.iter().map(|&id| Step::of(program, id)).collect()
+        };
+        let mut pieces = Vec::new();
+        for alt in alternatives {
+            let tail = match &alt.tail {
+                Some(subs) => Some(subs.iter().map(|s| steps(s)).collect::<Option<Box<[_]>>>()?),
+                None => None,
+            };
+            let first = alt
+                .first
+                .iter()
+                .map(|ids| steps(ids))
+                .collect::<Option<Box<[_]>>>()?;
+            let starts = first
+                .first()?
+                .iter()
+                .map(|f| f.set_checks(width, height))
+                .collect();
+            pieces.push(Piece {
+                codes: program.binds[alt.bind.index()].clone(),
+                first,
+                starts,
+                chain: steps(&alt.chain)?,
+                tail,
+            });
+        }
+        let (w, h) = (width as i32, height as i32);
+        let read = (pieces.iter()).flat_map(|p| p.starts.iter().flatten().flat_map(|c| c.codes.iter()));
+        let codes = (pieces.iter().flat_map(|p| p.codes.iter()).chain(read))
+            .max()
+            .map_or(1, |&c| c as usize + 1);
+        Some(Chains {
+            pieces: pieces.into_boxed_slice(),
+            walker: Box::new(walker.clone()),
+            width: w,
+            height: h,
+            places: (0..w * h).map(|at| hash::place(at % w, at / w)).collect(),
+            codes: codes.max(walker.codes()),
+        })
+    }
+
+    /// Runs the search on `position` into `sink`.
+    fn search(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        sink: &mut Sink<'_, '_>,
+    ) -> Result<(), Stop> {
+        let tracing = scratch.tracing();
+        let s = &mut scratch.shortcut;
+        s.cells.clear();
+        s.cells.extend_from_slice(&position.cells);
+        s.log.clear();
+        s.keys.clear();
+        s.kept.clear();
+        s.kept_changes.clear();
+        s.path.clear();
+        let mut search = Search {
+            chains: self,
+            base: &position.cells,
+            base_hash: position.hash,
+            meter,
+            s,
+            tracing,
+            delta: 0,
+            from: 0,
+            became: None,
+        };
+        let held = |c: Code| occupied.get(c as usize).copied().unwrap_or(0);
+        for piece in self.pieces.iter() {
+            let mut squares = piece.codes.iter().fold(0, |set, &c| set | held(c));
+            if squares != 0 {
+                squares &= (piece.starts.iter())
+                    .map(|checks| checks.iter().fold(squares, |at, c| at & c.places(occupied)))
+                    .fold(0, |all, at| all | at);
+            }
+            while squares != 0 {
+                let at = squares.trailing_zeros();
+                squares &= squares - 1;
+                let (x, y) = (at as i32 % self.width, at as i32 / self.width);
+                let poi = Poi {
+                    at,
+                    x,
+                    y,
+                    code: search.s.cells[at as usize],
+                };
+                (search.from, search.became) = (at, None);
+                search.after(piece, 0, poi, sink)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Search<'_> {
+    /// What square `(x, y)` holds now (off the board: [`OFF`]).
+    #[inline(always)]
+    fn read(&self, x: i32, y: i32) -> Code {
+        let c = self.chains;
+        if x < 0 || y < 0 || x >= c.width || y >= c.height {
+            return OFF;
+        }
+        self.s.cells[(y * c.width + x) as usize]
+    }
+
+    /// Whether `step` matches at the piece of interest `poi`.
+    #[inline(always)]
+    fn matches(&self, step: &Step, poi: Poi) -> bool {
+        step.checks.iter().all(|c| {
+            let here = self.read(poi.x + c.dx, poi.y + c.dy);
+            c.accepts.contains(here)
+                || (c.poi
+                    && (c.dx, c.dy) == (0, 0)
+                    && here == poi.code
+                    && (c.poi_marks.is_empty() || code::has_marks(here, c.poi_marks)))
+        })
+    }
+
+    /// Writes `code` at square `at`, logging what it held.
+    #[inline(always)]
+    fn write(&mut self, at: u32, code: Code) {
+        let old = self.s.cells[at as usize];
+        if old != code {
+            self.s.log.push((at, old, self.delta));
+            self.s.cells[at as usize] = code;
+            let place = self.chains.places[at as usize];
+            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
+        }
+    }
+
+    /// Makes `step` at the piece of interest `poi`: the piece where it is now.
+    #[inline(always)]
+    fn make(&mut self, step: &Step, mut poi: Poi) -> Poi {
+        let (width, ox, oy) = (self.chains.width, poi.x, poi.y);
+        for put in step.puts.iter() {
+            let (x, y) = (ox + put.dx, oy + put.dy);
+            let at = (y * width + x) as u32;
+            let code = match put.write {
+                Write::Code(code) => code,
+                Write::Poi(marks) => {
+                    poi.code = code::with_marks(poi.code, marks);
+                    if poi.at != at {
+                        (poi.at, poi.x, poi.y) = (at, x, y);
+                        if self.tracing {
+                            self.s.path.push(at);
+                        }
+                    }
+                    poi.code
+                }
+            };
+            self.write(at, code);
+        }
+        // Another piece left where the piece of interest stands: it is that piece now.
+        let here = self.s.cells[poi.at as usize];
+        if here != poi.code && code::as_piece(here).is_some() {
+            poi.code = here;
+            self.became = Some(here);
+        }
+        poi
+    }
+
+    /// Takes back the changes after the first `len`.
+    #[inline(always)]
+    fn undo_to(&mut self, len: usize) {
+        while self.s.log.len() > len {
+            let (at, old, delta) = self.s.log.pop().expect("a change to take back");
+            self.s.cells[at as usize] = old;
+            self.delta = delta;
+        }
+    }
+
+    /// Makes each rewrite of `piece`'s choice `stage` (its first ones in
+    /// turn, then the chain's) that matches at `poi` and goes on; in the
+    /// chain, where none matches, the chain ends here.
+    fn after(&mut self, piece: &Piece, stage: usize, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+        let chained = stage >= piece.first.len();
+        let steps = if chained {
+            &piece.chain
+        } else {
+            &piece.first[stage]
+        };
+        let mut any = false;
+        for step in steps {
+            if !self.matches(step, poi) {
+                continue;
+            }
+            any = true;
+            if !self.meter.charge_many(1) {
+                return Err(Stop::TooLong);
+            }
+            let (len, path, became) = (self.s.log.len(), self.s.path.len(), self.became);
+            let moved = self.make(step, poi);
+            let done = self.after(piece, (stage + 1).min(piece.first.len()), moved, sink);
+            self.undo_to(len);
+            self.s.path.truncate(path);
+            self.became = became;
+            done?;
+        }
+        if chained && !any {
+            return self.end(piece, poi, sink);
+        }
+        Ok(())
+    }
+
+    /// The chain ends with the piece of interest at `poi`: the ordered
+    /// choice after it, then the result.
+    fn end(&mut self, piece: &Piece, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+        let Some(tail) = &piece.tail else {
+            return self.result(poi, sink);
+        };
+        for sub in tail.iter() {
+            if sub.is_empty() {
+                return self.result(poi, sink);
+            }
+            if let Some(step) = sub.iter().find(|step| self.matches(step, poi)) {
+                let (len, path, became) = (self.s.log.len(), self.s.path.len(), self.became);
+                let moved = self.make(step, poi);
+                let done = self.result(moved, sink);
+                self.undo_to(len);
+                self.s.path.truncate(path);
+                self.became = became;
+                return done;
+            }
+        }
+        Ok(())
+    }
+
+    /// A result, the piece of interest ending at `poi`.
+    fn result(&mut self, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+        let id = MoveIdentity {
+            from: Some(self.from),
+            to: Some(poi.at),
+            became: self.became,
+        };
+        let key = self.delta ^ identity_key(&id);
+        if let Sink::Count { n, exact: false } = sink {
+            if !self.s.keys.insert(key) {
+                return Err(Stop::Twice);
+            }
+            *n += 1;
+            return Ok(());
+        }
+        // The squares that differ from the position, in square order.
+        let mut diff = std::mem::take(&mut self.s.diff);
+        diff.clear();
+        for &(at, _, _) in &self.s.log {
+            let now = self.s.cells[at as usize];
+            if now != self.base[at as usize] && !diff.iter().any(|&(d, _)| d == at) {
+                diff.push((at, now));
+            }
+        }
+        diff.sort_unstable_by_key(|&(at, _)| at);
+        let fresh = self.s.keys.insert(key) || {
+            let kept = &self.s.kept_changes;
+            !(self.s.kept.iter()).any(|&(k, kid, start, end)| {
+                k == key && kid == id && kept[start as usize..end as usize] == diff[..]
+            })
+        };
+        let mut stop = false;
+        if fresh {
+            let start = self.s.kept_changes.len() as u32;
+            self.s.kept_changes.extend_from_slice(&diff);
+            self.s
+                .kept
+                .push((key, id, start, self.s.kept_changes.len() as u32));
+            match sink {
+                Sink::Count { n, .. } => *n += 1,
+                Sink::Each(found) => {
+                    let w = self.chains.width;
+                    let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
+                    let mut changes = std::mem::take(&mut self.s.changes);
+                    changes.clear();
+                    // Reading order: top row first.
+                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
+                        changes.extend(row.iter().map(|&(at, c)| Change {
+                            at: coord(at),
+                            content: Content::from_code(c),
+                        }));
+                    }
+                    let mut path = std::mem::take(&mut self.s.path_coords);
+                    path.clear();
+                    path.extend(self.s.path.iter().map(|&at| coord(at)));
+                    let successor = Successor {
+                        changes: &changes,
+                        poi_from: id.from.map(coord),
+                        poi_to: id.to.map(coord),
+                        became: id.became.and_then(code::as_piece).map(|(p, _)| p),
+                        path: &path,
+                        hash: self.base_hash ^ self.delta,
+                    };
+                    stop = found(&successor).is_break();
+                    self.s.changes = changes;
+                    self.s.path_coords = path;
+                }
+            }
+        }
+        self.s.diff = diff;
+        if stop { Err(Stop::Asked) } else { Ok(()) }
+    }
+}
+
+/// A key of a result's identity, mixed into its changes' hash.
+fn identity_key(id: &MoveIdentity<u32>) -> u64 {
+    let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
+    at(id.from, 0x1F83_D9AB_FB41_BD6B)
+        ^ at(id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
+        ^ id.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
+}
+
+impl Shortcut for Chains {
+    fn name(&self) -> &'static str {
+        "chains on a board of their own"
+    }
+
+    fn codes(&self) -> usize {
+        self.codes
+    }
+
+    /// How many results the program has on `position` that `keep` (if any)
+    /// keeps: [`Walker::count`].
+    fn count(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        attacks: Option<&dyn AttackTest>,
+        keep: Option<&mut Keep<'_>>,
+    ) -> Result<u64, TooLong> {
+        if keep.is_some() {
+            return (self.walker).count_by_walking(position, occupied, scratch, meter, attacks, keep);
+        }
+        for exact in [false, true] {
+            let mut sink = Sink::Count { n: 0, exact };
+            match self.search(position, occupied, scratch, meter, &mut sink) {
+                Ok(()) => {
+                    let Sink::Count { n, .. } = sink else {
+                        unreachable!("a count")
+                    };
+                    return Ok(n);
+                }
+                Err(Stop::Twice) => continue,
+                Err(Stop::TooLong) => return Err(TooLong),
+                Err(Stop::Asked) => unreachable!("a count is never asked to stop"),
+            }
+        }
+        unreachable!("a count keeping changes sees no key twice")
+    }
+
+    fn each(
+        &self,
+        position: &Position,
+        occupied: &[Squares],
+        scratch: &mut WalkScratch,
+        meter: &Meter,
+        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
+    ) -> Option<Result<(), TooLong>> {
+        let mut sink = Sink::Each(found);
+        Some(match self.search(position, occupied, scratch, meter, &mut sink) {
+            Ok(()) | Err(Stop::Asked) => Ok(()),
+            Err(Stop::TooLong) => Err(TooLong),
+            Err(Stop::Twice) => unreachable!("only a count by keys stops at a key seen twice"),
+        })
+    }
+
+    fn answers_changes(&self) -> bool {
+        false
+    }
+
+    fn changes_at(
+        &self,
+        _base: &[Code],
+        _occupied: &[Squares],
+        _overlay: &[(u32, Code)],
+        _at: u32,
+        _scratch: &mut WalkScratch,
+        _meter: &Meter,
+    ) -> Result<(bool, Squares), TooLong> {
+        unreachable!("Chains::answers_changes is false: the walker answers")
+    }
+
+    #[cfg(test)]
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
