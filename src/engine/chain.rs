@@ -35,6 +35,8 @@ use crate::program::{Program, RewriteId, Write};
 struct Check {
     dx: i32,
     dy: i32,
+    /// The same offset as a distance in squares (on the board).
+    di: i32,
     accepts: CodeSet,
     /// Also accepted: the piece of interest, on its square.
     poi: bool,
@@ -47,6 +49,8 @@ struct Check {
 struct Put {
     dx: i32,
     dy: i32,
+    /// The same offset as a distance in squares.
+    di: i32,
     write: Write,
 }
 
@@ -55,6 +59,9 @@ struct Put {
 struct Step {
     checks: Box<[Check]>,
     puts: Box<[Put]>,
+    /// The squares of the piece from which every square it checks is on
+    /// the board (read there without testing the edges).
+    inside: Squares,
 }
 
 /// A check of a first rewrite as square sets: the squares from which the
@@ -172,14 +179,16 @@ impl Step {
     /// alternative and one choice, [`ChainedMoves`] checked): its checks and
     /// writes from the piece's square; a write of what its check says the
     /// square holds (`#` on `#`) writes nothing and is left out.
-    fn of(program: &Program, id: RewriteId) -> Option<Step> {
+    fn of(program: &Program, id: RewriteId, width: u32, height: u32) -> Option<Step> {
+        let (w, h) = (width as i32, height as i32);
         let a = program.rewrites[id.index()].alternatives.first()?;
         let poi = a.checks.iter().find(|c| c.poi)?;
         let (ox, oy) = (poi.dx, poi.dy);
-        let checks = (a.checks.iter())
+        let checks: Box<[Check]> = (a.checks.iter())
             .map(|c| Check {
                 dx: c.dx - ox,
                 dy: c.dy - oy,
+                di: (c.dy - oy) * w + c.dx - ox,
                 accepts: c.accepts.clone(),
                 poi: c.poi,
                 poi_marks: c.poi_marks,
@@ -196,12 +205,22 @@ impl Step {
             puts.push(Put {
                 dx: w.dx - ox,
                 dy: w.dy - oy,
+                di: (w.dy - oy) * width as i32 + w.dx - ox,
                 write: w.write,
             });
         }
+        let inside = (0..w * h)
+            .filter(|&at| {
+                (checks.iter()).all(|c| {
+                    let (x, y) = (at % w + c.dx, at / w + c.dy);
+                    x >= 0 && y >= 0 && x < w && y < h
+                })
+            })
+            .fold(0, |set: Squares, at| set | 1 << at);
         Some(Step {
             checks,
             puts: puts.into_boxed_slice(),
+            inside,
         })
     }
 }
@@ -241,7 +260,9 @@ impl Chains {
         let ChainedMoves { alternatives } = walker.chained_moves()?;
         let program = walker.program();
         let steps = |ids: &[RewriteId]| -> Option<Box<[Step]>> {
-            ids.iter().map(|&id| Step::of(program, id)).collect()
+            ids.iter()
+                .map(|&id| Step::of(program, id, width, height))
+                .collect()
         };
         let mut pieces = Vec::new();
         for alt in alternatives {
@@ -351,6 +372,17 @@ impl Search<'_> {
     /// Whether `step` matches at the piece of interest `poi`.
     #[inline(always)]
     fn matches(&self, step: &Step, poi: Poi) -> bool {
+        let holds = |c: &Check, here: Code| {
+            c.accepts.contains(here)
+                || (c.poi
+                    && (c.dx, c.dy) == (0, 0)
+                    && here == poi.code
+                    && (c.poi_marks.is_empty() || code::has_marks(here, c.poi_marks)))
+        };
+        if step.inside >> poi.at & 1 == 1 {
+            let cells = &self.s.cells;
+            return (step.checks.iter()).all(|c| holds(c, cells[(poi.at as i32 + c.di) as usize]));
+        }
         step.checks.iter().all(|c| {
             let here = self.read(poi.x + c.dx, poi.y + c.dy);
             c.accepts.contains(here)
@@ -376,10 +408,10 @@ impl Search<'_> {
     /// Makes `step` at the piece of interest `poi`: the piece where it is now.
     #[inline(always)]
     fn make(&mut self, step: &Step, mut poi: Poi) -> Poi {
-        let (width, ox, oy) = (self.chains.width, poi.x, poi.y);
+        let (from, ox, oy) = (poi.at as i32, poi.x, poi.y);
         for put in step.puts.iter() {
-            let (x, y) = (ox + put.dx, oy + put.dy);
-            let at = (y * width + x) as u32;
+            // (On the board: a written square's check accepts no `#`.)
+            let (x, y, at) = (ox + put.dx, oy + put.dy, (from + put.di) as u32);
             let code = match put.write {
                 Write::Code(code) => code,
                 Write::Poi(marks) => {

@@ -758,9 +758,8 @@ impl Walker {
             }
             return Ok(());
         }
-        if self.cannot_start(occupied) {
-            return Ok(());
-        }
+        // (The square sets and the shortcut find where pieces can start
+        // themselves; the first rewrites are tested before a walk.)
         if let Some(plan) = self.choice() {
             let mut changes = std::mem::take(&mut scratch.changes);
             plan.each_traced(position, occupied, &mut changes, scratch.tracing, found);
@@ -771,6 +770,9 @@ impl Walker {
             && let Some(done) = shortcut.each(position, occupied, scratch, meter, found)
         {
             return done;
+        }
+        if self.cannot_start(occupied) {
+            return Ok(());
         }
         let sink = &mut Sink::Collect(found);
         self.walk(position, occupied, scratch, meter, attacks, sink)
@@ -807,21 +809,23 @@ impl Walker {
             }
             return Ok(0);
         }
-        if self.cannot_start(occupied) {
-            return Ok(0);
-        }
+        // (The square sets and the shortcut find where pieces can start
+        // themselves; the first rewrites are tested before a walk.)
         if keep.is_none()
             && let Some(plan) = self.choice()
         {
             return Ok(plan.count_on(occupied));
         }
+        if let Some(shortcut) = &self.shortcut {
+            return shortcut.count(position, occupied, scratch, meter, attacks, keep);
+        }
+        if self.cannot_start(occupied) {
+            return Ok(0);
+        }
         if keep.is_none()
             && let Some(n) = self.placed_count(occupied)
         {
             return Ok(n);
-        }
-        if let Some(shortcut) = &self.shortcut {
-            return shortcut.count(position, occupied, scratch, meter, attacks, keep);
         }
         let mut boxed = std::mem::take(&mut scratch.boxed);
         let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
