@@ -65,24 +65,26 @@ struct Step {
 }
 
 /// A check of a first rewrite as square sets: the squares from which the
-/// square `shift` bits on is on the board (`inside`) and holds one of `codes`.
+/// square `shift` bits on is on the board (`inside`) and holds one of
+/// `codes` (whose squares are gathered once per search, as class `class`).
 #[derive(Clone, Debug)]
 struct SetCheck {
     shift: i32,
     inside: Squares,
     codes: Box<[Code]>,
+    class: usize,
 }
 
 impl SetCheck {
-    /// The squares where the check holds, on a position whose square sets
-    /// are `occupied`.
+    /// The squares where the check holds, given the squares of each class.
     #[inline(always)]
-    fn places(&self, occupied: &[Squares]) -> Squares {
-        let set = (self.codes.iter()).fold(0, |s, &c| s | occupied.get(c as usize).copied().unwrap_or(0));
+    fn places(&self, classes: &[Squares]) -> Squares {
+        // (|shift| is below the board's size, at most 128 squares.)
+        let set = classes[self.class];
         let back = if self.shift >= 0 {
-            set.checked_shr(self.shift as u32).unwrap_or(0)
+            set >> self.shift
         } else {
-            set.checked_shl(-self.shift as u32).unwrap_or(0)
+            set << -self.shift
         };
         back & self.inside
     }
@@ -90,6 +92,11 @@ impl SetCheck {
 
 /// The most contents a [`SetCheck`] gathers the squares of.
 const MAX_SET_CODES: usize = 8;
+
+/// The most classes of contents the start checks of [`Chains`] read, and
+/// the most alternatives it has (a program with more is walked).
+const MAX_CLASSES: usize = 8;
+const MAX_PIECES: usize = 8;
 
 /// One alternative: the pieces it binds and the rewrites they make.
 #[derive(Clone, Debug)]
@@ -111,6 +118,8 @@ struct Piece {
 #[derive(Debug)]
 pub(super) struct Chains {
     pieces: Box<[Piece]>,
+    /// The classes of contents the pieces' start checks read.
+    classes: Box<[Box<[Code]>]>,
     /// The program walked, for counts with a legality filter.
     walker: Box<Walker>,
     width: i32,
@@ -247,6 +256,7 @@ impl Step {
                     shift: c.dy * w + c.dx,
                     inside,
                     codes,
+                    class: 0,
                 })
             })
             .collect()
@@ -289,12 +299,27 @@ impl Chains {
             });
         }
         let (w, h) = (width as i32, height as i32);
-        let read = (pieces.iter()).flat_map(|p| p.starts.iter().flatten().flat_map(|c| c.codes.iter()));
+        // The classes of contents the start checks read, each once.
+        let mut classes: Vec<Box<[Code]>> = Vec::new();
+        for check in pieces.iter_mut().flat_map(|p| p.starts.iter_mut().flatten()) {
+            check.class = match classes.iter().position(|c| *c == check.codes) {
+                Some(i) => i,
+                None => {
+                    classes.push(check.codes.clone());
+                    classes.len() - 1
+                }
+            };
+        }
+        if classes.len() > MAX_CLASSES || pieces.len() > MAX_PIECES {
+            return None;
+        }
+        let read = classes.iter().flatten();
         let codes = (pieces.iter().flat_map(|p| p.codes.iter()).chain(read))
             .max()
             .map_or(1, |&c| c as usize + 1);
         Some(Chains {
             pieces: pieces.into_boxed_slice(),
+            classes: classes.into_boxed_slice(),
             walker: Box::new(walker.clone()),
             width: w,
             height: h,
@@ -312,6 +337,25 @@ impl Chains {
         meter: &Meter,
         sink: &mut Sink<'_, '_>,
     ) -> Result<(), Stop> {
+        // Where each alternative's pieces can make a first rewrite: nowhere
+        // (most positions of checkers, for its captures) is no search.
+        let held = |c: Code| occupied.get(c as usize).copied().unwrap_or(0);
+        let mut classes = [0; MAX_CLASSES];
+        for (set, codes) in classes.iter_mut().zip(self.classes.iter()) {
+            *set = codes.iter().fold(0, |set, &c| set | held(c));
+        }
+        let mut starts = [0; MAX_PIECES];
+        for (start, piece) in starts.iter_mut().zip(self.pieces.iter()) {
+            let on = piece.codes.iter().fold(0, |set, &c| set | held(c));
+            if on != 0 {
+                *start = (piece.starts.iter())
+                    .map(|checks| checks.iter().fold(on, |at, c| at & c.places(&classes)))
+                    .fold(0, |all, at| all | at);
+            }
+        }
+        if starts.iter().all(|&s| s == 0) {
+            return Ok(());
+        }
         let tracing = scratch.tracing();
         let s = &mut scratch.shortcut;
         s.cells.clear();
@@ -332,14 +376,7 @@ impl Chains {
             from: 0,
             became: None,
         };
-        let held = |c: Code| occupied.get(c as usize).copied().unwrap_or(0);
-        for piece in self.pieces.iter() {
-            let mut squares = piece.codes.iter().fold(0, |set, &c| set | held(c));
-            if squares != 0 {
-                squares &= (piece.starts.iter())
-                    .map(|checks| checks.iter().fold(squares, |at, c| at & c.places(occupied)))
-                    .fold(0, |all, at| all | at);
-            }
+        for (piece, mut squares) in self.pieces.iter().zip(starts) {
             while squares != 0 {
                 let at = squares.trailing_zeros();
                 squares &= squares - 1;
