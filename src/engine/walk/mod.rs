@@ -23,6 +23,7 @@
 mod program;
 mod run;
 mod shapes;
+mod shortcut;
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -44,6 +45,7 @@ use program::{
 };
 use run::{Run, Sink};
 use shapes::{Fan, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, keyless_fans};
+pub(crate) use shortcut::{Shortcut, ShortcutScratch};
 
 /// A search that would pass the question's bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,65 +229,6 @@ enum Anchor {
     Squares { check: usize, codes: CodeSet },
 }
 
-/// A faster way to count a walker's program, and to say whether it changes
-/// a square, that a strategy above the walker found for it (the choice among
-/// pieces of [`super::bulk`]): the walker defers to it ([`Walker::attach`]).
-pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
-    /// What it is, for reports ([`Walker::shapes`]).
-    fn name(&self) -> &'static str;
-
-    /// One more than the largest code its square sets cover.
-    fn codes(&self) -> usize;
-
-    /// How many results the program has on `position` that `keep` (if
-    /// any) keeps: [`Walker::count`].
-    #[allow(clippy::too_many_arguments)]
-    fn count(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong>;
-
-    /// Calls `found` with each result on `position`, each once, until it
-    /// says to stop ([`Walker::each`]), if the shortcut lists results:
-    /// `None` when it does not (the walker walks them).
-    fn each(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Option<Result<(), TooLong>> {
-        let _ = (position, occupied, scratch, meter, found);
-        None
-    }
-
-    /// Whether [`Shortcut::changes_at`] answers for the program.
-    fn answers_changes(&self) -> bool;
-
-    /// Whether some result changes square `at`, and the squares the answer
-    /// read: [`Walker::changes_at`].
-    #[allow(clippy::too_many_arguments)]
-    fn changes_at(
-        &self,
-        base: &[Code],
-        occupied: &[Squares],
-        overlay: &[(u32, Code)],
-        at: u32,
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-    ) -> Result<(bool, Squares), TooLong>;
-
-    /// The shortcut as `Any`, for tests that look inside it.
-    #[cfg(test)]
-    fn as_any(&self) -> &dyn std::any::Any;
-}
-
 /// The piece of interest: its square (as an index and as coordinates) and code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Poi {
@@ -351,32 +294,6 @@ pub(crate) struct WalkScratch {
     shape_squares: Vec<(u32, Vec<Option<ShapeSquares>>)>,
     /// The buffers of a [`Shortcut`] that makes moves on a board of its own.
     pub(crate) shortcut: ShortcutScratch,
-}
-
-/// The buffers of a [`Shortcut`] that makes moves on a board of its own
-/// ([`crate::engine::chain`]), kept between searches.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ShortcutScratch {
-    /// The board with the changes made.
-    pub(crate) cells: Vec<Code>,
-    /// The changes made, in order: square, what it held before, and the
-    /// hash of the changes before it.
-    pub(crate) log: Vec<(u32, Code, u64)>,
-    /// The keys of the results found.
-    pub(crate) keys: KeySet,
-    /// The results kept to tell later ones apart: key, identity, and their
-    /// changes in `kept_changes`.
-    pub(crate) kept: Vec<(u64, MoveIdentity<u32>, u32, u32)>,
-    /// Their changes as (square, content), in square order.
-    pub(crate) kept_changes: Vec<(u32, Code)>,
-    /// One result's changes, in square order.
-    pub(crate) diff: Vec<(u32, Code)>,
-    /// One result's changes, as given to the caller.
-    pub(crate) changes: Vec<Change>,
-    /// The squares the piece of interest moved to, in order.
-    pub(crate) path: Vec<u32>,
-    /// The same, as coordinates.
-    pub(crate) path_coords: Vec<Coord>,
 }
 
 impl WalkScratch {
