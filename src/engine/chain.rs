@@ -23,11 +23,15 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::Meter;
+use super::choice::compile::Geometry;
 use super::position::Position;
 use super::squares::Squares;
-use super::walk::{AttackTest, ChainedMoves, Keep, Shortcut, ShortcutScratch, TooLong, WalkScratch, Walker};
+use super::walk::{
+    AttackTest, ChainedMoves, Keep, Shortcut, ShortcutScratch, TooLong, WalkScratch, Walker,
+    changes_in_reading_order, identity_key,
+};
 use super::{MoveIdentity, Successor, hash};
-use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, Marks, OFF};
+use crate::core::{self as code, Code, CodeSet, Coord, Marks, OFF};
 use crate::program::{Program, RewriteId, Write};
 
 /// One square a rewrite checks, at an offset from the piece of interest.
@@ -189,7 +193,7 @@ impl Step {
     /// writes from the piece's square; a write of what its check says the
     /// square holds (`#` on `#`) writes nothing and is left out.
     fn of(program: &Program, id: RewriteId, width: u32, height: u32) -> Option<Step> {
-        let (w, h) = (width as i32, height as i32);
+        let w = width as i32;
         let a = program.rewrites[id.index()].alternatives.first()?;
         let poi = a.checks.iter().find(|c| c.poi)?;
         let (ox, oy) = (poi.dx, poi.dy);
@@ -218,14 +222,8 @@ impl Step {
                 write: w.write,
             });
         }
-        let inside = (0..w * h)
-            .filter(|&at| {
-                (checks.iter()).all(|c| {
-                    let (x, y) = (at % w + c.dx, at / w + c.dy);
-                    x >= 0 && y >= 0 && x < w && y < h
-                })
-            })
-            .fold(0, |set: Squares, at| set | 1 << at);
+        let geometry = Geometry { width, height };
+        let inside = (checks.iter()).fold(geometry.all(), |set, c| set & geometry.inside(c.dx, c.dy));
         Some(Step {
             checks,
             puts: puts.into_boxed_slice(),
@@ -238,7 +236,7 @@ impl Step {
     /// Its checks that square sets can make from the piece's square: on
     /// the board, holding one of a few contents.
     fn set_checks(&self, width: u32, height: u32) -> Box<[SetCheck]> {
-        let (w, h) = (width as i32, height as i32);
+        let geometry = Geometry { width, height };
         (self.checks.iter())
             .filter(|c| (c.dx, c.dy) != (0, 0) && !c.poi && !c.accepts.contains(OFF))
             .filter_map(|c| {
@@ -246,15 +244,9 @@ impl Step {
                 if codes.is_empty() || codes.len() > MAX_SET_CODES {
                     return None;
                 }
-                let inside = (0..w * h)
-                    .filter(|&at| {
-                        let (x, y) = (at % w + c.dx, at / w + c.dy);
-                        x >= 0 && y >= 0 && x < w && y < h
-                    })
-                    .fold(0, |s: Squares, at| s | 1 << at);
                 Some(SetCheck {
-                    shift: c.dy * w + c.dx,
-                    inside,
+                    shift: c.dy * width as i32 + c.dx,
+                    inside: geometry.inside(c.dx, c.dy),
                     codes,
                     class: 0,
                 })
@@ -583,14 +575,7 @@ impl Search<'_> {
                     let w = self.chains.width;
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
-                    changes.clear();
-                    // Reading order: top row first.
-                    for row in diff.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
-                        changes.extend(row.iter().map(|&(at, c)| Change {
-                            at: coord(at),
-                            content: Content::from_code(c),
-                        }));
-                    }
+                    changes_in_reading_order(&diff, w, &mut changes);
                     let mut path = std::mem::take(&mut self.s.path_coords);
                     path.clear();
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
@@ -611,14 +596,6 @@ impl Search<'_> {
         self.s.diff = diff;
         if stop { Err(Stop::Asked) } else { Ok(()) }
     }
-}
-
-/// A key of a result's identity, mixed into its changes' hash.
-fn identity_key(id: &MoveIdentity<u32>) -> u64 {
-    let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
-    at(id.from, 0x1F83_D9AB_FB41_BD6B)
-        ^ at(id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
-        ^ id.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
 }
 
 impl Shortcut for Chains {

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use crate::core::{Change, Code, CodeSet, Coord, OFF};
+use crate::core::{Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::placed::PlacedCount;
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
@@ -365,11 +365,41 @@ impl Trace {
     }
 
     fn key(&self) -> u64 {
-        let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
-        at(self.id.from, 0x1F83_D9AB_FB41_BD6B)
-            ^ at(self.id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
-            ^ self.id.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
+        identity_key(&self.id)
     }
+}
+
+/// A result's changes, given as (square, content) in square order (the
+/// tallies, from [`TALLY_BASE`] on, last), as [`Successor::changes`] lists
+/// them in `changes`: the squares in reading order, top row first, then
+/// the tallies by slot, on a board `width` squares wide.
+pub(crate) fn changes_in_reading_order(diff: &[(u32, Code)], width: i32, changes: &mut Vec<Change>) {
+    let coord = |at: u32| Coord::new(at as i32 % width, at as i32 / width);
+    changes.clear();
+    let squares = diff.partition_point(|&(at, _)| at < TALLY_BASE);
+    let (on_board, boxed) = diff.split_at(squares);
+    for row in on_board
+        .chunk_by(|a, b| a.0 / width as u32 == b.0 / width as u32)
+        .rev()
+    {
+        changes.extend(row.iter().map(|&(at, c)| Change {
+            at: coord(at),
+            content: Content::from_code(c),
+        }));
+    }
+    changes.extend(boxed.iter().map(|&(at, n)| Change {
+        at: Coord::tally((at - TALLY_BASE) as usize),
+        content: Content::Count(n),
+    }));
+}
+
+/// A key of a result's identity (where its piece started and ended, what it
+/// became), mixed into the hash of its changes to tell results apart.
+pub(crate) fn identity_key(id: &MoveIdentity<u32>) -> u64 {
+    let at = |c: Option<u32>, salt: u64| c.map_or(0, |c| hash::mix(c as u64 ^ salt));
+    at(id.from, 0x1F83_D9AB_FB41_BD6B)
+        ^ at(id.to, 0x5BE0_CD19_137E_2179).rotate_left(17)
+        ^ id.became.map_or(0, |b| hash::mix((b as u64 + 1) << 48))
 }
 
 /// The cells a walk starts from: `position`'s, and when a box holds
@@ -744,11 +774,7 @@ impl Walker {
         {
             return Ok(n);
         }
-        let mut boxed = std::mem::take(&mut scratch.boxed);
-        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
-        let n = self.count_walked(cells, hash, occupied, scratch, meter, attacks, keep);
-        scratch.boxed = boxed;
-        n
+        self.count_by_walking(position, occupied, scratch, meter, attacks, keep)
     }
 
     /// [`Walker::count`] by walking, on `cells` ([`cells_and_tallies`] of a

@@ -152,12 +152,12 @@ fn past_jumps(program: &Program, mut pc: Pc) -> Pc {
     pc
 }
 
-/// The rewrites a sub-program starting at `body` tries, if that is all it
-/// does: a choice among rewrites (splits and jumps), each followed by the
-/// match, so that it has a result where one of them matches.
-pub(super) fn choice_of_tests(program: &Program, body: Pc) -> Option<Vec<RewriteId>> {
-    let mut ids = Vec::new();
-    let mut todo = vec![body];
+/// The rewrites a choice starting at `start` makes (splits and jumps down
+/// to rewrites, no `nil`, no loop), each with the instruction it goes on
+/// to past jumps, in the order a search tries them.
+fn rewrites_with_next(program: &Program, start: Pc) -> Option<Vec<(RewriteId, Pc)>> {
+    let mut found = Vec::new();
+    let mut todo = vec![start];
     let mut seen = vec![false; program.insts.len()];
     while let Some(pc) = todo.pop() {
         if std::mem::replace(&mut seen[pc as usize], true) {
@@ -166,15 +166,22 @@ pub(super) fn choice_of_tests(program: &Program, body: Pc) -> Option<Vec<Rewrite
         match program.insts[pc as usize] {
             Inst::Split { first, second } => todo.extend([second, first]),
             Inst::Jump { to } => todo.push(to),
-            Inst::Rewrite { id, next }
-                if program.insts[past_jumps(program, next) as usize] == Inst::Match =>
-            {
-                ids.push(id)
-            }
+            Inst::Rewrite { id, next } => found.push((id, past_jumps(program, next))),
             _ => return None,
         }
     }
-    Some(ids)
+    Some(found)
+}
+
+/// The rewrites a sub-program starting at `body` tries, if that is all it
+/// does: a choice among rewrites (splits and jumps), each followed by the
+/// match, so that it has a result where one of them matches.
+pub(super) fn choice_of_tests(program: &Program, body: Pc) -> Option<Vec<RewriteId>> {
+    let found = rewrites_with_next(program, body)?;
+    (found
+        .iter()
+        .all(|&(_, next)| program.insts[next as usize] == Inst::Match))
+    .then(|| found.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The sub-program a sub-program starting at `body` runs at the square
@@ -323,20 +330,10 @@ pub(super) fn chain(program: &Program, anchors: &[Vec<Anchor>], head: Pc) -> Opt
     {
         return None;
     }
-    // The body: splits and jumps down to rewrites that all come back.
-    let mut body = Vec::new();
-    let mut todo = vec![first];
-    let mut seen = vec![false; program.insts.len()];
-    while let Some(pc) = todo.pop() {
-        if std::mem::replace(&mut seen[pc as usize], true) {
-            return None;
-        }
-        match program.insts[pc as usize] {
-            Inst::Split { first, second } => todo.extend([second, first]),
-            Inst::Jump { to } => todo.push(to),
-            Inst::Rewrite { id, next } if past_jumps(program, next) == head => body.push(id),
-            _ => return None,
-        }
+    // The body: rewrites that all come back.
+    let (body, back) = rewrites_to_one(program, first)?;
+    if back != head {
+        return None;
     }
     let Inst::Guard {
         holds: false,
@@ -350,7 +347,7 @@ pub(super) fn chain(program: &Program, anchors: &[Vec<Anchor>], head: Pc) -> Opt
     // (Equal rewrites have equal anchors: the walker reads them off the rewrite.)
     let same = |a: RewriteId, b: RewriteId| program.rewrites[a.index()] == program.rewrites[b.index()];
     let covers = |xs: &[RewriteId], ys: &[RewriteId]| xs.iter().all(|&x| ys.iter().any(|&y| same(x, y)));
-    if body.is_empty() || !covers(&body, &tested) || !covers(&tested, &body) {
+    if !covers(&body, &tested) || !covers(&tested, &body) {
         return None;
     }
     let mut rewrites = Vec::new();
@@ -422,28 +419,9 @@ pub(crate) struct ChainedPiece {
 /// The rewrites a choice starting at `start` makes, each then going on to
 /// the same instruction, and that instruction (no `nil`, no loop).
 fn rewrites_to_one(program: &Program, start: Pc) -> Option<(Vec<RewriteId>, Pc)> {
-    let mut ids = Vec::new();
-    let mut to = None;
-    let mut todo = vec![start];
-    let mut seen = vec![false; program.insts.len()];
-    while let Some(pc) = todo.pop() {
-        if std::mem::replace(&mut seen[pc as usize], true) {
-            return None;
-        }
-        match program.insts[pc as usize] {
-            Inst::Split { first, second } => todo.extend([second, first]),
-            Inst::Jump { to } => todo.push(to),
-            Inst::Rewrite { id, next } => {
-                let next = past_jumps(program, next);
-                if *to.get_or_insert(next) != next {
-                    return None;
-                }
-                ids.push(id);
-            }
-            _ => return None,
-        }
-    }
-    Some((ids, to?))
+    let found = rewrites_with_next(program, start)?;
+    let &(_, to) = found.first()?;
+    (found.iter().all(|&(_, next)| next == to)).then(|| (found.into_iter().map(|(id, _)| id).collect(), to))
 }
 
 /// The program from its start as [`ChainedMoves`], if it is that: a choice

@@ -24,9 +24,9 @@ use rustc_hash::FxHashSet;
 use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
     Anchor, AttackTest, Chain, FirstSub, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace,
-    WalkScratch, Walker,
+    WalkScratch, Walker, changes_in_reading_order,
 };
-use crate::core::{self as code, Change, Code, CodeSet, Content, Coord, EMPTY, OFF};
+use crate::core::{self as code, Code, CodeSet, Coord, EMPTY, OFF};
 use crate::engine::squares::{Squares, TALLY_BASE};
 use crate::engine::{Meter, Successor, hash};
 use crate::program::{EntryCheck, Inst, Pc, RewriteId, SplitEntry, Write};

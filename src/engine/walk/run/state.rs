@@ -853,20 +853,7 @@ impl Run<'_> {
                 Sink::Collect(found) => {
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
-                    changes.clear();
-                    // Reading order: top row first; then the tallies by slot.
-                    let squares = diff.partition_point(|&(at, _)| at < TALLY_BASE);
-                    let (on_board, boxed) = diff.split_at(squares);
-                    for row in on_board.chunk_by(|a, b| a.0 / w as u32 == b.0 / w as u32).rev() {
-                        changes.extend(row.iter().map(|&(at, c)| Change {
-                            at: coord(at),
-                            content: Content::from_code(c),
-                        }));
-                    }
-                    changes.extend(boxed.iter().map(|&(at, n)| Change {
-                        at: Coord::tally((at - TALLY_BASE) as usize),
-                        content: Content::Count(n),
-                    }));
+                    changes_in_reading_order(&diff, w, &mut changes);
                     let mut path = std::mem::take(&mut self.s.path_coords);
                     path.clear();
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
