@@ -356,9 +356,16 @@ impl Position {
     /// order: applying that list undoes them. Squares that appear or vanish
     /// rebuild the grid; otherwise the cells and hash change in place.
     pub fn apply(&mut self, changes: &[Change]) -> Changes {
+        self.apply_hashed(changes, None)
+    }
+
+    /// [`Position::apply`], where the hash after the changes is known to be
+    /// `hash` if given (a successor's, [`super::Successor::hash`]): changes
+    /// made in place then set it instead of hashing each square.
+    pub(crate) fn apply_hashed(&mut self, changes: &[Change], hash: Option<u64>) -> Changes {
         if changes.iter().all(|c| c.at.tally_slot().is_none()) {
             let mut before = Changes::new();
-            if self.change_in_place(changes.iter(), Some(&mut before), Version::fresh()) {
+            if self.change_in_place(changes.iter(), Some(&mut before), Version::fresh(), hash) {
                 return before;
             }
         }
@@ -370,7 +377,7 @@ impl Position {
             })
             .collect();
         let squares = || changes.iter().filter(|c| c.at.tally_slot().is_none());
-        if !self.change_in_place(squares(), None, Version::fresh()) {
+        if !self.change_in_place(squares(), None, Version::fresh(), None) {
             let tallies = std::mem::take(&mut self.tallies);
             *self = Position::build(self.raw_squares(), squares().map(|c| (c.at, c.content)));
             for (slot, n) in tallies.into_iter().enumerate() {
@@ -389,10 +396,16 @@ impl Position {
     /// version was `version`, given what it returned: the content is that
     /// position's again, and so is the version (caches of it hold again).
     pub(crate) fn undo(&mut self, restore: &[Change], version: Version) {
+        self.undo_hashed(restore, version, None);
+    }
+
+    /// [`Position::undo`], where the hash of the position taken back to is
+    /// known to be `hash` if given.
+    pub(crate) fn undo_hashed(&mut self, restore: &[Change], version: Version, hash: Option<u64>) {
         // Squares that stay on the grid get their contents back in place,
         // without noting what they held; anything else as any change.
         let in_place = restore.iter().all(|c| c.at.tally_slot().is_none())
-            && self.change_in_place(restore.iter(), None, version);
+            && self.change_in_place(restore.iter(), None, version, hash);
         if !in_place {
             self.apply(restore);
             self.version = version;
@@ -404,13 +417,14 @@ impl Position {
     /// Changes nothing and says `false` when that is not the case. Adds
     /// what each changed square held to `before`, if given; the changed
     /// position's version is `version` (a fresh one, or the one a change
-    /// taken back returns to).
+    /// taken back returns to), its hash `hash` where that is known.
     #[inline]
     fn change_in_place<'c>(
         &mut self,
         changes: impl Iterator<Item = &'c Change> + Clone,
         mut before: Option<&mut Changes>,
         version: Version,
+        hash: Option<u64>,
     ) -> bool {
         // What each square held before any of the changes (a square changed
         // twice gets back what it held first).
@@ -438,8 +452,14 @@ impl Position {
                     *t |= 1 << i;
                 }
                 let code = c.content.code();
-                self.hash ^= hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+                if hash.is_none() {
+                    self.hash ^=
+                        hash::square(c.at.x, c.at.y, self.cells[i]) ^ hash::square(c.at.x, c.at.y, code);
+                }
                 self.cells[i] = code;
+            }
+            if let Some(h) = hash {
+                self.hash = h;
             }
             self.came_from = touched.map(|t| (from, t));
         }

@@ -250,10 +250,10 @@ impl Lean<'_> {
         }
         // Each move's changes, one after another, and where each ends.
         let base = changes.len();
-        let mut ends: SmallVec<[usize; 48]> = SmallVec::new();
+        let mut ends: SmallVec<[(usize, u64); 48]> = SmallVec::new();
         engine.each_move(side, position, self.safe, cache, limits, &mut |s| {
             changes.extend_from_slice(s.changes);
-            ends.push(changes.len());
+            ends.push((changes.len(), s.hash));
             ControlFlow::Continue(())
         })?;
         if ends.is_empty()
@@ -263,12 +263,12 @@ impl Lean<'_> {
             // The only move is a pass: the position stays, the turn goes on.
             return self.count(position, next, depth - 1, cache, changes);
         }
-        let (mut start, mut total) = (base, 0);
-        for end in ends {
+        let (mut start, mut total, hash) = (base, 0, position.hash);
+        for (end, after) in ends {
             let version = position.version;
-            let before = position.apply(&changes[start..end]);
+            let before = position.apply_hashed(&changes[start..end], Some(after));
             let n = self.count(position, next, depth - 1, cache, changes);
-            position.undo(&before, version);
+            position.undo_hashed(&before, version, Some(hash));
             total += n?;
             start = end;
         }
@@ -492,4 +492,72 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, PlayError> {
         .num_threads(threads)
         .build()
         .map_err(|e| PlayError::Threads(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decl::Spec;
+    use crate::engine::{Cache, EngineChoice};
+    use crate::source::Source;
+
+    /// [`Lean`] applies each move with the hash its engine gave
+    /// ([`crate::engine::Successor::hash`]) instead of hashing the changes:
+    /// on random games of every rule file, on both engines, that hash is the
+    /// one the position gets when the changes are hashed square by square.
+    #[test]
+    fn every_engine_gives_each_move_the_hash_of_its_position() {
+        let mut files: Vec<_> = std::fs::read_dir("rules")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "alg"))
+            .collect();
+        files.sort();
+        let mut moves = 0;
+        for path in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let source = Source::new(path.to_string_lossy(), text);
+            let Ok((spec, _)) = Spec::load(&source) else {
+                continue;
+            };
+            for choice in [EngineChoice::Fast, EngineChoice::Backtrack] {
+                let Ok(game) = Game::with_engine(&spec, choice) else {
+                    continue;
+                };
+                let mut cache = Cache::new();
+                for g in 0..3u64 {
+                    let mut state = game.initial();
+                    let mut seed = 0x9E37_79B9_7F4A_7C15 ^ (g + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    for _ in 0..40 {
+                        let position = state.position();
+                        let side = state.turn().index();
+                        let safe = game.legality == Legality::RoyalSafe;
+                        (game.engine)
+                            .each_move(side, position, safe, &mut cache, &game.limits, &mut |s| {
+                                let mut hashed = position.clone();
+                                hashed.apply(s.changes);
+                                assert_eq!(
+                                    hashed.content_hash(),
+                                    s.hash,
+                                    "{}: a move's hash on {choice:?}",
+                                    path.display()
+                                );
+                                moves += 1;
+                                ControlFlow::Continue(())
+                            })
+                            .unwrap();
+                        let legal = game.legal_actions(&state, &mut cache).unwrap();
+                        if legal.is_empty() || game.ending(&state, &legal, &mut cache).unwrap().is_some() {
+                            break;
+                        }
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        state = game.play(&state, &legal[(seed % legal.len() as u64) as usize]);
+                    }
+                }
+            }
+        }
+        assert!(moves > 10_000, "only {moves} moves checked");
+    }
 }
