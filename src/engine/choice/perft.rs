@@ -7,10 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Plan, Rule, SetCheck};
+use super::{Plan, Rule, SetCheck, Word};
 use crate::core::Code;
 use crate::engine::Position;
-use crate::engine::squares::{SetScratch, Squares, move_cell};
+use crate::engine::squares::Squares;
 
 /// A perft counter on square sets: per side, the plan of its moves and the
 /// patterns that end the game when it is that side's turn. The turn
@@ -31,8 +31,119 @@ pub struct SetPerft<'e> {
     ends: Vec<Vec<usize>>,
     /// Per code: the patterns (bits) a square newly holding it may complete.
     completes: Vec<u64>,
-    /// One more than the largest code a plan reads.
-    codes: usize,
+    /// The moves and the patterns as the counter tests them, on the
+    /// board's classes.
+    flat_moves: Vec<Flat>,
+    flat_patterns: Vec<Flat>,
+    /// Per code: the classes (bits) that hold it.
+    classes_of: Vec<u64>,
+    /// How many classes the board keeps.
+    classes: usize,
+}
+
+/// A plan as the counter tests it: each check reads the squares of one
+/// class of contents (a set of codes whose squares the board keeps as one
+/// set, updated as squares change), so a check is a shift and two masks.
+#[derive(Debug)]
+struct Flat {
+    all: Squares,
+    nil: bool,
+    /// Per rule of the plan, in its order.
+    rules: Box<[FlatRule]>,
+}
+
+#[derive(Debug)]
+struct FlatRule {
+    checks: Box<[FlatCheck]>,
+    /// How many choices of writes the rule has.
+    choices: u64,
+}
+
+/// A [`SetCheck`] on a class.
+#[derive(Clone, Copy, Debug)]
+struct FlatCheck {
+    class: usize,
+    shift: i32,
+    inside: Squares,
+    outside: Squares,
+}
+
+/// The most classes a counter keeps (each check's set of codes is one).
+const MAX_CLASSES: usize = 64;
+
+impl Flat {
+    /// `plan` with its checks reading the classes `classes` lists (a check's
+    /// codes added as a class where they are not one yet).
+    fn of(plan: &Plan, classes: &mut Vec<Vec<Code>>) -> Flat {
+        let mut class = |codes: &[Code]| match classes.iter().position(|c| c[..] == *codes) {
+            Some(k) => k,
+            None => {
+                classes.push(codes.to_vec());
+                classes.len() - 1
+            }
+        };
+        let rules = (plan.rules.iter())
+            .map(|r| FlatRule {
+                checks: (r.checks.iter())
+                    .map(|c| FlatCheck {
+                        class: class(&c.codes),
+                        shift: c.shift,
+                        inside: c.inside,
+                        outside: c.outside,
+                    })
+                    .collect(),
+                choices: r.choices.len() as u64,
+            })
+            .collect();
+        Flat {
+            all: plan.all,
+            nil: plan.nil,
+            rules,
+        }
+    }
+
+    /// The places where `rule` matches, given the squares of each class.
+    #[inline(always)]
+    fn places(&self, rule: &FlatRule, classes: &[Squares]) -> Squares {
+        if self.all >> 64 == 0 {
+            // A board of 64 squares or fewer: the same in 64-bit words.
+            return Self::places_in::<u64>(self.all as u64, rule, classes) as Squares;
+        }
+        Self::places_in::<Squares>(self.all, rule, classes)
+    }
+
+    #[inline(always)]
+    fn places_in<W: Word>(all: W, rule: &FlatRule, classes: &[Squares]) -> W {
+        let mut at = all;
+        for c in rule.checks.iter() {
+            let held = W::of(classes[c.class]);
+            let shifted = if c.shift >= 0 {
+                held.shr(c.shift as u32)
+            } else {
+                held.shl(-c.shift as u32)
+            };
+            at = at.and(shifted.and(W::of(c.inside)).or(W::of(c.outside)));
+            if at.is_zero() {
+                break;
+            }
+        }
+        at
+    }
+
+    /// Whether some rule matches ([`Plan::holds_on`]).
+    #[inline]
+    fn holds(&self, classes: &[Squares]) -> bool {
+        self.nil || self.rules.iter().any(|r| self.places(r, classes) != 0)
+    }
+
+    /// How many results the plan has ([`Plan::count_on`]).
+    #[inline]
+    fn count(&self, classes: &[Squares]) -> u64 {
+        let found: u64 = (self.rules.iter())
+            .map(|r| self.places(r, classes).count_ones() as u64 * r.choices)
+            .sum();
+        found + self.nil as u64
+    }
 }
 
 /// Where a counter stopped: asked to, by the flag it was given.
@@ -40,11 +151,33 @@ pub struct SetPerft<'e> {
 pub struct Stopped;
 
 /// A position as the counter keeps it, with the writes to take back.
-struct Board {
+struct Board<'c> {
     cells: Vec<Code>,
-    occupied: Vec<Squares>,
+    /// Per class: the squares holding one of its codes.
+    classes: Vec<Squares>,
+    /// Per code: the classes (bits) that hold it.
+    classes_of: &'c [u64],
     /// Square and what it held, in the order the writes were made.
     undo: Vec<(u32, Code)>,
+}
+
+impl Board<'_> {
+    /// Square `i` holds `code` now (its classes follow).
+    #[inline(always)]
+    fn set(&mut self, i: usize, code: Code) {
+        let old = std::mem::replace(&mut self.cells[i], code);
+        let bit: Squares = 1 << i;
+        let mut out = self.classes_of.get(old as usize).copied().unwrap_or(0);
+        while out != 0 {
+            self.classes[out.trailing_zeros() as usize] &= !bit;
+            out &= out - 1;
+        }
+        let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
+        while into != 0 {
+            self.classes[into.trailing_zeros() as usize] |= bit;
+            into &= into - 1;
+        }
+    }
 }
 
 impl<'e> SetPerft<'e> {
@@ -73,7 +206,6 @@ impl<'e> SetPerft<'e> {
         {
             return None;
         }
-        let codes = moves.iter().chain(&patterns).map(|p| p.codes).max().unwrap_or(1);
         let written = moves
             .iter()
             .flat_map(|p| p.rules.iter().flat_map(|r| r.choices.iter().flatten()))
@@ -87,12 +219,35 @@ impl<'e> SetPerft<'e> {
                     .fold(0, |bits, (i, _)| bits | 1 << i)
             })
             .collect();
+        let moves: Vec<Plan> = moves.iter().map(|p| merged(p)).collect();
+        let mut classes = Vec::new();
+        let flat_moves = moves.iter().map(|p| Flat::of(p, &mut classes)).collect();
+        let flat_patterns = patterns.iter().map(|p| Flat::of(p, &mut classes)).collect();
+        if classes.len() > MAX_CLASSES {
+            return None;
+        }
+        let codes = classes
+            .iter()
+            .flatten()
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let classes_of = (0..codes)
+            .map(|code| {
+                (classes.iter().enumerate())
+                    .filter(|(_, c)| c.contains(&(code as Code)))
+                    .fold(0, |bits, (k, _)| bits | 1 << k)
+            })
+            .collect();
         Some(SetPerft {
-            moves: moves.iter().map(|p| merged(p)).collect(),
+            moves,
             patterns,
             ends,
             completes,
-            codes,
+            flat_moves,
+            flat_patterns,
+            classes_of,
+            classes: classes.len(),
         })
     }
 
@@ -114,13 +269,19 @@ impl<'e> SetPerft<'e> {
         depth: u32,
         stop: Option<&AtomicBool>,
     ) -> Result<u64, Stopped> {
-        let mut sets = SetScratch::default();
-        sets.load(position, self.codes);
         let mut board = Board {
             cells: position.cells.clone(),
-            occupied: sets.occupied,
+            classes: vec![0; self.classes],
+            classes_of: &self.classes_of,
             undo: Vec::new(),
         };
+        for (i, &code) in position.cells.iter().enumerate() {
+            let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
+            while into != 0 {
+                board.classes[into.trailing_zeros() as usize] |= 1 << i;
+                into &= into - 1;
+            }
+        }
         self.count_from(&mut board, side % self.moves.len(), depth, 0, stop)
     }
 
@@ -142,20 +303,20 @@ impl<'e> SetPerft<'e> {
         }
         for &p in &self.ends[side] {
             if unmet >> p & 1 == 0 {
-                if self.patterns[p].holds_on(&board.occupied) {
+                if self.flat_patterns[p].holds(&board.classes) {
                     return Ok(0);
                 }
                 unmet |= 1 << p;
             }
         }
-        let plan = &self.moves[side];
+        let flat = &self.flat_moves[side];
         if depth == 1 {
-            return Ok(plan.count_on(&board.occupied));
+            return Ok(flat.count(&board.classes));
         }
         let next = (side + 1) % self.moves.len();
         let mut total = 0;
-        for rule in &plan.rules {
-            let mut places = plan.places(rule, &board.occupied);
+        for (rule, flat_rule) in self.moves[side].rules.iter().zip(flat.rules.iter()) {
+            let mut places = flat.places(flat_rule, &board.classes);
             while places != 0 {
                 let t = places.trailing_zeros() as i32;
                 places &= places - 1;
@@ -167,14 +328,14 @@ impl<'e> SetPerft<'e> {
                         let old = board.cells[i];
                         if old != w.code {
                             board.undo.push((i as u32, old));
-                            move_cell(&mut board.occupied, &mut board.cells[i], w.code, i);
+                            board.set(i, w.code);
                             still &= !self.completes[w.code as usize];
                         }
                     }
                     let n = self.count_from(board, next, depth - 1, still, stop);
                     while board.undo.len() > mark {
                         let (i, old) = board.undo.pop().expect("a write to take back");
-                        move_cell(&mut board.occupied, &mut board.cells[i as usize], old, i as usize);
+                        board.set(i as usize, old);
                     }
                     total += n?;
                 }
