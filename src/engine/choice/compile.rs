@@ -2,7 +2,7 @@
 //! among, as square-set operations on a board of one size, or the reason
 //! the bit-parallel engine declines the program.
 
-use super::{Plan, Rule, SetCheck, SetWrite, Tail, TailCheck, TailRewrite, TracedMove};
+use super::{Plan, Rule, SetCheck, SetWrite, Tail, TailCheck, TailGate, TailRewrite, TracedMove};
 use crate::core::{self as code, Code, CodeSet, OFF};
 use crate::engine::squares::{Decline, MAX_SQUARES, Squares};
 use crate::program::{
@@ -108,6 +108,7 @@ pub(crate) fn traced_plan_at(program: &Program, start: Pc, width: u32, height: u
     }
     let mut plan = finish(rules, false, &geometry);
     plan.tails = plan.rules.iter().any(|r| !r.tails.is_empty());
+    plan.tail_gates = (plan.rules.iter()).map(|r| tail_gates(r, &geometry)).collect();
     // Moves of one piece that go by different steps are different moves,
     // whatever they change; else their changes must tell them apart. A
     // tail whose option is a choice of several rewrites makes several
@@ -370,6 +371,31 @@ pub(crate) fn entry_plan(program: &Program, width: u32, height: u32) -> Option<(
     Some((finish(rules, false, &geometry), entry_binds))
 }
 
+/// Per option of `rule`'s tails, its checks as [`TailGate`]s.
+fn tail_gates(rule: &Rule, geometry: &Geometry) -> Vec<Vec<TailGate>> {
+    // (A rule that writes "no square" moves the holes: no first look.)
+    if rule.choices.iter().flatten().any(|w| w.code == OFF) {
+        return Vec::new();
+    }
+    let options = rule.tails.iter().flat_map(|t| t.options.iter().flatten());
+    options
+        .map(|o| {
+            (o.checks.iter())
+                .map(|c| {
+                    let inside = geometry.inside(c.dx, c.dy);
+                    let off = c.accepts.contains(OFF);
+                    TailGate {
+                        shift: c.dy * geometry.width as i32 + c.dx,
+                        inside,
+                        outside: if off { geometry.all() & !inside } else { 0 },
+                        holes_only: off && !c.poi && c.accepts == CodeSet::of([OFF]),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The plan of `rules` (and `nil`) on a board of `geometry`.
 fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
     let codes = rules
@@ -392,6 +418,7 @@ fn finish(rules: Vec<Rule>, nil: bool, geometry: &Geometry) -> Plan {
         distinct,
         codes,
         tails: false,
+        tail_gates: Vec::new(),
         accepted,
     }
 }

@@ -91,6 +91,10 @@ pub struct Plan {
     pub(crate) codes: usize,
     /// Whether a rule has tails (its results are then made one by one).
     pub(crate) tails: bool,
+    /// Per rule (none: no first look), per option of its tails: its checks
+    /// as square sets, for a first look at where, the piece landed, the
+    /// tails may make something ([`Plan::tails_may_match`]).
+    pub(crate) tail_gates: Vec<Vec<Vec<TailGate>>>,
     /// Every content some check accepts.
     pub(crate) accepted: CodeSet,
 }
@@ -128,6 +132,24 @@ pub(crate) struct TailRewrite {
     pub(crate) checks: Vec<TailCheck>,
     /// What it writes, in order: offset and content.
     pub(crate) writes: Vec<(i32, i32, Code)>,
+}
+
+/// A check of a [`TailRewrite`] as square sets, looked at from the square
+/// the piece landed on: it may hold where its square is off the board and
+/// "no square" is accepted, where its square is on the board and holds
+/// "no square" if that is all it accepts, and anywhere on the board if it
+/// accepts more (what is there depends on the move's own writes).
+#[derive(Clone, Debug)]
+pub(crate) struct TailGate {
+    /// `dx + dy * width`.
+    pub(crate) shift: i32,
+    /// The landing squares from which its square is on the board.
+    pub(crate) inside: Squares,
+    /// The landing squares from which its square is off the board, if it
+    /// accepts that (else none).
+    pub(crate) outside: Squares,
+    /// Whether it accepts nothing but "no square".
+    pub(crate) holes_only: bool,
 }
 
 /// A square a [`TailRewrite`] checks.
@@ -391,11 +413,14 @@ impl Plan {
         let w = self.width as i32;
         let places: SmallVec<[Squares; 16]> = self.rules.iter().map(|r| self.places(r, occupied)).collect();
         let mut any = places.iter().fold(0, |a, &p| a | p);
+        let tails_at: SmallVec<[Squares; 16]> = (0..self.rules.len())
+            .map(|k| self.tails_may_match(k, occupied))
+            .collect();
         let coord = |i: i32| Coord::new(i % w, i / w);
         'squares: while any != 0 {
             let t = any.trailing_zeros() as i32;
             any &= any - 1;
-            for (rule, &p) in self.rules.iter().zip(&places) {
+            for (k, (rule, &p)) in self.rules.iter().zip(&places).enumerate() {
                 if p >> t & 1 == 0 {
                     continue;
                 }
@@ -404,7 +429,7 @@ impl Plan {
                     let mut h = position.hash;
                     let mut became = trace.became;
                     let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
-                    if !rule.tails.is_empty() {
+                    if !rule.tails.is_empty() && tails_at[k] >> (t + trace.to) & 1 == 1 {
                         made.extend(writes.iter().map(|wr| (t + wr.shift, wr.code)));
                         became = self.tails(position, &rule.tails, t + trace.to, trace, &mut made);
                     }
@@ -474,6 +499,33 @@ impl Plan {
             at: Coord::new(x, y),
             content: Content::from_code(code),
         });
+    }
+
+    /// The squares where, the piece of rule `k` landed there, its tails may
+    /// make something, on a position whose square sets are `occupied` (a
+    /// superset: [`TailGate`]); every square where the rule has no gates.
+    fn tails_may_match(&self, k: usize, occupied: &[Squares]) -> Squares {
+        let Some(options) = self.tail_gates.get(k).filter(|o| !o.is_empty()) else {
+            return Squares::MAX;
+        };
+        let Some(&holes) = occupied.first() else {
+            return Squares::MAX;
+        };
+        options.iter().fold(0, |set, gates| {
+            set | gates.iter().fold(self.all, |at, g| {
+                let here = if g.holes_only {
+                    let back = if g.shift >= 0 {
+                        holes.checked_shr(g.shift as u32).unwrap_or(0)
+                    } else {
+                        holes.checked_shl(g.shift.unsigned_abs()).unwrap_or(0)
+                    };
+                    back & g.inside
+                } else {
+                    g.inside
+                };
+                at & (here | g.outside)
+            })
+        })
     }
 
     /// Makes `tails` after a traced rule's writes `made` (square and content,

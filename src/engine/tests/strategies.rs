@@ -565,3 +565,44 @@ fn chains_of_jumps_agree_on_both_engines() {
         );
     }
 }
+
+#[test]
+fn a_tail_that_looks_for_no_square_sees_the_holes_of_the_board() {
+    // The square-set plan looks first where a tail may match: from a
+    // landing square whose square above is off the board or a hole.
+    let f = Fixture::new();
+    let white = "%♙: ((% + u. -> . + u%) | (% + ur. -> . + ur%) | (% + ul. -> . + ul%)) \
+                 ((% + u# -> ♖ + u#) / nil)";
+    let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Fast);
+    let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+    let mut boards = Boards(0x3C6E_F372_FE94_F82B);
+    let (mut below_holes, mut moves) = (0, 0);
+    for _ in 0..300 {
+        let mut text: Vec<char> = crowded(&mut boards, 6, 6, &['♙', '♙', '♜']).chars().collect();
+        // Holes, the corners kept (the grid stays 6 by 6).
+        for (i, c) in text.iter_mut().enumerate() {
+            let (row, col) = (i / 7, i % 7);
+            let corner = (row == 0 || row == 5) && (col == 0 || col == 5);
+            if *c == '.' && !corner && boards.next(3) == 0 {
+                *c = ' ';
+            }
+        }
+        let position = f.board(&text.iter().collect::<String>());
+        let found = |engine: &dyn Engine| {
+            let mut out = Vec::new();
+            each_move(engine, WHITE, &position, false, |o| out.push((seen(o), o.became)));
+            out.sort_by_key(|s| format!("{s:?}"));
+            out
+        };
+        let (a, b) = (found(&*fast), found(&*reference));
+        assert_eq!(a, b, "{white} on\n{}", f.diagram(&position));
+        moves += a.len();
+        below_holes += (a.iter())
+            .filter(|((_, _, to, _), became)| became.is_some() && to.is_some_and(|t| t.y < 5))
+            .count();
+    }
+    assert!(
+        moves >= 300 && below_holes >= 20,
+        "{moves} moves, {below_holes} promoted below a hole"
+    );
+}
