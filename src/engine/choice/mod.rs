@@ -40,6 +40,16 @@ trait Word: Copy {
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
     fn is_zero(self) -> bool;
+    /// The set of square `i` alone.
+    fn bit(i: usize) -> Self;
+    /// Every square not in the set.
+    fn not(self) -> Self;
+    /// How many squares the set has.
+    fn count(self) -> u32;
+    /// The lowest square of a set that has one.
+    fn lowest(self) -> u32;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
 }
 
 macro_rules! word {
@@ -68,6 +78,26 @@ macro_rules! word {
             #[inline(always)]
             fn is_zero(self) -> bool {
                 self == 0
+            }
+            #[inline(always)]
+            fn bit(i: usize) -> Self {
+                1 << i
+            }
+            #[inline(always)]
+            fn not(self) -> Self {
+                !self
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
             }
         }
     };

@@ -102,21 +102,13 @@ impl Flat {
         }
     }
 
-    /// The places where `rule` matches, given the squares of each class.
+    /// The places where `rule` matches, given the squares of each class
+    /// (in words of type `W`, wide enough for the board).
     #[inline(always)]
-    fn places(&self, rule: &FlatRule, classes: &[Squares]) -> Squares {
-        if self.all >> 64 == 0 {
-            // A board of 64 squares or fewer: the same in 64-bit words.
-            return Self::places_in::<u64>(self.all as u64, rule, classes) as Squares;
-        }
-        Self::places_in::<Squares>(self.all, rule, classes)
-    }
-
-    #[inline(always)]
-    fn places_in<W: Word>(all: W, rule: &FlatRule, classes: &[Squares]) -> W {
-        let mut at = all;
+    fn places<W: Word>(&self, rule: &FlatRule, classes: &[W]) -> W {
+        let mut at = W::of(self.all);
         for c in rule.checks.iter() {
-            let held = W::of(classes[c.class]);
+            let held = classes[c.class];
             let shifted = if c.shift >= 0 {
                 held.shr(c.shift as u32)
             } else {
@@ -132,15 +124,15 @@ impl Flat {
 
     /// Whether some rule matches ([`Plan::holds_on`]).
     #[inline]
-    fn holds(&self, classes: &[Squares]) -> bool {
-        self.nil || self.rules.iter().any(|r| self.places(r, classes) != 0)
+    fn holds<W: Word>(&self, classes: &[W]) -> bool {
+        self.nil || self.rules.iter().any(|r| !self.places(r, classes).is_zero())
     }
 
     /// How many results the plan has ([`Plan::count_on`]).
     #[inline]
-    fn count(&self, classes: &[Squares]) -> u64 {
+    fn count<W: Word>(&self, classes: &[W]) -> u64 {
         let found: u64 = (self.rules.iter())
-            .map(|r| self.places(r, classes).count_ones() as u64 * r.choices)
+            .map(|r| self.places(r, classes).count() as u64 * r.choices)
             .sum();
         found + self.nil as u64
     }
@@ -150,31 +142,34 @@ impl Flat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped;
 
-/// A position as the counter keeps it, with the writes to take back.
-struct Board<'c> {
+/// A position as the counter keeps it, with the writes to take back; its
+/// square sets in words of type `W`.
+struct Board<'c, W> {
     cells: Vec<Code>,
     /// Per class: the squares holding one of its codes.
-    classes: Vec<Squares>,
+    classes: Vec<W>,
     /// Per code: the classes (bits) that hold it.
     classes_of: &'c [u64],
     /// Square and what it held, in the order the writes were made.
     undo: Vec<(u32, Code)>,
 }
 
-impl Board<'_> {
+impl<W: Word> Board<'_, W> {
     /// Square `i` holds `code` now (its classes follow).
     #[inline(always)]
     fn set(&mut self, i: usize, code: Code) {
         let old = std::mem::replace(&mut self.cells[i], code);
-        let bit: Squares = 1 << i;
+        let bit = W::bit(i);
         let mut out = self.classes_of.get(old as usize).copied().unwrap_or(0);
         while out != 0 {
-            self.classes[out.trailing_zeros() as usize] &= !bit;
+            let k = out.trailing_zeros() as usize;
+            self.classes[k] = self.classes[k].and(bit.not());
             out &= out - 1;
         }
         let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
         while into != 0 {
-            self.classes[into.trailing_zeros() as usize] |= bit;
+            let k = into.trailing_zeros() as usize;
+            self.classes[k] = self.classes[k].or(bit);
             into &= into - 1;
         }
     }
@@ -269,16 +264,32 @@ impl<'e> SetPerft<'e> {
         depth: u32,
         stop: Option<&AtomicBool>,
     ) -> Result<u64, Stopped> {
+        if position.cells.len() <= 64 {
+            self.count_in::<u64>(position, side, depth, stop)
+        } else {
+            self.count_in::<Squares>(position, side, depth, stop)
+        }
+    }
+
+    /// [`SetPerft::count`] in words of type `W`.
+    fn count_in<W: Word>(
+        &self,
+        position: &Position,
+        side: usize,
+        depth: u32,
+        stop: Option<&AtomicBool>,
+    ) -> Result<u64, Stopped> {
         let mut board = Board {
             cells: position.cells.clone(),
-            classes: vec![0; self.classes],
+            classes: vec![W::of(0); self.classes],
             classes_of: &self.classes_of,
             undo: Vec::new(),
         };
         for (i, &code) in position.cells.iter().enumerate() {
             let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
             while into != 0 {
-                board.classes[into.trailing_zeros() as usize] |= 1 << i;
+                let k = into.trailing_zeros() as usize;
+                board.classes[k] = board.classes[k].or(W::bit(i));
                 into &= into - 1;
             }
         }
@@ -287,9 +298,9 @@ impl<'e> SetPerft<'e> {
 
     /// [`SetPerft::count`] on `board`, where the patterns `unmet` (bits)
     /// are known not to hold.
-    fn count_from(
+    fn count_from<W: Word>(
         &self,
-        board: &mut Board,
+        board: &mut Board<'_, W>,
         side: usize,
         depth: u32,
         mut unmet: u64,
@@ -317,9 +328,9 @@ impl<'e> SetPerft<'e> {
         let mut total = 0;
         for (rule, flat_rule) in self.moves[side].rules.iter().zip(flat.rules.iter()) {
             let mut places = flat.places(flat_rule, &board.classes);
-            while places != 0 {
-                let t = places.trailing_zeros() as i32;
-                places &= places - 1;
+            while !places.is_zero() {
+                let t = places.lowest() as i32;
+                places = places.without_lowest();
                 for writes in &rule.choices {
                     let mark = board.undo.len();
                     let mut still = unmet;
