@@ -543,8 +543,21 @@ impl Run<'_> {
             let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
             let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
             let mut n = 0;
-            while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
-                n += 1;
+            if self.find.is_some() {
+                while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
+                    n += 1;
+                }
+            } else {
+                // (No reads to note: along the ray by index, on the board.)
+                let (width, height) = (w.width, w.height);
+                let (mut cx, mut cy) = (x + stamp.dx, y + stamp.dy);
+                while (cx as u32) < width as u32
+                    && (cy as u32) < height as u32
+                    && self.s.cur[(cy * width + cx) as usize] == slide.over
+                {
+                    n += 1;
+                    (cx, cy) = (cx + stamp.dx, cy + stamp.dy);
+                }
             }
             // The stamp, each step, and each stop's tail, as the walk counts states.
             states += 1 + n as u64 + (n as u64 + 1) * tail.rewrites;
