@@ -551,15 +551,17 @@ impl Geometry {
     /// The squares `t` whose square `t + (dx, dy)` is on the board.
     pub(crate) fn inside(&self, dx: i32, dy: i32) -> Squares {
         let (w, h) = (self.width as i32, self.height as i32);
-        let mut set = 0;
-        for y in 0..h {
-            for x in 0..w {
-                if (0..w).contains(&(x + dx)) && (0..h).contains(&(y + dy)) {
-                    set |= 1 << (y * w + x);
-                }
-            }
+        // The columns and rows from which the offset stays on the board.
+        let (x0, x1) = ((-dx).max(0), (w - dx).min(w));
+        let (y0, y1) = ((-dy).max(0), (h - dy).min(h));
+        if x0 >= x1 || y0 >= y1 {
+            return 0;
         }
-        set
+        let row = Squares::MAX
+            .checked_shr(Squares::BITS - (x1 - x0) as u32)
+            .unwrap_or(0)
+            << x0;
+        (y0..y1).fold(0, |set, y| set | row << (y * w))
     }
 }
 
@@ -683,4 +685,29 @@ fn could_coincide(r1: &Rule, w1: &[SetWrite], r2: &Rule, w2: &[SetWrite]) -> boo
             (c1.dx, c1.dy) == (c2.dx + sx, c2.dy + sy) && c1.codes.iter().all(|&c| !c2.accepts.contains(c))
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Geometry;
+
+    #[test]
+    fn inside_is_the_squares_from_which_an_offset_stays_on_the_board() {
+        for (width, height) in [(1, 1), (3, 2), (8, 8), (10, 10), (128, 1), (1, 128), (16, 8)] {
+            let g = Geometry { width, height };
+            let (w, h) = (width as i32, height as i32);
+            for dx in -w - 1..=w + 1 {
+                for dy in -h - 1..=h + 1 {
+                    let mut by_square = 0;
+                    for at in 0..w * h {
+                        let (x, y) = (at % w + dx, at / w + dy);
+                        if (0..w).contains(&x) && (0..h).contains(&y) {
+                            by_square |= 1 << at;
+                        }
+                    }
+                    assert_eq!(g.inside(dx, dy), by_square, "{width}x{height} ({dx}, {dy})");
+                }
+            }
+        }
+    }
 }
