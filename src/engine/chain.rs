@@ -23,6 +23,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::Meter;
+use super::choice::check_places;
 use super::choice::compile::Geometry;
 use super::position::Position;
 use super::squares::Squares;
@@ -84,13 +85,7 @@ impl SetCheck {
     #[inline(always)]
     fn places(&self, classes: &[Squares]) -> Squares {
         // (|shift| is below the board's size, at most 128 squares.)
-        let set = classes[self.class];
-        let back = if self.shift >= 0 {
-            set >> self.shift
-        } else {
-            set << -self.shift
-        };
-        back & self.inside
+        check_places(classes[self.class], self.shift, self.inside, 0)
     }
 }
 

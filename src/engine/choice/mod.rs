@@ -29,8 +29,22 @@ use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 use smallvec::SmallVec;
 
+/// The places where a check holds, given the squares `held` holding what
+/// it accepts: those whose square `shift` bits on is one of them, on the
+/// board (`inside`), and those from which it is off the board where that is
+/// accepted (`outside`).
+#[inline(always)]
+pub(in crate::engine) fn check_places<W: Word>(held: W, shift: i32, inside: Squares, outside: Squares) -> W {
+    let back = if shift >= 0 {
+        held.shr(shift as u32)
+    } else {
+        held.shl(shift.unsigned_abs())
+    };
+    back.and(W::of(inside)).or(W::of(outside))
+}
+
 /// A machine word holding one bit per square (of a board that fits it).
-trait Word: Copy {
+pub(in crate::engine) trait Word: Copy {
     /// The low bits of a square set.
     fn of(set: Squares) -> Self;
     /// Shifted towards bit 0 (none left when `n` is the width or more).
@@ -273,13 +287,7 @@ impl Plan {
                     held | occupied.get(code as usize).copied().unwrap_or(0)
                 }),
             };
-            let held = W::of(held);
-            let shifted = if c.shift >= 0 {
-                held.shr(c.shift as u32)
-            } else {
-                held.shl(-c.shift as u32)
-            };
-            at = at.and(shifted.and(W::of(c.inside)).or(W::of(c.outside)));
+            at = at.and(check_places(W::of(held), c.shift, c.inside, c.outside));
             if at.is_zero() {
                 break;
             }
@@ -443,9 +451,13 @@ impl Plan {
         let w = self.width as i32;
         let places: SmallVec<[Squares; 16]> = self.rules.iter().map(|r| self.places(r, occupied)).collect();
         let mut any = places.iter().fold(0, |a, &p| a | p);
-        let tails_at: SmallVec<[Squares; 16]> = (0..self.rules.len())
-            .map(|k| self.tails_may_match(k, occupied))
-            .collect();
+        // (Looked at once per rule, where the plan has tails at all.)
+        let tails_at: SmallVec<[Squares; 16]> = match self.tails {
+            true => (0..self.rules.len())
+                .map(|k| self.tails_may_match(k, occupied))
+                .collect(),
+            false => SmallVec::new(),
+        };
         let coord = |i: i32| Coord::new(i % w, i / w);
         'squares: while any != 0 {
             let t = any.trailing_zeros() as i32;
@@ -459,7 +471,9 @@ impl Plan {
                     let mut h = position.hash;
                     let mut became = trace.became;
                     let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
-                    if !rule.tails.is_empty() && tails_at[k] >> (t + trace.to) & 1 == 1 {
+                    if !rule.tails.is_empty()
+                        && tails_at.get(k).is_none_or(|at| at >> (t + trace.to) & 1 == 1)
+                    {
                         made.extend(writes.iter().map(|wr| (t + wr.shift, wr.code)));
                         became = self.tails(position, &rule.tails, t + trace.to, trace, &mut made);
                     }

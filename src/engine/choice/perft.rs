@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Plan, Rule, SetCheck, Word};
+use super::{Plan, Rule, SetCheck, Word, check_places};
 use crate::core::Code;
 use crate::engine::Position;
 use crate::engine::squares::Squares;
@@ -108,13 +108,7 @@ impl Flat {
     fn places<W: Word>(&self, rule: &FlatRule, classes: &[W]) -> W {
         let mut at = W::of(self.all);
         for c in rule.checks.iter() {
-            let held = classes[c.class];
-            let shifted = if c.shift >= 0 {
-                held.shr(c.shift as u32)
-            } else {
-                held.shl(-c.shift as u32)
-            };
-            at = at.and(shifted.and(W::of(c.inside)).or(W::of(c.outside)));
+            at = at.and(check_places(classes[c.class], c.shift, c.inside, c.outside));
             if at.is_zero() {
                 break;
             }
@@ -166,10 +160,16 @@ impl<W: Word> Board<'_, W> {
             self.classes[k] = self.classes[k].and(bit.not());
             out &= out - 1;
         }
+        self.mark(i, code);
+    }
+
+    /// Adds square `i` to the classes of `code`.
+    #[inline(always)]
+    fn mark(&mut self, i: usize, code: Code) {
         let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
         while into != 0 {
             let k = into.trailing_zeros() as usize;
-            self.classes[k] = self.classes[k].or(bit);
+            self.classes[k] = self.classes[k].or(W::bit(i));
             into &= into - 1;
         }
     }
@@ -286,12 +286,7 @@ impl<'e> SetPerft<'e> {
             undo: Vec::new(),
         };
         for (i, &code) in position.cells.iter().enumerate() {
-            let mut into = self.classes_of.get(code as usize).copied().unwrap_or(0);
-            while into != 0 {
-                let k = into.trailing_zeros() as usize;
-                board.classes[k] = board.classes[k].or(W::bit(i));
-                into &= into - 1;
-            }
+            board.mark(i, code);
         }
         self.count_from(&mut board, side % self.moves.len(), depth, 0, stop)
     }
