@@ -441,6 +441,42 @@ fn a_fan_of_arrows_counts_what_the_walk_lists() {
 }
 
 #[test]
+fn a_fan_counted_on_square_sets_agrees_with_the_walk_on_crowded_boards_with_holes() {
+    // Arrows counted along rays of square sets (every arrow stamps what it
+    // flies over): the count against the backtracker's list, on boards
+    // where rays end at pieces, edges and holes, and where the rook
+    // moved away from the square an arrow then flies over.
+    let f = Fixture::new();
+    let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
+    let arrows = ["u", "d", "l", "r", "ur", "ul", "dr", "dl"]
+        .map(arrow)
+        .join(" | ");
+    let white = format!("%♖: ((% + u. -> . + u%)+ | (% + l. -> . + l%)+ | (% + dr. -> . + dr%)+) ({arrows})");
+    let fast = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::Fast);
+    let reference = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+    let mut boards = Boards(0x1B87_3593_C0FF_EE11);
+    let mut counted = 0;
+    for _ in 0..300 {
+        let mut text: Vec<char> = crowded(&mut boards, 6, 6, &['♖', '♖', '♜']).chars().collect();
+        for (i, c) in text.iter_mut().enumerate() {
+            let (row, col) = (i / 7, i % 7);
+            let corner = (row == 0 || row == 5) && (col == 0 || col == 5);
+            if *c == '.' && !corner && boards.next(5) == 0 {
+                *c = ' ';
+            }
+        }
+        let position = f.board(&text.iter().collect::<String>());
+        let listed = move_positions(&*reference, WHITE, &position, false);
+        let n = fast
+            .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
+            .unwrap();
+        assert_eq!(n, listed.len() as u64, "{white} on\n{}", f.diagram(&position));
+        counted += n;
+    }
+    assert!(counted > 3000, "{counted} moves");
+}
+
+#[test]
 fn a_count_of_safe_moves_tests_a_move_that_puts_another_sides_piece_near_the_king() {
     let f = Fixture::new();
     // White's pawns put a black king above them: next to the white king

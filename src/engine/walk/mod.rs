@@ -44,7 +44,7 @@ use program::{
     Chain, FirstSub, chain, chained_moves, choice_end, first_match, last_writes, leads_to_match, live_binds,
 };
 use run::{Run, Sink};
-use shapes::{Fan, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, keyless_fans};
+use shapes::{Fan, FanRays, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, UniformFan, keyless_fans};
 pub(crate) use shortcut::{Shortcut, ShortcutScratch};
 
 /// A search that would pass the question's bound on states.
@@ -595,7 +595,16 @@ impl Walker {
             .map(|pc| Fan::of(program, pc, &stamps, &slides, &slide_tails, &visit))
             .collect();
         if keyless_fans(program, &fans, &stamps, &slides, &slide_tails) {
-            fans.iter_mut().flatten().for_each(|f| f.keyless = true);
+            for fan in fans.iter_mut().flatten() {
+                fan.keyless = true;
+                fan.rays = (fan.shoots.iter())
+                    .map(|s| {
+                        let stamp = stamps[s.stamp.index()].as_ref().expect("a fan's stamp");
+                        FanRays::of(stamp.dx, stamp.dy, w, h)
+                    })
+                    .collect();
+                fan.uniform = UniformFan::of(fan, &stamps, &slides, &slide_tails);
+            }
         }
 
         let mut walker = Walker {

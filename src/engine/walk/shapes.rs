@@ -298,6 +298,63 @@ pub(super) struct FanShoot {
     pub(super) exit: Pc,
 }
 
+/// The squares a [`FanShoot`]'s slide may pass, per square it starts from:
+/// counted as square sets, without walking the ray.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FanRays {
+    /// Per square `q`: the squares `q + k * step` for `k >= 1` that are on
+    /// the board's rectangle.
+    pub(super) ray: Box<[Squares]>,
+    /// Per square: how many squares its ray has.
+    pub(super) len: Box<[u8]>,
+    /// Per square: its place along the step's line (its column when the
+    /// step moves across, else its row).
+    pub(super) along: Box<[u8]>,
+    /// Whether the step goes to higher square indices.
+    pub(super) up: bool,
+}
+
+impl FanRays {
+    /// The rays of step `(dx, dy)` on a `width` x `height` board (at most
+    /// [`Squares::BITS`] squares, each side under 256).
+    pub(super) fn of(dx: i32, dy: i32, width: i32, height: i32) -> FanRays {
+        let squares = (width * height) as usize;
+        let mut rays = FanRays {
+            ray: vec![0; squares].into(),
+            len: vec![0; squares].into(),
+            along: vec![0; squares].into(),
+            up: dy * width + dx > 0,
+        };
+        for q in 0..squares {
+            let (x, y) = ((q as i32) % width, (q as i32) / width);
+            rays.along[q] = if dx != 0 { x as u8 } else { y as u8 };
+            let (mut cx, mut cy) = (x + dx, y + dy);
+            while (0..width).contains(&cx) && (0..height).contains(&cy) {
+                rays.ray[q] |= 1 << (cy * width + cx);
+                rays.len[q] += 1;
+                (cx, cy) = (cx + dx, cy + dy);
+            }
+        }
+        rays
+    }
+
+    /// How many squares of `over` (a square set) follow `q` on its ray
+    /// before one that is not in it or the edge.
+    #[inline(always)]
+    pub(super) fn run(&self, q: usize, over: Squares) -> u32 {
+        let blocked = self.ray[q] & !over;
+        if blocked == 0 {
+            return self.len[q] as u32;
+        }
+        let b = if self.up {
+            blocked.trailing_zeros()
+        } else {
+            Squares::BITS - 1 - blocked.leading_zeros()
+        } as usize;
+        (self.along[b].abs_diff(self.along[q]) - 1) as u32
+    }
+}
+
 /// A choice (a tree of splits) of [`FanShoot`]s and nothing else: counted
 /// by making each stamp and sliding at once, without the splits, the bind's
 /// search for the stamped piece or the instructions between.
@@ -310,6 +367,65 @@ pub(super) struct Fan {
     /// Whether a count may take each stop of each slide as a result of its
     /// own without comparing keys (see [`keyless_fans`]); set by the walker.
     pub(super) keyless: bool,
+    /// Per shoot, the rays of its step (set by the walker with the keyless
+    /// mark, for [`Run::fan_without_keys`](super::run::Run)).
+    pub(super) rays: Box<[FanRays]>,
+    /// What every shoot shares, when they all stamp what their slide passes
+    /// over and end alike: then a shoot's stops are the squares holding
+    /// that from the piece on along its ray.
+    pub(super) uniform: Option<UniformFan>,
+}
+
+/// What the shoots of a [`Fan`] share when each stamps a square holding what
+/// its slide passes over (`onto` is `{over}`), all rewrite the piece alike
+/// (if at all), and their tails make as many states.
+#[derive(Clone, Debug)]
+pub(super) struct UniformFan {
+    /// What the piece's own square may hold besides the piece.
+    pub(super) here: CodeSet,
+    /// What the stamps fill and the slides pass over.
+    pub(super) over: Code,
+    /// The marks the stamps rewrite the piece with, if they rewrite it.
+    pub(super) marks: Option<crate::core::Marks>,
+    /// The states each stop's tail makes.
+    pub(super) rewrites: u64,
+}
+
+impl UniformFan {
+    /// The shared shape of `fan`'s shoots, if they share one.
+    pub(super) fn of(
+        fan: &Fan,
+        stamps: &[Option<Stamp>],
+        slides: &[Option<Slide>],
+        tails: &[Option<SlideTail>],
+    ) -> Option<UniformFan> {
+        let mut uniform: Option<UniformFan> = None;
+        for shoot in fan.shoots.iter() {
+            let stamp = stamps[shoot.stamp.index()].as_ref()?;
+            let slide = slides[shoot.head as usize].as_ref()?;
+            let tail = tails[shoot.head as usize].as_ref()?;
+            if !stamp.onto.is_only(slide.over) {
+                return None;
+            }
+            match &uniform {
+                None => {
+                    uniform = Some(UniformFan {
+                        here: stamp.here.clone(),
+                        over: slide.over,
+                        marks: stamp.marks,
+                        rewrites: tail.rewrites,
+                    })
+                }
+                Some(u)
+                    if u.here == stamp.here
+                        && u.over == slide.over
+                        && u.marks == stamp.marks
+                        && u.rewrites == tail.rewrites => {}
+                Some(_) => return None,
+            }
+        }
+        uniform
+    }
 }
 
 impl Fan {
@@ -373,6 +489,8 @@ impl Fan {
             shoots: shoots.into(),
             codes: codes.into(),
             keyless: false,
+            rays: Box::default(),
+            uniform: None,
         })
     }
 }

@@ -48,9 +48,23 @@ fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
         let fans: Vec<_> = w.fans.iter().flatten().collect();
         (fans.len(), fans.iter().filter(|f| f.keyless).count())
     };
+    // (fans whose shoots all count the squares holding what they fly over)
+    let uniform = |expr: &str| {
+        walker(expr)
+            .fans
+            .iter()
+            .flatten()
+            .filter(|f| f.uniform.is_some())
+            .count()
+    };
     let arrow = |m: &str| format!("((% + {m}. -> % + {m}♙) (%♙: (% + {m}. -> . + {m}%)* (% -> ♜)))");
     let (u, d, uu) = (arrow("u"), arrow("d"), arrow("uu"));
     assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)+ ({u} | {d})")), (1, 1));
+    assert_eq!(uniform(&format!("%♖: (% + r. -> . + r%)+ ({u} | {d})")), 1);
+    // An arrow that ends otherwise: counted without keys, shoot by shoot.
+    let stays = "((% + l. -> % + l♙) (%♙: (% + l. -> . + l%)* (% -> ♜) (% -> ♜)))";
+    assert_eq!(fans(&format!("%♖: (% + r. -> . + r%)+ ({u} | {stays})")), (1, 1));
+    assert_eq!(uniform(&format!("%♖: (% + r. -> . + r%)+ ({u} | {stays})")), 0);
     // The move may take what an arrow leaves: two states could give one result.
     assert_eq!(fans(&format!("%♖: (% + r(. | ♜) -> . + r%) ({u} | {d})")), (1, 0));
     // Two arrows the same way: their rays meet.

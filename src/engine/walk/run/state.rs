@@ -523,14 +523,47 @@ impl Run<'_> {
             self.duplicate = true;
             return true;
         }
+        debug_assert!(self.find.is_none(), "a fan is counted without noting reads");
         let w = self.w;
         let mut found = 0;
         let mut states = 0;
-        for shoot in fan.shoots.iter() {
+        let top = *self.s.pois.last().expect("a piece of interest");
+        let now = self.s.cur[top.at as usize];
+        if let Some(uniform) = &fan.uniform {
+            // Each shoot's stops: the squares holding what it passes over,
+            // from the piece on along its ray.
+            if now == top.code || uniform.here.contains(now) {
+                if uniform
+                    .marks
+                    .is_some_and(|m| code::with_marks(top.code, m) != top.code)
+                {
+                    // The stamps change the piece too (see below).
+                    self.duplicate = true;
+                    return true;
+                }
+                let over = self.squares_now(uniform.over);
+                let at = top.at as usize;
+                found = fan.rays.iter().map(|rays| rays.run(at, over) as u64).sum();
+                states = found * (1 + uniform.rewrites);
+            }
+            if !self.meter.charge_many(states) {
+                self.duplicate = true;
+                return true;
+            }
+            *count += found;
+            return false;
+        }
+        // The squares holding what the slides pass over, now (the last asked).
+        let mut over: Option<(Code, Squares)> = None;
+        for (shoot, rays) in fan.shoots.iter().zip(&fan.rays) {
             let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
-            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+            if now != top.code && !stamp.here.contains(now) {
                 continue;
-            };
+            }
+            let (x, y) = (top.x + stamp.dx, top.y + stamp.dy);
+            if !stamp.onto.contains(self.read(x, y)) {
+                continue;
+            }
             if stamp
                 .marks
                 .is_some_and(|m| code::with_marks(top.code, m) != top.code)
@@ -542,23 +575,15 @@ impl Run<'_> {
             }
             let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
             let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
-            let mut n = 0;
-            if self.find.is_some() {
-                while self.read(x + (n + 1) * stamp.dx, y + (n + 1) * stamp.dy) == slide.over {
-                    n += 1;
+            let passed = match over {
+                Some((code, set)) if code == slide.over => set,
+                _ => {
+                    let set = self.squares_now(slide.over);
+                    over = Some((slide.over, set));
+                    set
                 }
-            } else {
-                // (No reads to note: along the ray by index, on the board.)
-                let (width, height) = (w.width, w.height);
-                let (mut cx, mut cy) = (x + stamp.dx, y + stamp.dy);
-                while (cx as u32) < width as u32
-                    && (cy as u32) < height as u32
-                    && self.s.cur[(cy * width + cx) as usize] == slide.over
-                {
-                    n += 1;
-                    (cx, cy) = (cx + stamp.dx, cy + stamp.dy);
-                }
-            }
+            };
+            let n = rays.run((y * w.width + x) as usize, passed) as i32;
             // The stamp, each step, and each stop's tail, as the walk counts states.
             states += 1 + n as u64 + (n as u64 + 1) * tail.rewrites;
             found += n as u64 + 1;
@@ -619,6 +644,33 @@ impl Run<'_> {
             *count += 1;
         }
         false
+    }
+
+    /// The squares of the board holding `code` now (noting no reads).
+    #[inline]
+    fn squares_now(&self, code: Code) -> Squares {
+        if self.s.overlay.len() > self.s.cur.len() {
+            // A long walk: the board is shorter than the log.
+            let mut squares: Squares = 0;
+            for (at, &c) in self.s.cur.iter().enumerate().take(self.w.places.len()) {
+                if c == code {
+                    squares |= 1 << at;
+                }
+            }
+            return squares;
+        }
+        let mut squares = self.occupied.get(code as usize).copied().unwrap_or(0);
+        for &(at, _) in &self.s.overlay {
+            if at < TALLY_BASE {
+                let bit: Squares = 1 << at;
+                if self.s.cur[at as usize] == code {
+                    squares |= bit;
+                } else {
+                    squares &= !bit;
+                }
+            }
+        }
+        squares
     }
 
     /// The squares holding one of `set`'s codes now; `codes` lists them.
