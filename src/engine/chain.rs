@@ -97,6 +97,9 @@ const MAX_SET_CODES: usize = 8;
 const MAX_CLASSES: usize = 8;
 const MAX_PIECES: usize = 8;
 
+/// The most rewrites of a first choice whose matches square sets tell.
+const MAX_FIRST: usize = 16;
+
 /// One alternative: the pieces it binds and the rewrites they make.
 #[derive(Clone, Debug)]
 struct Piece {
@@ -107,6 +110,10 @@ struct Piece {
     /// Per rewrite of the first choice: checks its matches need, as square
     /// sets (where none can match, the piece makes no chain).
     starts: Box<[Box<[SetCheck]>]>,
+    /// Per rewrite of the first choice: whether those checks are all it
+    /// makes (but that the piece is on its square), so that the square
+    /// sets tell where it matches (at most [`MAX_FIRST`] rewrites).
+    exact: Box<[bool]>,
     chain: Box<[Step]>,
     /// The ordered choice after the chain: per alternative its rewrites
     /// (none: `nil`); `None`: nothing follows the chain.
@@ -125,8 +132,15 @@ pub(super) struct Chains {
     height: i32,
     /// Per square: its part of the square keys ([`hash::place`]).
     places: Box<[u64]>,
+    /// The square keys of the codes below `key_codes`, per square
+    /// (`square * key_codes + code`).
+    keys: Box<[u64]>,
+    key_codes: usize,
     codes: usize,
 }
+
+/// The most square keys [`Chains`] keeps in a table.
+const MAX_KEYS: usize = 1 << 14;
 
 /// The piece of interest as a chain moves it.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +183,17 @@ struct Search<'a> {
     /// Where the piece of interest was bound, and what it became.
     from: u32,
     became: Option<Code>,
+    /// Whether results are given as cell writes ([`Successor::cells`]).
+    cells: bool,
+    /// Per rewrite of the piece's first choice: where it may match (where
+    /// it matches, when [`Piece::exact`] says so).
+    first: [Squares; MAX_FIRST],
+}
+
+/// The squares of the pieces `on` where `checks` hold.
+#[inline(always)]
+fn first_places(checks: &[SetCheck], on: Squares, classes: &[Squares]) -> Squares {
+    checks.iter().fold(on, |at, c| at & c.places(classes))
 }
 
 /// Gives `walker` (or each of its ordered parts without a shortcut) the
@@ -192,7 +217,8 @@ impl Step {
         let a = program.rewrites[id.index()].alternatives.first()?;
         let poi = a.checks.iter().find(|c| c.poi)?;
         let (ox, oy) = (poi.dx, poi.dy);
-        let checks: Box<[Check]> = (a.checks.iter())
+        // (The piece's own square last: it is there, and others fail first.)
+        let mut checks: Vec<Check> = (a.checks.iter())
             .map(|c| Check {
                 dx: c.dx - ox,
                 dy: c.dy - oy,
@@ -202,6 +228,8 @@ impl Step {
                 poi_marks: c.poi_marks,
             })
             .collect();
+        checks.sort_by_key(|c| c.poi);
+        let checks: Box<[Check]> = checks.into();
         let mut puts = Vec::new();
         for w in a.choices.first()?.iter() {
             let check = a.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy))?;
@@ -272,15 +300,25 @@ impl Chains {
                 .iter()
                 .map(|ids| steps(ids))
                 .collect::<Option<Box<[_]>>>()?;
-            let starts = first
+            let starts: Box<[Box<[SetCheck]>]> = first
                 .first()?
                 .iter()
                 .map(|f| f.set_checks(width, height))
+                .collect();
+            let exact = (first[0].iter().zip(starts.iter()))
+                .map(|(step, checks)| {
+                    // Every check but the piece's own (with no marks asked
+                    // for: the bound piece is there) is a set check.
+                    let own = |c: &Check| c.poi && (c.dx, c.dy) == (0, 0) && c.poi_marks.is_empty();
+                    starts.len() <= MAX_FIRST
+                        && step.checks.iter().filter(|c| !own(c)).count() == checks.len()
+                })
                 .collect();
             pieces.push(Piece {
                 codes: program.binds[alt.bind.index()].clone(),
                 first,
                 starts,
+                exact,
                 chain: steps(&alt.chain)?,
                 tail,
             });
@@ -304,15 +342,38 @@ impl Chains {
         let codes = (pieces.iter().flat_map(|p| p.codes.iter()).chain(read))
             .max()
             .map_or(1, |&c| c as usize + 1);
+        let codes = codes.max(walker.codes());
+        let places: Box<[u64]> = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
+        let key_codes = if places.len() * codes <= MAX_KEYS {
+            codes
+        } else {
+            0
+        };
+        let keys = (places.iter())
+            .flat_map(|&place| (0..key_codes).map(move |c| hash::square_with(place, c as Code)))
+            .collect();
         Some(Chains {
             pieces: pieces.into_boxed_slice(),
             classes: classes.into_boxed_slice(),
             walker: Box::new(walker.clone()),
             width: w,
             height: h,
-            places: (0..w * h).map(|at| hash::place(at % w, at / w)).collect(),
-            codes: codes.max(walker.codes()),
+            places,
+            keys,
+            key_codes,
+            codes,
         })
+    }
+
+    /// The key of square `at` holding `code` ([`hash::square_with`]).
+    #[inline(always)]
+    fn key(&self, at: u32, code: Code) -> u64 {
+        let n = self.key_codes;
+        if (code as usize) < n {
+            self.keys[at as usize * n + code as usize]
+        } else {
+            hash::square_with(self.places[at as usize], code)
+        }
     }
 
     /// Runs the search on `position` into `sink`.
@@ -336,14 +397,14 @@ impl Chains {
             let on = piece.codes.iter().fold(0, |set, &c| set | held(c));
             if on != 0 {
                 *start = (piece.starts.iter())
-                    .map(|checks| checks.iter().fold(on, |at, c| at & c.places(&classes)))
+                    .map(|checks| first_places(checks, on, &classes))
                     .fold(0, |all, at| all | at);
             }
         }
         if starts.iter().all(|&s| s == 0) {
             return Ok(());
         }
-        let tracing = scratch.tracing();
+        let (tracing, cells) = (scratch.tracing(), scratch.cells);
         let s = &mut scratch.shortcut;
         s.cells.clear();
         s.cells.extend_from_slice(&position.cells);
@@ -362,8 +423,16 @@ impl Chains {
             delta: 0,
             from: 0,
             became: None,
+            first: [0; MAX_FIRST],
+            cells,
         };
         for (piece, mut squares) in self.pieces.iter().zip(starts) {
+            if squares != 0 {
+                let on = piece.codes.iter().fold(0, |set, &c| set | held(c));
+                for (at, checks) in search.first.iter_mut().zip(piece.starts.iter()) {
+                    *at = first_places(checks, on, &classes);
+                }
+            }
             while squares != 0 {
                 let at = squares.trailing_zeros();
                 squares &= squares - 1;
@@ -424,8 +493,7 @@ impl Search<'_> {
         if old != code {
             self.s.log.push((at, old, self.delta));
             self.s.cells[at as usize] = code;
-            let place = self.chains.places[at as usize];
-            self.delta ^= hash::square_with(place, old) ^ hash::square_with(place, code);
+            self.delta ^= self.chains.key(at, old) ^ self.chains.key(at, code);
         }
     }
 
@@ -481,8 +549,13 @@ impl Search<'_> {
             &piece.first[stage]
         };
         let mut any = false;
-        for step in steps {
-            if !self.matches(step, poi) {
+        for (k, step) in steps.iter().enumerate() {
+            let matched = if stage == 0 && piece.exact[k] {
+                self.first[k] >> poi.at & 1 == 1
+            } else {
+                self.matches(step, poi)
+            };
+            if !matched {
                 continue;
             }
             any = true;
@@ -570,7 +643,10 @@ impl Search<'_> {
                     let w = self.chains.width;
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
-                    changes_in_reading_order(&diff, w, &mut changes);
+                    changes.clear();
+                    if !self.cells {
+                        changes_in_reading_order(&diff, w, &mut changes);
+                    }
                     let mut path = std::mem::take(&mut self.s.path_coords);
                     path.clear();
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
@@ -581,6 +657,7 @@ impl Search<'_> {
                         became: id.became.and_then(code::as_piece).map(|(p, _)| p),
                         path: &path,
                         hash: self.base_hash ^ self.delta,
+                        cells: if self.cells { &diff } else { &[] },
                     };
                     stop = found(&successor).is_break();
                     self.s.changes = changes;

@@ -351,6 +351,7 @@ impl Walkers<'_> {
             attacks,
             &mut |s| {
                 overlay.clear();
+                overlay.extend_from_slice(s.cells);
                 overlay.extend(s.changes.iter().map(|c| match (c.at.tally_slot(), c.content) {
                     (Some(slot), Content::Count(n)) => (TALLY_BASE + slot as u32, n),
                     _ => ((c.at.y * width + c.at.x) as u32, c.content.code()),

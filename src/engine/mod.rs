@@ -36,7 +36,7 @@ use std::ops::ControlFlow;
 pub use backtrack::{Backtracker, Successors};
 pub use choice::perft::{SetPerft, Stopped};
 pub(crate) use hash::mix as mix_key;
-pub(crate) use position::Version;
+pub(crate) use position::{CellWrite, Version};
 pub use position::{Changes, DiagramError, Position};
 pub use strategy::{EngineChoice, EngineReport, Meta, UnknownEngine};
 
@@ -65,6 +65,11 @@ pub struct Successor<'c> {
     pub path: &'c [Coord],
     /// The content hash of the resulting position.
     pub hash: u64,
+    /// The same changes as writes of cells of the position searched (cell
+    /// index, code), when the search was asked for them
+    /// ([`Cache::give_cells`]) and could give them: then `changes` is
+    /// empty. Empty otherwise.
+    pub(crate) cells: &'c [CellWrite],
 }
 
 /// What tells two results that leave the same position apart, and what a
@@ -281,6 +286,15 @@ impl Cache {
     pub fn trace_paths(&mut self, on: bool) {
         self.backtrack.trace_paths(on);
         self.fast.trace_paths(on);
+    }
+
+    /// Makes the square-set strategies give the moves of searches run with
+    /// this cache as cell writes ([`Successor::cells`], `changes` left
+    /// empty) where they have them so, or not: for a caller that makes
+    /// moves on the cells of the position searched. The others give
+    /// changes as ever.
+    pub(crate) fn give_cells(&mut self, on: bool) {
+        self.fast.give_cells(on);
     }
 }
 

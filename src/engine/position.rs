@@ -69,6 +69,12 @@ pub struct Position {
 /// A few changes, kept without allocating (a move's, or what it replaced).
 pub type Changes = smallvec::SmallVec<[Change; 4]>;
 
+/// A change of one cell of the grid: its index and the code written.
+pub(crate) type CellWrite = (u32, Code);
+
+/// A few cell writes, kept without allocating (what a move replaced).
+pub(crate) type CellWrites = smallvec::SmallVec<[CellWrite; 4]>;
+
 /// An identity for a position's content: two positions with the same
 /// version hold the same squares (so a cache of a position's square sets
 /// knows it holds them without comparing them).
@@ -390,6 +396,51 @@ impl Position {
             }
         }
         before
+    }
+
+    /// The cell change `c` writes and its code, when it changes the
+    /// contents of a square of the grid (not a box, a hole, or whether a
+    /// square is there): a move made of such changes can be made with
+    /// [`Position::write_cells`].
+    #[inline]
+    pub(crate) fn cell_write(&self, c: &Change) -> Option<CellWrite> {
+        if c.content == Content::NoSquare || c.at.tally_slot().is_some() {
+            return None;
+        }
+        let i = self.index(c.at)?;
+        (self.cells[i] != OFF).then(|| (i as u32, c.content.code()))
+    }
+
+    /// Makes `writes` (each from [`Position::cell_write`] on this grid, in
+    /// order), the hash becoming `hash`, a fresh version; gives what the
+    /// cells held, for [`Position::unwrite_cells`].
+    #[inline]
+    pub(crate) fn write_cells(&mut self, writes: &[CellWrite], hash: u64) -> CellWrites {
+        let mut before = CellWrites::new();
+        let mut touched = 0u128;
+        for &(i, code) in writes {
+            let old = std::mem::replace(&mut self.cells[i as usize], code);
+            before.push((i, old));
+            touched |= 1u128.checked_shl(i).unwrap_or(0);
+        }
+        let from = std::mem::replace(&mut self.version, Version::fresh());
+        self.hash = hash;
+        self.came_from = (self.cells.len() <= 128).then_some((from, touched));
+        before
+    }
+
+    /// Takes back [`Position::write_cells`], given what it returned: the
+    /// position is again the one of version `version` and hash `hash`.
+    #[inline]
+    pub(crate) fn unwrite_cells(&mut self, before: &[CellWrite], version: Version, hash: u64) {
+        let mut touched = 0u128;
+        for &(i, old) in before.iter().rev() {
+            self.cells[i as usize] = old;
+            touched |= 1u128.checked_shl(i).unwrap_or(0);
+        }
+        let from = std::mem::replace(&mut self.version, version);
+        self.hash = hash;
+        self.came_from = (self.cells.len() <= 128).then_some((from, touched));
     }
 
     /// Takes back a change [`Position::apply`] made to the position whose

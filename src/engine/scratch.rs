@@ -39,4 +39,11 @@ impl FastScratch {
         self.sets.tracing = on;
         self.walk.trace_paths(on);
     }
+
+    /// Makes searches give moves as cell writes where they can (see
+    /// [`Cache::give_cells`](super::Cache::give_cells)), or not.
+    pub(crate) fn give_cells(&mut self, on: bool) {
+        self.sets.cells = on;
+        self.walk.give_cells(on);
+    }
 }

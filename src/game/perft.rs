@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 
 use crate::core::{Change, PlayerId};
 use crate::decl::{Condition, Legality, TurnOrder};
-use crate::engine::{Cache, Position, SetPerft};
+use crate::engine::{Cache, CellWrite, Position, SetPerft};
 
 use super::{Game, PlayError, State};
 
@@ -197,8 +197,8 @@ fn subtree(
             stop,
         };
         let mut position = state.position().clone();
-        let mut changes = Vec::new();
-        return lean.count(&mut position, state.turn().index(), depth, cache, &mut changes);
+        let mut moves = LeanMoves::default();
+        return lean.count(&mut position, state.turn().index(), depth, cache, &mut moves);
     }
     count(game, &mut state.clone(), depth, cache, table, stop)
 }
@@ -217,16 +217,24 @@ struct Lean<'g> {
     stop: Option<&'g AtomicBool>,
 }
 
+/// The moves of the plies a [`Lean`] count is in, one after another: those
+/// made of cell writes alone as such, the others as changes.
+#[derive(Default)]
+struct LeanMoves {
+    writes: Vec<CellWrite>,
+    changes: Vec<Change>,
+}
+
 impl Lean<'_> {
     /// The leaves below `position` with `side` to move, `depth` plies on;
-    /// `changes` holds the moves of the plies above (and is left so).
+    /// `moves` holds the moves of the plies above (and is left so).
     fn count(
         &self,
         position: &mut Position,
         side: usize,
         depth: u32,
         cache: &mut Cache,
-        changes: &mut Vec<Change>,
+        moves: &mut LeanMoves,
     ) -> Result<u64, PlayError> {
         if depth == 0 {
             return Ok(1);
@@ -248,31 +256,64 @@ impl Lean<'_> {
             }
             return Ok(n);
         }
-        // Each move's changes, one after another, and where each ends.
-        let base = changes.len();
-        let mut ends: SmallVec<[(usize, u64); 48]> = SmallVec::new();
-        engine.each_move(side, position, self.safe, cache, limits, &mut |s| {
-            changes.extend_from_slice(s.changes);
-            ends.push((changes.len(), s.hash));
+        // Each move, one after another: as cell writes where it changes
+        // only square contents in place (the common case), else as changes;
+        // where each ends, its hash, and which it is.
+        let (base, wbase) = (moves.changes.len(), moves.writes.len());
+        let mut ends: SmallVec<[(usize, u64, bool); 48]> = SmallVec::new();
+        cache.give_cells(true);
+        let listed = engine.each_move(side, position, self.safe, cache, limits, &mut |s| {
+            if !s.cells.is_empty() {
+                moves.writes.extend_from_slice(s.cells);
+                ends.push((moves.writes.len(), s.hash, true));
+                return ControlFlow::Continue(());
+            }
+            let start = moves.writes.len();
+            let cells = s.changes.iter().all(|c| match position.cell_write(c) {
+                Some(w) => {
+                    moves.writes.push(w);
+                    true
+                }
+                None => false,
+            });
+            if cells {
+                ends.push((moves.writes.len(), s.hash, true));
+            } else {
+                moves.writes.truncate(start);
+                moves.changes.extend_from_slice(s.changes);
+                ends.push((moves.changes.len(), s.hash, false));
+            }
             ControlFlow::Continue(())
-        })?;
+        });
+        cache.give_cells(false);
+        listed?;
         if ends.is_empty()
             && self.passing
             && self.game.another_can_move(position, PlayerId::new(side), cache)?
         {
             // The only move is a pass: the position stays, the turn goes on.
-            return self.count(position, next, depth - 1, cache, changes);
+            return self.count(position, next, depth - 1, cache, moves);
         }
-        let (mut start, mut total, hash) = (base, 0, position.hash);
-        for (end, after) in ends {
+        let (mut start, mut wstart, mut total, hash) = (base, wbase, 0, position.hash);
+        for (end, after, cells) in ends {
             let version = position.version;
-            let before = position.apply_hashed(&changes[start..end], Some(after));
-            let n = self.count(position, next, depth - 1, cache, changes);
-            position.undo_hashed(&before, version, Some(hash));
+            let n = if cells {
+                let before = position.write_cells(&moves.writes[wstart..end], after);
+                let n = self.count(position, next, depth - 1, cache, moves);
+                position.unwrite_cells(&before, version, hash);
+                wstart = end;
+                n
+            } else {
+                let before = position.apply_hashed(&moves.changes[start..end], Some(after));
+                let n = self.count(position, next, depth - 1, cache, moves);
+                position.undo_hashed(&before, version, Some(hash));
+                start = end;
+                n
+            };
             total += n?;
-            start = end;
         }
-        changes.truncate(base);
+        moves.writes.truncate(wbase);
+        moves.changes.truncate(base);
         Ok(total)
     }
 }

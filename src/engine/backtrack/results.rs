@@ -132,6 +132,7 @@ impl<'c> Successors<'c> {
             path: results.path(e),
             // A top-level key is the position's hash and the move's.
             hash: e.key ^ e.trace.key,
+            cells: &[],
         })
     }
 

@@ -21,10 +21,10 @@ pub mod perft;
 
 use std::ops::ControlFlow;
 
-use super::Successor;
 use super::hash;
 use super::position::Position;
 use super::squares::{Decline, SetScratch, Squares};
+use super::{CellWrite, Successor};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
 use smallvec::SmallVec;
@@ -380,8 +380,18 @@ impl Plan {
             scratch.load(position, self.codes);
             let tracing = scratch.tracing;
             let mut changes = std::mem::take(&mut scratch.changes);
-            self.each_traced(position, &scratch.occupied, &mut changes, tracing, found);
+            let mut cells = std::mem::take(&mut scratch.cell_writes);
+            let cells_out = scratch.cells.then_some(&mut cells);
+            self.each_traced(
+                position,
+                &scratch.occupied,
+                &mut changes,
+                cells_out,
+                tracing,
+                found,
+            );
             scratch.changes = changes;
+            scratch.cell_writes = cells;
             return;
         }
         scratch.load(position, self.codes);
@@ -415,6 +425,7 @@ impl Plan {
                         became: None,
                         path: &[],
                         hash: h,
+                        cells: &[],
                     };
                     if found(&s).is_break() {
                         unchanged = false;
@@ -431,6 +442,7 @@ impl Plan {
                 became: None,
                 path: &[],
                 hash: position.hash,
+                cells: &[],
             });
         }
         scratch.changes = changes;
@@ -445,6 +457,7 @@ impl Plan {
         position: &Position,
         occupied: &[Squares],
         changes: &mut Vec<Change>,
+        mut cells: Option<&mut Vec<CellWrite>>,
         tracing: bool,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
@@ -468,6 +481,9 @@ impl Plan {
                 }
                 for (writes, trace) in rule.choices.iter().zip(&rule.traces) {
                     changes.clear();
+                    if let Some(cells) = cells.as_deref_mut() {
+                        cells.clear();
+                    }
                     let mut h = position.hash;
                     let mut became = trace.became;
                     let mut made: SmallVec<[(i32, Code); 8]> = SmallVec::new();
@@ -481,7 +497,11 @@ impl Plan {
                         // No tail made a rewrite: the rule's own writes, in
                         // reading order, each square once.
                         for wr in writes {
-                            self.change(position, t + wr.shift, wr.code, &mut h, changes);
+                            let i = t + wr.shift;
+                            match cells.as_deref_mut() {
+                                Some(cells) => self.write_cell(position, i, wr.code, &mut h, cells),
+                                None => self.change(position, i, wr.code, &mut h, changes),
+                            }
                         }
                     } else {
                         // The last write to each square, where it changes it,
@@ -490,7 +510,10 @@ impl Plan {
                         made.sort_by_key(|&(i, _)| (-(i / w), i % w));
                         made.dedup_by_key(|&mut (i, _)| i);
                         for &(i, code) in &made {
-                            self.change(position, i, code, &mut h, changes);
+                            match cells.as_deref_mut() {
+                                Some(cells) => self.write_cell(position, i, code, &mut h, cells),
+                                None => self.change(position, i, code, &mut h, changes),
+                            }
                         }
                     }
                     // The path a walk traces: the square the piece moved to.
@@ -507,6 +530,7 @@ impl Plan {
                         became: became.and_then(code::as_piece).map(|(p, _)| p),
                         path,
                         hash: h,
+                        cells: cells.as_deref().map_or(&[], |c| &c[..]),
                     };
                     if found(&s).is_break() {
                         break 'squares;
@@ -526,6 +550,20 @@ impl Plan {
             .map(|r| self.places(r, occupied).count_ones() as u64 * r.choices.len() as u64)
             .sum();
         found + self.nil as u64
+    }
+
+    /// Notes the write of `code` on cell `i` of `position` (if it changes
+    /// it) in `cells` and the resulting hash `h`.
+    #[inline]
+    fn write_cell(&self, position: &Position, i: i32, code: Code, h: &mut u64, cells: &mut Vec<CellWrite>) {
+        let old = position.cells[i as usize];
+        if old == code {
+            return;
+        }
+        let w = self.width as i32;
+        let (x, y) = (i % w, i / w);
+        *h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
+        cells.push((i as u32, code));
     }
 
     /// Notes the change of square `i` of `position` to `code` (if it

@@ -70,6 +70,11 @@ pub(crate) struct SetScratch {
     /// Whether searches trace the squares the outermost piece of interest
     /// moves to.
     pub(crate) tracing: bool,
+    /// Whether searches give moves as cell writes where they can
+    /// ([`Successor::cells`](crate::engine::Successor::cells)).
+    pub(crate) cells: bool,
+    /// A move's cell writes.
+    pub(crate) cell_writes: Vec<crate::engine::CellWrite>,
 }
 
 /// Makes cell `i` of a loaded position, holding `*old`, hold `new`, and

@@ -277,6 +277,11 @@ pub(crate) struct WalkScratch {
     poi_places: Vec<Option<Squares>>,
     /// Whether walks trace the squares the outermost piece of interest moves to.
     tracing: bool,
+    /// Whether searches give moves as cell writes where they can
+    /// ([`Successor::cells`]).
+    pub(crate) cells: bool,
+    /// A move's cell writes.
+    pub(crate) cell_writes: Vec<crate::engine::CellWrite>,
     /// Those squares so far.
     path: Vec<u32>,
     /// A result's path as coordinates.
@@ -306,6 +311,11 @@ impl WalkScratch {
     /// Whether walks trace the squares the outermost piece of interest moves to.
     pub(crate) fn tracing(&self) -> bool {
         self.tracing
+    }
+
+    /// Makes searches give moves as cell writes where they can, or not.
+    pub(crate) fn give_cells(&mut self, on: bool) {
+        self.cells = on;
     }
 }
 
@@ -718,8 +728,18 @@ impl Walker {
         // themselves; the first rewrites are tested before a walk.)
         if let Some(plan) = self.choice() {
             let mut changes = std::mem::take(&mut scratch.changes);
-            plan.each_traced(position, occupied, &mut changes, scratch.tracing, found);
+            let mut cells = std::mem::take(&mut scratch.cell_writes);
+            let cells_out = scratch.cells.then_some(&mut cells);
+            plan.each_traced(
+                position,
+                occupied,
+                &mut changes,
+                cells_out,
+                scratch.tracing,
+                found,
+            );
             scratch.changes = changes;
+            scratch.cell_writes = cells;
             return Ok(());
         }
         if let Some(shortcut) = &self.shortcut

@@ -918,7 +918,12 @@ impl Run<'_> {
                 Sink::Collect(found) => {
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
-                    changes_in_reading_order(&diff, w, &mut changes);
+                    // (As cell writes when asked, and no box changed.)
+                    let cells = self.s.cells && diff.iter().all(|&(at, _)| at < TALLY_BASE);
+                    changes.clear();
+                    if !cells {
+                        changes_in_reading_order(&diff, w, &mut changes);
+                    }
                     let mut path = std::mem::take(&mut self.s.path_coords);
                     path.clear();
                     path.extend(self.s.path.iter().map(|&at| coord(at)));
@@ -929,6 +934,7 @@ impl Run<'_> {
                         became: self.trace.id.became.and_then(code::as_piece).map(|(p, _)| p),
                         path: &path,
                         hash: self.base_hash ^ delta,
+                        cells: if cells { &diff } else { &[] },
                     };
                     stop = found(&s).is_break();
                     self.s.changes = changes;
