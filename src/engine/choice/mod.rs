@@ -35,22 +35,20 @@ use smallvec::SmallVec;
 /// accepted (`outside`).
 #[inline(always)]
 pub(in crate::engine) fn check_places<W: Word>(held: W, shift: i32, inside: Squares, outside: Squares) -> W {
-    let back = if shift >= 0 {
-        held.shr(shift as u32)
-    } else {
-        held.shl(shift.unsigned_abs())
-    };
-    back.and(W::of(inside)).or(W::of(outside))
+    // A rotation, not a shift, without a branch on the shift's sign: from
+    // a square of `inside` the square `shift` bits on is on the board, so
+    // its bit comes round unwrapped; the bits that wrap land outside it.
+    // (`shift as u32` is `shift` modulo 2^32, which the rotation takes
+    // modulo the word's width.)
+    held.rotr(shift as u32).and(W::of(inside)).or(W::of(outside))
 }
 
 /// A machine word holding one bit per square (of a board that fits it).
 pub(in crate::engine) trait Word: Copy {
     /// The low bits of a square set.
     fn of(set: Squares) -> Self;
-    /// Shifted towards bit 0 (none left when `n` is the width or more).
-    fn shr(self, n: u32) -> Self;
-    /// Shifted away from bit 0 (none left when `n` is the width or more).
-    fn shl(self, n: u32) -> Self;
+    /// Rotated towards bit 0 by `n` modulo the width.
+    fn rotr(self, n: u32) -> Self;
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
     fn is_zero(self) -> bool;
@@ -74,12 +72,8 @@ macro_rules! word {
                 set as $t
             }
             #[inline(always)]
-            fn shr(self, n: u32) -> Self {
-                self.checked_shr(n).unwrap_or(0)
-            }
-            #[inline(always)]
-            fn shl(self, n: u32) -> Self {
-                self.checked_shl(n).unwrap_or(0)
+            fn rotr(self, n: u32) -> Self {
+                self.rotate_right(n)
             }
             #[inline(always)]
             fn and(self, other: Self) -> Self {
