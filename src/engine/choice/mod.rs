@@ -403,7 +403,7 @@ impl Plan {
                     changes.clear();
                     let mut h = position.hash;
                     for wr in writes {
-                        self.change(position, t + wr.shift, wr.code, &mut h, &mut changes);
+                        self.change(position, t + wr.shift, wr.code, &mut h, &mut changes, None);
                     }
                     if changes.is_empty() {
                         unchanged = true;
@@ -491,11 +491,14 @@ impl Plan {
                         // No tail made a rewrite: the rule's own writes, in
                         // reading order, each square once.
                         for wr in writes {
-                            let i = t + wr.shift;
-                            match cells.as_deref_mut() {
-                                Some(cells) => self.write_cell(position, i, wr.code, &mut h, cells),
-                                None => self.change(position, i, wr.code, &mut h, changes),
-                            }
+                            self.change(
+                                position,
+                                t + wr.shift,
+                                wr.code,
+                                &mut h,
+                                changes,
+                                cells.as_deref_mut(),
+                            );
                         }
                     } else {
                         // The last write to each square, where it changes it,
@@ -504,10 +507,7 @@ impl Plan {
                         made.sort_by_key(|&(i, _)| (-(i / w), i % w));
                         made.dedup_by_key(|&mut (i, _)| i);
                         for &(i, code) in &made {
-                            match cells.as_deref_mut() {
-                                Some(cells) => self.write_cell(position, i, code, &mut h, cells),
-                                None => self.change(position, i, code, &mut h, changes),
-                            }
+                            self.change(position, i, code, &mut h, changes, cells.as_deref_mut());
                         }
                     }
                     // The path a walk traces: the square the piece moved to.
@@ -546,24 +546,19 @@ impl Plan {
         found + self.nil as u64
     }
 
-    /// Notes the write of `code` on cell `i` of `position` (if it changes
-    /// it) in `cells` and the resulting hash `h`.
-    #[inline]
-    fn write_cell(&self, position: &Position, i: i32, code: Code, h: &mut u64, cells: &mut Vec<CellWrite>) {
-        let old = position.cells[i as usize];
-        if old == code {
-            return;
-        }
-        let w = self.width as i32;
-        let (x, y) = (i % w, i / w);
-        *h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
-        cells.push((i as u32, code));
-    }
-
     /// Notes the change of square `i` of `position` to `code` (if it
-    /// changes it) in `changes` and the resulting hash `h`.
+    /// changes it) in `cells` as a cell write where given, else in
+    /// `changes`, and the resulting hash `h`.
     #[inline]
-    fn change(&self, position: &Position, i: i32, code: Code, h: &mut u64, changes: &mut Vec<Change>) {
+    fn change(
+        &self,
+        position: &Position,
+        i: i32,
+        code: Code,
+        h: &mut u64,
+        changes: &mut Vec<Change>,
+        cells: Option<&mut Vec<CellWrite>>,
+    ) {
         let old = position.cells[i as usize];
         if old == code {
             return;
@@ -571,10 +566,13 @@ impl Plan {
         let w = self.width as i32;
         let (x, y) = (i % w, i / w);
         *h ^= hash::square(x, y, old) ^ hash::square(x, y, code);
-        changes.push(Change {
-            at: Coord::new(x, y),
-            content: Content::from_code(code),
-        });
+        match cells {
+            Some(cells) => cells.push((i as u32, code)),
+            None => changes.push(Change {
+                at: Coord::new(x, y),
+                content: Content::from_code(code),
+            }),
+        }
     }
 
     /// The squares where, the piece of rule `k` landed there, its tails may

@@ -457,15 +457,8 @@ fn a_fan_counted_on_square_sets_agrees_with_the_walk_on_crowded_boards_with_hole
     let mut boards = Boards(0x1B87_3593_C0FF_EE11);
     let mut counted = 0;
     for _ in 0..300 {
-        let mut text: Vec<char> = crowded(&mut boards, 6, 6, &['♖', '♖', '♜']).chars().collect();
-        for (i, c) in text.iter_mut().enumerate() {
-            let (row, col) = (i / 7, i % 7);
-            let corner = (row == 0 || row == 5) && (col == 0 || col == 5);
-            if *c == '.' && !corner && boards.next(5) == 0 {
-                *c = ' ';
-            }
-        }
-        let position = f.board(&text.iter().collect::<String>());
+        let board = crowded(&mut boards, 6, 6, &['♖', '♖', '♜']);
+        let position = f.board(&with_holes(&mut boards, &board, 5));
         let listed = move_positions(&*reference, WHITE, &position, false);
         let n = fast
             .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
@@ -534,6 +527,20 @@ fn crowded(boards: &mut Boards, width: usize, height: usize, pieces: &[char]) ->
         .chunks(width)
         .map(|r| r.iter().collect::<String>() + "\n")
         .collect()
+}
+
+/// `board` (6 by 6, as [`crowded`] makes it) with one in about `one_in` of
+/// its empty squares made a hole, the corners kept (the grid stays 6 by 6).
+fn with_holes(boards: &mut Boards, board: &str, one_in: u64) -> String {
+    let mut text: Vec<char> = board.chars().collect();
+    for (i, c) in text.iter_mut().enumerate() {
+        let (row, col) = (i / 7, i % 7);
+        let corner = (row == 0 || row == 5) && (col == 0 || col == 5);
+        if *c == '.' && !corner && boards.next(one_in) == 0 {
+            *c = ' ';
+        }
+    }
+    text.into_iter().collect()
 }
 
 #[test]
@@ -614,16 +621,8 @@ fn a_tail_that_looks_for_no_square_sees_the_holes_of_the_board() {
     let mut boards = Boards(0x3C6E_F372_FE94_F82B);
     let (mut below_holes, mut moves) = (0, 0);
     for _ in 0..300 {
-        let mut text: Vec<char> = crowded(&mut boards, 6, 6, &['♙', '♙', '♜']).chars().collect();
-        // Holes, the corners kept (the grid stays 6 by 6).
-        for (i, c) in text.iter_mut().enumerate() {
-            let (row, col) = (i / 7, i % 7);
-            let corner = (row == 0 || row == 5) && (col == 0 || col == 5);
-            if *c == '.' && !corner && boards.next(3) == 0 {
-                *c = ' ';
-            }
-        }
-        let position = f.board(&text.iter().collect::<String>());
+        let board = crowded(&mut boards, 6, 6, &['♙', '♙', '♜']);
+        let position = f.board(&with_holes(&mut boards, &board, 3));
         let found = |engine: &dyn Engine| {
             let mut out = Vec::new();
             each_move(engine, WHITE, &position, false, |o| out.push((seen(o), o.became)));
