@@ -126,7 +126,7 @@ class Server:
     """`chessalg serve` on a free port."""
 
     def __init__(self, binary, rules, *args):
-        self.proc = subprocess.Popen([binary, "serve", rules, "--port", "0", *args],
+        self.proc = subprocess.Popen([binary, "serve", rules, "--port", "0", "--no-db", *args],
                                      stdout=subprocess.PIPE, text=True)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http://"):
@@ -270,6 +270,59 @@ def scenarios(args, d):
         print("othello pass by its button")
 
 
+def friends(args, d, driver_url):
+    """A game with seats in three browsers at once: the page's "Play a
+    friend" gives the links; the white and black seats each play by clicks
+    and see the other's move without reloading; the watcher sees every move
+    and can move for nobody (its move requests get 403)."""
+    with Server(args.binary, "rules/chess.alg") as chess:
+        open_page(d, chess)
+        d.click("#friend")
+        d.find('#links a[data-link="watch"]')
+        links = d.run("""const out = {};
+                         for (const a of document.querySelectorAll('#links a[data-link]')) out[a.dataset.link] = a.href;
+                         return out;""")
+        others = [Driver(driver_url, args.chromium), Driver(driver_url, args.chromium)]
+        try:
+            white, black, watcher = d, others[0], others[1]
+            for who, url in [(white, links["white"]), (black, links["black"]), (watcher, links["watch"])]:
+                who.go(url)
+                who.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
+                         "the board")
+                # Set once: still there after moves only if the page never reloads.
+                who.run("window.notReloaded = true;")
+            assert white.text("#seat") == "You play white", white.text("#seat")
+            assert black.text("#seat") == "You play black", black.text("#seat")
+            assert watcher.text("#seat") == "Watching", watcher.text("#seat")
+            moves = [(white, "e2e4"), (black, "e7e5"), (white, "g1f3"), (black, "b8c6"), (white, "f1b5")]
+            for ply, (who, name) in enumerate(moves, start=1):
+                play(who, name)
+                for other in (white, black, watcher):
+                    other.wait(f"return game.plies === {ply};", f"move {ply} ({name}) seen by every page", timeout=5)
+            for who in (white, black, watcher):
+                assert who.run("return window.notReloaded === true;"), "a page reloaded"
+                assert who.run("return game.record.join(' ');") == "e4 e5 Nf3 Nc6 Bb5"
+            # The watcher: no moves offered, clicks select nothing, the API says 403.
+            assert watcher.run("return game.legal.length;") == 0
+            watcher.click('#board g[data-square="a7"]')
+            assert not watcher.run("return !!document.querySelector('#board g[data-target]');")
+            status = watcher.run_async("""const done = arguments[arguments.length - 1];
+                fetch(`/api/games/${game.id}/move`, {method: 'POST', headers: {'Content-Type': 'application/json'},
+                      body: JSON.stringify({move: 'a7a6'})}).then((r) => done(r.status));""")
+            assert status == 403, status
+            # White may not move for black.
+            status = white.run_async("""const done = arguments[arguments.length - 1];
+                fetch(`/api/games/${game.id}/move`, {method: 'POST', headers: {'Content-Type': 'application/json',
+                      Authorization: `Bearer ${token}`}, body: JSON.stringify({move: 'a7a6'})}).then((r) => done(r.status));""")
+            assert status == 403, status
+            assert black.run("return game.plies;") == 5
+            print("friends by link: 5 moves by clicks in two browsers, each seen live by both and a watcher; "
+                  "the watcher's and the wrong seat's moves refused (403)")
+        finally:
+            for o in others:
+                o.close()
+
+
 # One move of the player to move, chosen at random among the page's legal
 # moves and made by clicking what the page shows (pocket piece, squares,
 # picker button, or the button of a move without squares); then waits until
@@ -374,6 +427,7 @@ def main():
         d = Driver(f"http://127.0.0.1:{port}", args.chromium)
         if not args.only:
             scenarios(args, d)
+            friends(args, d, f"http://127.0.0.1:{port}")
         if args.all or args.only:
             files = sorted(f for f in glob.glob("rules/*.alg") if not f.endswith("prelude.alg"))
             if args.only:

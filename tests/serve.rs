@@ -6,10 +6,13 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
-/// A running `chessalg serve` on a free port, stopped when dropped.
+/// A running `chessalg serve` on a free port, its games in a database of
+/// its own, stopped when dropped.
 struct Served {
     child: Child,
     addr: String,
+    db: std::path::PathBuf,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Served {
@@ -18,8 +21,17 @@ impl Served {
     }
 
     fn start_with(rules: &str, extra: &[&str]) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let mut served = Served::start_on(rules, extra, &dir.path().join("games.sqlite3"));
+        served._dir = Some(dir);
+        served
+    }
+
+    /// A server on the database `db`.
+    fn start_on(rules: &str, extra: &[&str], db: &std::path::Path) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-            .args(["serve", rules, "--port", "0", "--time-cap", "0.3"])
+            .args(["serve", rules, "--port", "0", "--time-cap", "0.3", "--db"])
+            .arg(db)
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -35,15 +47,26 @@ impl Served {
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("serve printed {line:?}"))
             .to_string();
-        Served { child, addr }
+        Served {
+            child,
+            addr,
+            db: db.to_path_buf(),
+            _dir: None,
+        }
     }
 
     /// One request; the status and the body.
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        self.request_as(method, path, body, None)
+    }
+
+    /// One request carrying a seat token (`Authorization: Bearer`).
+    fn request_as(&self, method: &str, path: &str, body: &str, token: Option<&str>) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).unwrap();
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             self.addr,
             body.len()
         )
@@ -57,7 +80,11 @@ impl Served {
     }
 
     fn json(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
-        let (status, text) = self.request(method, path, body);
+        self.json_as(method, path, body, None)
+    }
+
+    fn json_as(&self, method: &str, path: &str, body: &str, token: Option<&str>) -> (u16, serde_json::Value) {
+        let (status, text) = self.request_as(method, path, body, token);
         (
             status,
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
@@ -488,4 +515,234 @@ fn a_rule_file_whose_moves_explode_leaves_the_server_running() {
     let (status, info) = s.json("GET", "/api/info", "");
     assert_eq!(status, 200);
     assert_eq!(info["game"], "Rooks on a long row");
+}
+
+/// The seat tokens of a game made with `{"seats": true}`, by player.
+fn seat_tokens(made: &serde_json::Value) -> (String, String) {
+    let token = |p: &str| made["seats"][p]["token"].as_str().unwrap().to_string();
+    (token("white"), token("black"))
+}
+
+/// A game with seats: each seat's link plays only its own side, a move
+/// without a token or with the other seat's is refused with 403 and
+/// changes nothing, a watcher sees the game but no moves, and a seated
+/// game takes no move back.
+#[test]
+fn only_a_seats_token_moves_for_it() {
+    let s = Served::start("rules/chess.alg");
+    let (status, made) = s.json("POST", "/api/games", r#"{"seats": true}"#);
+    assert_eq!(status, 200, "{made}");
+    let id = made["id"].as_u64().unwrap();
+    let (white, black) = seat_tokens(&made);
+    assert_ne!(white, black);
+    assert!(white.len() >= 32, "{white}");
+    let url = made["seats"]["white"]["url"].as_str().unwrap();
+    assert!(url.ends_with(&format!("/?game={id}&seat={white}")), "{url}");
+    assert!(
+        made["watch_url"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/?game={id}"))
+    );
+    // The answer to whoever made it is a watcher's: no moves.
+    assert_eq!(made["legal"].as_array().unwrap().len(), 0);
+
+    let path = format!("/api/games/{id}/move");
+    let e4 = r#"{"move": "e2e4"}"#;
+    for token in [
+        None,
+        Some(black.as_str()),
+        Some("0123456789abcdef0123456789abcdef"),
+    ] {
+        let (status, body) = s.json_as("POST", &path, e4, token);
+        assert_eq!(status, 403, "{token:?}: {body}");
+        assert!(body["error"].as_str().unwrap().contains("white"), "{body}");
+    }
+    let (status, _) = s.json_as("POST", &format!("/api/games/{id}/ai"), "{}", Some(&black));
+    assert_eq!(status, 403);
+    let (_, seen) = s.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(seen["plies"], 0);
+
+    // Each seat sees its moves when it is to move, and plays them.
+    let (_, mine) = s.json_as("GET", &format!("/api/games/{id}"), "", Some(&white));
+    assert_eq!(mine["you"], "white");
+    assert_eq!(mine["legal"].as_array().unwrap().len(), 20);
+    let (_, theirs) = s.json_as("GET", &format!("/api/games/{id}"), "", Some(&black));
+    assert_eq!(theirs["you"], "black");
+    assert_eq!(theirs["legal"].as_array().unwrap().len(), 0);
+    let (status, after) = s.json_as("POST", &path, e4, Some(&white));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["history"], serde_json::json!(["e2e4"]));
+    let (status, _) = s.json_as("POST", &path, r#"{"move": "d2d4"}"#, Some(&white));
+    assert_eq!(status, 403);
+    let (status, _) = s.json_as("POST", &path, r#"{"move": "e7e5"}"#, Some(&black));
+    assert_eq!(status, 200);
+    let (status, _) = s.json_as("POST", &format!("/api/games/{id}/undo"), "{}", Some(&white));
+    assert_eq!(status, 409);
+    let (_, watched) = s.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(watched["history"], serde_json::json!(["e2e4", "e7e5"]));
+    assert_eq!(watched["you"], serde_json::Value::Null);
+    assert_eq!(watched["legal"].as_array().unwrap().len(), 0);
+    assert_eq!(watched["seated"], true);
+}
+
+/// The server killed with SIGKILL mid-game and started again on the same
+/// database brings back every game: its moves, its seats, its clock.
+#[test]
+fn games_come_back_after_the_server_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let (seated, open, white, black) = {
+        let s = Served::start_on("rules/chess.alg", &["--clock", "5+3"], &db);
+        let (_, made) = s.json("POST", "/api/games", r#"{"seats": true}"#);
+        let seated = made["id"].as_u64().unwrap();
+        let (white, black) = seat_tokens(&made);
+        let path = format!("/api/games/{seated}/move");
+        for (m, t) in [("e2e4", &white), ("e7e5", &black), ("g1f3", &white)] {
+            let (status, body) = s.json_as("POST", &path, &format!(r#"{{"move": "{m}"}}"#), Some(t));
+            assert_eq!(status, 200, "{body}");
+        }
+        let (_, made) = s.json("POST", "/api/games", r#"{"clock": "1+0"}"#);
+        let open = made["id"].as_u64().unwrap();
+        for m in ["d2d4", "d7d5", "c2c4"] {
+            s.json(
+                "POST",
+                &format!("/api/games/{open}/move"),
+                &format!(r#"{{"move": "{m}"}}"#),
+            );
+        }
+        let (status, _) = s.json("POST", &format!("/api/games/{open}/undo"), "{}");
+        assert_eq!(status, 200);
+        // `Served` is dropped here: Child::kill sends SIGKILL.
+        (seated, open, white, black)
+    };
+    let s = Served::start_on("rules/chess.alg", &[], &db);
+    let (status, back) = s.json_as("GET", &format!("/api/games/{seated}"), "", Some(&black));
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["history"], serde_json::json!(["e2e4", "e7e5", "g1f3"]));
+    assert_eq!(back["you"], "black");
+    assert_eq!(back["clock"]["base_ms"], 300_000);
+    assert_eq!(back["clock"]["increment_ms"], 3_000);
+    assert_eq!(back["clock"]["running"], "black");
+    let left = back["clock"]["left_ms"]["white"].as_u64().unwrap();
+    // Two moves of white, each adding 3 s, the second charged a few ms.
+    assert!((303_000..=306_000).contains(&left), "{left}");
+    let (status, _) = s.json_as(
+        "POST",
+        &format!("/api/games/{seated}/move"),
+        r#"{"move": "b8c6"}"#,
+        Some(&white),
+    );
+    assert_eq!(status, 403);
+    let (status, _) = s.json_as(
+        "POST",
+        &format!("/api/games/{seated}/move"),
+        r#"{"move": "b8c6"}"#,
+        Some(&black),
+    );
+    assert_eq!(status, 200);
+    let (_, back) = s.json("GET", &format!("/api/games/{open}"), "");
+    assert_eq!(back["history"], serde_json::json!(["d2d4", "d7d5"]));
+    assert_eq!(back["clock"]["base_ms"], 60_000);
+    let (_, listed) = s.json("GET", "/api/games", "");
+    let ids: Vec<u64> = (listed["games"].as_array().unwrap().iter())
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![open, seated]);
+    assert!(s.db.exists());
+}
+
+/// A file that is not a chessalg database is refused in one line and left
+/// as it was.
+#[test]
+fn a_database_that_is_not_ours_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes, not a database\n".repeat(100)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args(["serve", "rules/chess.alg", "--port", "0", "--db"])
+        .arg(&notes)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a chessalg database"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my notes, not a database\n".repeat(100)
+    );
+}
+
+/// The event stream sends the game at once and again within a second of
+/// each move, without asking.
+#[test]
+fn the_event_stream_sends_every_move() {
+    let s = Served::start("rules/chess.alg");
+    let (_, made) = s.json("POST", "/api/games", "{}");
+    let id = made["id"].as_u64().unwrap();
+    let mut stream = TcpStream::connect(&s.addr).unwrap();
+    write!(
+        stream,
+        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        s.addr
+    )
+    .unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_millis(200)))
+        .unwrap();
+    // The events read so far, as the text of their `data:` lines.
+    let mut seen = String::new();
+    let mut read_until = |want: usize, seen: &mut String| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        let mut buf = [0u8; 65536];
+        while seen.matches("event: game").count() < want && std::time::Instant::now() < deadline {
+            if let Ok(n) = stream.read(&mut buf) {
+                seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        }
+        seen.matches("event: game").count()
+    };
+    assert_eq!(read_until(1, &mut seen), 1, "{seen}");
+    assert!(seen.contains("text/event-stream"), "{seen}");
+    for (k, m) in ["e2e4", "e7e5"].into_iter().enumerate() {
+        let (status, _) = s.json(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            &format!(r#"{{"move": "{m}"}}"#),
+        );
+        assert_eq!(status, 200);
+        assert_eq!(read_until(k + 2, &mut seen), k + 2, "after {m}: {seen}");
+        assert!(
+            seen.contains(&format!(
+                r#""history":["e2e4"{}"#,
+                if k == 1 { r#","e7e5""# } else { "" }
+            )),
+            "{seen}"
+        );
+    }
+}
+
+/// A clock that runs out is judged by the server: nobody needs to ask,
+/// the game ends, and no move is taken after it.
+#[test]
+fn the_server_judges_a_clock_that_runs_out() {
+    let s = Served::start_with("rules/chess.alg", &["--clock", "0.01+0"]);
+    let (_, made) = s.json("POST", "/api/games", "{}");
+    let id = made["id"].as_u64().unwrap();
+    assert_eq!(made["clock"]["base_ms"], 600);
+    assert_eq!(made["clock"]["running"], serde_json::Value::Null);
+    let (status, moved) = s.json("POST", &format!("/api/games/{id}/move"), r#"{"move": "e2e4"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(moved["clock"]["running"], "black");
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    let (_, now) = s.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(now["result"]["winner"], "white", "{now}");
+    assert_eq!(now["result"]["reason"], "black ran out of time");
+    assert_eq!(now["clock"]["left_ms"]["black"], 0);
+    let (status, _) = s.json("POST", &format!("/api/games/{id}/move"), r#"{"move": "e7e5"}"#);
+    assert_eq!(status, 400);
+    let (_, listed) = s.json("GET", "/api/games", "");
+    assert_eq!(listed["games"][0]["over"], true);
 }

@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use chessalg::decl::Spec;
 use chessalg::session::Controller;
-use chessalg::web::{ServeOptions, routes};
+use chessalg::web::{ServeOptions, Store, routes};
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
 
@@ -56,8 +56,10 @@ fuzz_target!(|data: &[u8]| {
         seats: vec![Controller::Human; 2],
         start: None,
         weights: vec![None, None],
+        clock: None,
     };
-    let app = routes(spec(), game, options);
+    let store = Store::in_memory().expect("an in-memory database");
+    let app = routes(spec(), game, options, store);
     // Requests, one per line: a byte for the method and path, then the body.
     for line in data.split(|&b| b == b'\n').take(8) {
         let Some((&pick, body)) = line.split_first() else {

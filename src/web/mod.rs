@@ -1,33 +1,49 @@
 //! `chessalg serve`: a web board for any rule file. An HTTP server (axum on
-//! tokio) keeps games in memory by id and answers a JSON API; the page it
-//! serves (HTML, CSS and JavaScript embedded in the binary) draws the board
-//! from that API and holds no rules: legality, names and outcomes come from
-//! the game layer, as in `play`.
+//! tokio) answers a JSON API and keeps its games in an SQLite database
+//! ([`store`]), written move by move, so that a restart on the same file
+//! brings every game back; the page it serves (HTML, CSS and JavaScript
+//! embedded in the binary) draws the board from that API and holds no
+//! rules: legality, names and outcomes come from the game layer, as in
+//! `play`.
+//!
+//! A game may have seats: one secret token per player, sent with each move
+//! as `Authorization: Bearer TOKEN`, so that friends play from their own
+//! browsers by link and nobody moves for another; every page viewing a
+//! game follows it live through an event stream; an optional clock is
+//! judged by the server.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State as Shared};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::Stream;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
 use crate::ai::{Ai, Budget, Rng, Weights};
-use crate::core::{Content, Coord, PlayerId};
 use crate::decl::Spec;
 use crate::engine::Cache;
-use crate::game::{Action, Ending, Game, PgnTags, Reason, State};
+use crate::game::{Action, Game, PgnTags, State};
 use crate::inspect::Verdict;
 use crate::session::Controller;
 
+mod played;
+pub mod store;
 pub mod svg;
+
+pub use played::parse_clock;
+use played::{Played, Viewer, legal_and_ending, now_ms};
+pub use store::{ClockSetting, Store, StoreError};
 
 /// The page: the board, drawn from the API.
 const PAGE: &str = include_str!("page.html");
@@ -35,8 +51,12 @@ const PAGE: &str = include_str!("page.html");
 /// The largest request body accepted, in bytes.
 const MAX_BODY: usize = 16 * 1024;
 
-/// How many games one server keeps at most (the oldest go first).
+/// How many games one server keeps in memory at most (the oldest go
+/// first; the database keeps them, and they come back when asked for).
 const MAX_GAMES: usize = 10_000;
+
+/// How many games the list of games (`GET /api/games`) shows.
+const LISTED_GAMES: usize = 50;
 
 /// What `chessalg serve` was told on the command line.
 #[derive(Clone, Debug)]
@@ -56,29 +76,33 @@ pub struct ServeOptions {
     pub start: Option<State>,
     /// Each player's learned weights for the AI (`--weights`), in turn order.
     pub weights: Vec<Option<Arc<Weights>>>,
+    /// The clock of new games when a request names none (`--clock 5+3`).
+    pub clock: Option<ClockSetting>,
 }
 
-/// One game in the server's memory: where it started and the moves played.
-struct Played {
-    start: State,
-    states: Vec<State>,
-    actions: Vec<Action>,
-    names: Vec<String>,
-    /// The moves in the game's notation (SAN; `11-15` under `notation numbered`).
-    record: Vec<String>,
+/// A game in memory, and the event streams waiting for its next change.
+struct Slot {
+    played: Mutex<Played>,
+    /// Counts the game's changes; event streams wait on it.
+    changes: watch::Sender<u64>,
 }
 
-impl Played {
-    /// The position after the first `ply` moves (`None`: the last), with
-    /// that ply and the number of moves played; a 400 past the last.
-    fn at(&self, ply: Option<usize>) -> Result<(&State, usize, usize), ApiError> {
-        let last = self.states.len() - 1;
-        let shown = ply.unwrap_or(last);
-        let state = self
-            .states
-            .get(shown)
-            .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
-        Ok((state, shown, last))
+impl Slot {
+    fn new(played: Played) -> Arc<Slot> {
+        Arc::new(Slot {
+            played: Mutex::new(played),
+            changes: watch::Sender::new(0),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Played> {
+        // A panic in a handler leaves the game as its last whole change.
+        self.played.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tells every event stream of the game that it changed.
+    fn changed(&self) {
+        self.changes.send_modify(|n| *n += 1);
     }
 }
 
@@ -87,9 +111,27 @@ struct Server {
     /// The rule file as written (for `explain`).
     spec: Arc<Spec>,
     game: Arc<Game>,
-    games: Mutex<HashMap<u64, Arc<Mutex<Played>>>>,
-    next_id: AtomicU64,
+    games: Mutex<HashMap<u64, Arc<Slot>>>,
+    store: Store,
     options: ServeOptions,
+}
+
+impl Server {
+    /// Keeps `slot` in memory as game `id`, unless another request put it
+    /// there first (that one is kept and given back).
+    fn remember(&self, id: u64, slot: Arc<Slot>) -> Arc<Slot> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(there) = games.get(&id) {
+            return there.clone();
+        }
+        if games.len() >= MAX_GAMES
+            && let Some(&oldest) = games.keys().min()
+        {
+            games.remove(&oldest);
+        }
+        games.insert(id, slot.clone());
+        slot
+    }
 }
 
 /// A request that cannot be answered: its status and a one-line reason.
@@ -105,12 +147,50 @@ fn bad(reason: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, reason.into())
 }
 
+fn forbidden(reason: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::FORBIDDEN, reason.into())
+}
+
+fn conflict(reason: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::CONFLICT, reason.into())
+}
+
+/// A database failure, as a request sees it (the change was not made).
+fn not_stored(e: StoreError) -> ApiError {
+    ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("not saved: {e}"))
+}
+
+/// The seat token a request carries (`Authorization: Bearer TOKEN`).
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))?;
+    Some(token.trim().to_string())
+}
+
+/// A new secret seat token: 128 random bits from the system, in hex.
+fn new_token() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no randomness for a seat token: {e}"),
+        )
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// The body of `POST /api/games`: a position (FEN) or a game (PGN) to
-/// start from, or neither for the server's start.
+/// start from, or neither for the server's start; seats (one secret link
+/// per player) and a clock (`"5+3"`), if wanted.
 #[derive(Deserialize, Default)]
 struct NewGame {
     fen: Option<String>,
     pgn: Option<String>,
+    #[serde(default)]
+    seats: bool,
+    clock: Option<String>,
 }
 
 /// The query of `GET /api/games/{id}`: `?ply=N` shows the position after
@@ -118,6 +198,13 @@ struct NewGame {
 #[derive(Deserialize, Default)]
 struct ShowAt {
     ply: Option<usize>,
+}
+
+/// The query of `GET /api/games/{id}/events`: the viewer's seat token
+/// (an event stream cannot send headers), to be sent their legal moves.
+#[derive(Deserialize, Default)]
+struct EventsFor {
+    seat: Option<String>,
 }
 
 /// The body of `POST /api/games/{id}/move`.
@@ -137,32 +224,33 @@ struct AiMove {
     random: bool,
 }
 
-/// Serves the board for `game` (built from `spec`) until the process ends;
-/// `bound` is called with the address listened on (the port chosen when 0
-/// was asked).
+/// Serves the board for `game` (built from `spec`), its games kept in
+/// `store`, until the process ends; `bound` is called with the address
+/// listened on (the port chosen when 0 was asked).
 pub fn serve(
     spec: Spec,
     game: Game,
     options: ServeOptions,
+    store: Store,
     bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         bound(listener.local_addr()?);
-        axum::serve(listener, routes(Arc::new(spec), Arc::new(game), options)).await
+        axum::serve(listener, routes(Arc::new(spec), Arc::new(game), options, store)).await
     })
 }
 
-/// The server's routes for `game` (built from `spec`), with no games yet:
-/// what [`serve`] listens with, and what a test or a fuzzer sends requests
-/// to without a socket.
-pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions) -> Router {
+/// The server's routes for `game` (built from `spec`), its games kept in
+/// `store`: what [`serve`] listens with, and what a test or a fuzzer sends
+/// requests to without a socket.
+pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: Store) -> Router {
     router(Arc::new(Server {
         spec,
         game,
         games: Mutex::new(HashMap::new()),
-        next_id: AtomicU64::new(1),
+        store,
         options,
     }))
 }
@@ -171,8 +259,9 @@ fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/info", get(info))
-        .route("/api/games", post(new_game))
+        .route("/api/games", post(new_game).get(list_games))
         .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/ai", post(ai_move))
@@ -200,6 +289,9 @@ async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
             (p.clone(), json!(who))
         })
         .collect();
+    let clock = server.options.clock.map(
+        |c| json!({ "base_ms": c.base.as_millis() as u64, "increment_ms": c.increment.as_millis() as u64 }),
+    );
     Json(json!({
         "game": server.game.name(),
         "players": server.game.players(),
@@ -208,21 +300,37 @@ async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
         "seats": seats,
         "time_ms": server.options.ai_time.as_millis() as u64,
         "time_cap_ms": server.options.ai_cap.as_millis() as u64,
+        "clock": clock,
     }))
 }
 
-/// `POST /api/games` (`{"fen": ...}` or `{"pgn": ...}`, optional): a new
-/// game, from a position or with a recorded game's moves played.
+/// `POST /api/games` (`{"fen": ...}` or `{"pgn": ...}`, `"seats": true`,
+/// `"clock": "5+3"`, all optional): a new game, from a position or with a
+/// recorded game's moves played, stored before it is answered. With seats
+/// the answer has each player's secret link (`seats: {PLAYER: {token,
+/// url}}`) and a link to watch (`watch_url`).
 async fn new_game(
     Shared(server): Shared<Arc<Server>>,
+    headers: HeaderMap,
     body: Option<Json<NewGame>>,
 ) -> Result<Json<Value>, ApiError> {
     let body = body.map(|Json(b)| b).unwrap_or_default();
-    let game = server.game.clone();
-    let default_start = server.options.start.clone();
-    let played = blocking(
-        "the position could not be read",
-        move || -> Result<Played, ApiError> {
+    let clock = match &body.clock {
+        Some(text) => Some(parse_clock(text).map_err(bad)?),
+        None => server.options.clock,
+    };
+    let tokens = if body.seats {
+        let players = server.game.players().len();
+        Some((0..players).map(|_| new_token()).collect::<Result<Vec<_>, _>>()?)
+    } else {
+        None
+    };
+    let s = server.clone();
+    let seats = tokens.clone();
+    let (id, slot) = blocking(
+        "the game could not be made",
+        move || -> Result<(u64, Arc<Slot>), ApiError> {
+            let game = &s.game;
             let mut cache = Cache::new();
             let (start, actions) = match (body.fen, body.pgn) {
                 (Some(_), Some(_)) => return Err(bad("give a FEN or a PGN, not both")),
@@ -235,48 +343,187 @@ async fn new_game(
                     let read = game.read_pgn(&text, &mut cache).map_err(|e| bad(e.to_string()))?;
                     (read.start, read.actions)
                 }
-                (None, None) => (default_start.unwrap_or_else(|| game.initial()), Vec::new()),
+                (None, None) => (
+                    s.options.start.clone().unwrap_or_else(|| game.initial()),
+                    Vec::new(),
+                ),
             };
-            let mut p = Played {
-                start: start.clone(),
-                states: vec![start],
-                actions: Vec::new(),
-                names: Vec::new(),
-                record: Vec::new(),
-            };
+            let mut p = Played::new(game, start, seats, clock);
             for action in actions {
-                let state = p.states.last().expect("a game has a position").clone();
-                let (legal, _) = legal_and_ending(&game, &state, &mut cache)?;
+                let state = p.last().clone();
+                let (legal, _) = legal_and_ending(game, &state, &mut cache)?;
                 let i = legal
                     .iter()
                     .position(|a| *a == action)
                     .ok_or_else(|| bad("a move of the PGN is not legal"))?;
-                push(&game, &mut p, &state, &legal, i);
+                p.push(game, &state, &legal, i, now_ms());
             }
-            Ok(p)
+            let id = s.store.insert(&p.stored(game)).map_err(not_stored)?;
+            Ok((id, Slot::new(p)))
         },
     )
     .await?;
-    let id = server.next_id.fetch_add(1, Ordering::Relaxed);
-    let played = Arc::new(Mutex::new(played));
-    {
-        let mut games = server.games.lock().expect("the games lock is never poisoned");
-        if games.len() >= MAX_GAMES
-            && let Some(&oldest) = games.keys().min()
-        {
-            games.remove(&oldest);
-        }
-        games.insert(id, played.clone());
+    let slot = server.remember(id, slot);
+    let viewer = if tokens.is_some() {
+        None
+    } else {
+        Some(String::new())
+    };
+    let mut v = describe(&server, id, slot, None, viewer).await?;
+    if let Some(tokens) = tokens {
+        let host = (headers.get(header::HOST))
+            .and_then(|h| h.to_str().ok())
+            .map_or_else(|| server.options.addr.to_string(), str::to_string);
+        let links: serde_json::Map<String, Value> = (server.game.players().iter())
+            .zip(&tokens)
+            .map(|(player, token)| {
+                let url = format!("http://{host}/?game={id}&seat={token}");
+                (player.clone(), json!({ "token": token, "url": url }))
+            })
+            .collect();
+        v["seats"] = Value::Object(links);
+        v["watch_url"] = json!(format!("http://{host}/?game={id}"));
     }
-    describe(&server, id, played).await.map(Json)
+    Ok(Json(v))
 }
 
-/// The game of an id, or a 404.
-fn find(server: &Server, id: &str) -> Result<(u64, Arc<Mutex<Played>>), ApiError> {
+/// `GET /api/games`: the newest games of this server's rule file, newest
+/// first, each with whose move it is, how many moves were played, its
+/// result and the link to watch it.
+async fn list_games(Shared(server): Shared<Arc<Server>>) -> Result<Json<Value>, ApiError> {
+    let s = server.clone();
+    let ids = blocking("the games could not be listed", move || {
+        s.store.recent(s.game.name(), LISTED_GAMES).map_err(not_stored)
+    })
+    .await?;
+    let mut games = Vec::new();
+    for id in ids {
+        // A game that no longer plays under these rules is left out.
+        let Ok((_, slot)) = find(&server, &id.to_string()).await else {
+            continue;
+        };
+        let game = server.game.clone();
+        let summary = blocking("the game could not be shown", move || {
+            let p = slot.lock();
+            let mut cache = Cache::new();
+            let (_, ending) = legal_and_ending(&game, p.last(), &mut cache)?;
+            Ok(json!({
+                "id": id,
+                "turn": game.players()[p.last().turn().index()],
+                "plies": p.names.len(),
+                "over": ending.is_some() || p.flagged.is_some(),
+                "seated": p.seats.is_some(),
+                "clock": p.clock.is_some(),
+                "created_ms": p.created_ms,
+                "watch_url": format!("/?game={id}"),
+            }))
+        })
+        .await?;
+        games.push(summary);
+    }
+    Ok(Json(json!({ "games": games })))
+}
+
+/// The game of an id: from memory, or from the database (played again
+/// from its start under the server's rules), or a 404.
+async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiError> {
     let not_found = || ApiError(StatusCode::NOT_FOUND, format!("no game {id}"));
     let n: u64 = id.parse().map_err(|_| not_found())?;
-    let games = server.games.lock().expect("the games lock is never poisoned");
-    games.get(&n).cloned().map(|g| (n, g)).ok_or_else(not_found)
+    if let Some(slot) = server.games.lock().unwrap_or_else(|e| e.into_inner()).get(&n) {
+        return Ok((n, slot.clone()));
+    }
+    let s = server.clone();
+    let slot = blocking("the game could not be read", move || {
+        let stored = s.store.load(n).map_err(not_stored)?;
+        let stored = stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))?;
+        if stored.game != s.game.name() {
+            return Err(ApiError(
+                StatusCode::NOT_FOUND,
+                format!("game {n} is a game of {}, not of {}", stored.game, s.game.name()),
+            ));
+        }
+        let p = Played::replayed(&s.game, &stored)
+            .map_err(|e| conflict(format!("game {n} cannot be played again under these rules: {e}")))?;
+        Ok(Slot::new(p))
+    })
+    .await?;
+    let slot = server.remember(n, slot);
+    let deadline = slot.lock().deadline();
+    watch_clock(server, n, &slot, deadline);
+    Ok((n, slot))
+}
+
+/// Judges the clock of game `id` at `deadline` (if its clock runs): if
+/// the player to move has not moved by then, their time ran out.
+fn watch_clock(server: &Arc<Server>, id: u64, slot: &Arc<Slot>, deadline: Option<u64>) {
+    let Some(deadline) = deadline else {
+        return;
+    };
+    let (server, slot) = (server.clone(), slot.clone());
+    tokio::spawn(async move {
+        let wait = deadline.saturating_sub(now_ms());
+        tokio::time::sleep(Duration::from_millis(wait + 1)).await;
+        let _ = blocking("the clock could not be judged", move || {
+            let mut p = slot.lock();
+            if p.out_of_time(now_ms()) {
+                flag(&server, id, &slot, &mut p);
+            }
+            Ok(())
+        })
+        .await;
+    });
+}
+
+/// The player to move in game `id` ran out of time: the game ends so,
+/// kept in the database, and its viewers are told.
+fn flag(server: &Server, id: u64, slot: &Slot, p: &mut Played) {
+    let turn = p.last().turn().index();
+    p.flagged = Some(turn);
+    if let Err(e) = server.store.flag(id, turn) {
+        eprintln!("chessalg serve: game {id}: {e}");
+    }
+    slot.changed();
+}
+
+/// Whether `viewer` may move for the player to move of `p` (403 if not).
+fn may_move(game: &Game, p: &Played, viewer: Viewer) -> Result<(), ApiError> {
+    let turn = p.last().turn().index();
+    let players = game.players();
+    match viewer {
+        Viewer::Anyone => Ok(()),
+        Viewer::Seat(i) if i == turn => Ok(()),
+        Viewer::Seat(i) => Err(forbidden(format!(
+            "it is {}'s move, and this is {}'s seat",
+            players[turn], players[i]
+        ))),
+        Viewer::Watcher => Err(forbidden(format!(
+            "this game has seats: {}'s move needs the token of its seat (Authorization: Bearer TOKEN)",
+            players[turn]
+        ))),
+    }
+}
+
+/// Plays the `i`th of `legal` (the moves of its position now) in game
+/// `id` at `now` and stores it (taken back if it cannot be stored); the
+/// viewers are told.
+fn commit(
+    server: &Server,
+    id: u64,
+    slot: &Slot,
+    p: &mut Played,
+    legal: &[Action],
+    i: usize,
+    now: u64,
+) -> Result<(), ApiError> {
+    let state = p.last().clone();
+    p.push(&server.game, &state, legal, i, now);
+    let ply = p.played.len() - 1;
+    if let Err(e) = server.store.push_move(id, ply, &p.played[ply]) {
+        p.pop(now);
+        return Err(not_stored(e));
+    }
+    slot.changed();
+    Ok(())
 }
 
 /// `GET /api/games/{id}`: the position, its legal moves and the record.
@@ -284,94 +531,150 @@ async fn show(
     Shared(server): Shared<Arc<Server>>,
     Path(id): Path<String>,
     Query(at): Query<ShowAt>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let (n, played) = find(&server, &id)?;
-    describe_at(&server, n, played, at.ply).await.map(Json)
+    let (n, slot) = find(&server, &id).await?;
+    describe(&server, n, slot, at.ply, bearer(&headers))
+        .await
+        .map(Json)
+}
+
+/// `GET /api/games/{id}/events` (`?seat=TOKEN` optional): an event stream
+/// (Server-Sent Events) that sends the game (as `GET /api/games/{id}`
+/// shows it, event `game`) at once and after every change.
+async fn events(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(whom): Query<EventsFor>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let (n, slot) = find(&server, &id).await?;
+    let changes = slot.changes.subscribe();
+    let start = (server, slot, changes, whom.seat, true);
+    let stream = futures_util::stream::unfold(
+        start,
+        move |(server, slot, mut changes, seat, first)| async move {
+            if first {
+                changes.borrow_and_update();
+            } else if changes.changed().await.is_err() {
+                return None;
+            }
+            let v = describe(&server, n, slot.clone(), None, seat.clone())
+                .await
+                .ok()?;
+            let event = Event::default().event("game").data(v.to_string());
+            Some((Ok(event), (server, slot, changes, seat, false)))
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 /// `POST /api/games/{id}/move` (`{"move": "e2e4"}`): plays a legal move,
-/// named as `moves` names it (or in SAN).
+/// named as `moves` names it (or in SAN); in a game with seats, only with
+/// the token of the seat to move.
 async fn play_move(
     Shared(server): Shared<Arc<Server>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Json<PlayMove>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
-    let (n, played) = find(&server, &id)?;
-    let game = server.game.clone();
-    let p = played.clone();
-    blocking("the move could not be played", move || -> Result<(), ApiError> {
-        let mut p = p.lock().expect("a game's lock is never poisoned");
-        let state = p.states.last().expect("a game has a position").clone();
+    let (n, slot) = find(&server, &id).await?;
+    let token = bearer(&headers);
+    let (s, sl) = (server.clone(), slot.clone());
+    let (v, deadline) = blocking("the move could not be played", move || {
+        let mut p = sl.lock();
+        let viewer = p.viewer(token.as_deref());
+        may_move(&s.game, &p, viewer)?;
+        let state = p.last().clone();
+        let now = now_ms();
+        if p.out_of_time(now) {
+            flag(&s, n, &sl, &mut p);
+        }
         let mut cache = Cache::new();
-        let (legal, ending) = legal_and_ending(&game, &state, &mut cache)?;
-        if ending.is_some() {
+        let (legal, ending) = legal_and_ending(&s.game, &state, &mut cache)?;
+        if ending.is_some() || p.flagged.is_some() {
             return Err(bad("the game is over"));
         }
-        let i = game
+        let i = (s.game)
             .read_move(&state, &legal, &body.name)
             .map_err(|e| bad(e.to_string()))?;
-        push(&game, &mut p, &state, &legal, i);
-        Ok(())
+        commit(&s, n, &sl, &mut p, &legal, i, now)?;
+        Ok((p.describe(&s.game, n, None, viewer)?, p.deadline()))
     })
     .await?;
-    describe(&server, n, played).await.map(Json)
+    watch_clock(&server, n, &slot, deadline);
+    Ok(Json(v))
 }
 
-/// Plays the `i`th of `legal` in `p`, recording its name and its SAN.
-fn push(game: &Game, p: &mut Played, state: &State, legal: &[Action], i: usize) {
-    let names = game.move_names(state, legal);
-    let next = game.play(state, &legal[i]);
-    let san = game.san(state, &legal[i], legal, &mut Cache::new());
-    p.record.push(san.unwrap_or_else(|_| names[i].clone()));
-    p.names.push(names[i].clone());
-    p.actions.push(legal[i].clone());
-    p.states.push(next);
-}
-
-/// `POST /api/games/{id}/undo`: takes the last move back.
-async fn undo(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let (n, played) = find(&server, &id)?;
-    {
-        let mut p = played.lock().expect("a game's lock is never poisoned");
-        if p.states.len() < 2 {
+/// `POST /api/games/{id}/undo`: takes the last move back (not in a game
+/// with seats).
+async fn undo(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let (n, slot) = find(&server, &id).await?;
+    let token = bearer(&headers);
+    let (s, sl) = (server.clone(), slot.clone());
+    let (v, deadline) = blocking("the move could not be taken back", move || {
+        let mut p = sl.lock();
+        if p.seats.is_some() {
+            return Err(conflict("a game with seats takes no move back"));
+        }
+        let now = now_ms();
+        if !p.pop(now) {
             return Err(bad("there is no move to take back"));
         }
-        p.states.pop();
-        p.actions.pop();
-        p.names.pop();
-        p.record.pop();
-    }
-    describe(&server, n, played).await.map(Json)
+        p.flagged = None;
+        let kept = p.played.len();
+        if let Err(e) = s.store.truncate(n, kept) {
+            // The database still has the move: so does the game.
+            let stored = p.stored(&s.game);
+            if let Ok(back) = Played::replayed(&s.game, &stored) {
+                *p = back;
+            }
+            return Err(not_stored(e));
+        }
+        sl.changed();
+        let viewer = p.viewer(token.as_deref());
+        Ok((p.describe(&s.game, n, None, viewer)?, p.deadline()))
+    })
+    .await?;
+    watch_clock(&server, n, &slot, deadline);
+    Ok(Json(v))
 }
 
 /// `POST /api/games/{id}/ai` (`{"time_ms": 500}` optional): the AI plays
 /// the player to move, thinking off the request path for at most the
-/// server's cap (`{"random": true}`: a random legal move).
+/// server's cap (`{"random": true}`: a random legal move); in a game with
+/// seats, only for the seat whose token comes with the request.
 async fn ai_move(
     Shared(server): Shared<Arc<Server>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Option<Json<AiMove>>,
 ) -> Result<Json<Value>, ApiError> {
-    let (n, played) = find(&server, &id)?;
+    let (n, slot) = find(&server, &id).await?;
+    let token = bearer(&headers);
     let body = body.map(|Json(b)| b).unwrap_or_default();
     let asked = body.time_ms.map(Duration::from_millis);
     let random = body.random;
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
-    let weights = server.options.weights.clone();
-    let game = server.game.clone();
-    let p = played.clone();
-    blocking("the AI could not move", move || -> Result<(), ApiError> {
-        let state = p
-            .lock()
-            .expect("a game's lock is never poisoned")
-            .states
-            .last()
-            .cloned();
-        let state = state.expect("a game has a position");
+    let (s, sl) = (server.clone(), slot.clone());
+    let (v, deadline) = blocking("the AI could not move", move || {
+        let (state, viewer) = {
+            let p = sl.lock();
+            let viewer = p.viewer(token.as_deref());
+            may_move(&s.game, &p, viewer)?;
+            if p.flagged.is_some() {
+                return Err(bad("the game is over"));
+            }
+            (p.last().clone(), viewer)
+        };
+        let game = &s.game;
         let mut cache = Cache::new();
-        let (legal, ending) = legal_and_ending(&game, &state, &mut cache)?;
+        let (legal, ending) = legal_and_ending(game, &state, &mut cache)?;
         if legal.is_empty() || ending.is_some() {
             return Err(bad("the game is over"));
         }
@@ -385,40 +688,60 @@ async fn ai_move(
                 .map_or(1, |d| d.as_nanos() as u64);
             Rng::new(seed).below(legal.len())
         } else {
-            let w = weights.get(state.turn().index()).cloned().flatten();
+            let w = s.options.weights.get(state.turn().index()).cloned().flatten();
             Ai::new(0x5eed)
                 .with_weights(w)
-                .choose(&game, &state, &legal, budget, &mut cache)
+                .choose(game, &state, &legal, budget, &mut cache)
                 .map_err(|e| bad(e.to_string()))?
                 .index
         };
-        let mut p = p.lock().expect("a game's lock is never poisoned");
+        let mut p = sl.lock();
         // The game moved on while the AI thought (a move or an undo): its
         // choice is for a position no longer there.
-        if p.states.last() != Some(&state) {
-            return Err(ApiError(
-                StatusCode::CONFLICT,
-                "the position changed while the AI thought".into(),
-            ));
+        if p.last() != &state || p.flagged.is_some() {
+            return Err(conflict("the position changed while the AI thought"));
         }
-        push(&game, &mut p, &state, &legal, index);
-        Ok(())
+        let now = now_ms();
+        if p.out_of_time(now) {
+            flag(&s, n, &sl, &mut p);
+            return Err(bad("the game is over"));
+        }
+        commit(&s, n, &sl, &mut p, &legal, index, now)?;
+        Ok((p.describe(game, n, None, viewer)?, p.deadline()))
     })
     .await?;
-    describe(&server, n, played).await.map(Json)
+    watch_clock(&server, n, &slot, deadline);
+    Ok(Json(v))
+}
+
+/// The JSON of game `id` after `ply` moves (`None`: the last), for the
+/// holder of `token` (`None`: a watcher in a game with seats).
+async fn describe(
+    server: &Arc<Server>,
+    id: u64,
+    slot: Arc<Slot>,
+    ply: Option<usize>,
+    token: Option<String>,
+) -> Result<Value, ApiError> {
+    let game = server.game.clone();
+    blocking("the game could not be shown", move || {
+        let p = slot.lock();
+        let viewer = p.viewer(token.as_deref());
+        p.describe(&game, id, ply, viewer)
+    })
+    .await
 }
 
 /// `GET /api/games/{id}/pgn`: the game so far as PGN.
 async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (_, played) = find(&server, &id)?;
+    let (_, slot) = find(&server, &id).await?;
     let game = server.game.clone();
     let text = blocking(
         "the record could not be written",
         move || -> Result<String, ApiError> {
-            let p = played.lock().expect("a game's lock is never poisoned");
+            let p = slot.lock();
             let mut cache = Cache::new();
-            let last = p.states.last().expect("a game has a position");
-            let (_, ending) = legal_and_ending(&game, last, &mut cache)?;
+            let (_, ending) = legal_and_ending(&game, p.last(), &mut cache)?;
             let ending = ending.map(|(e, _)| e);
             let tags = PgnTags {
                 event: Some(format!("{}: chessalg serve", game.name())),
@@ -445,10 +768,10 @@ async fn picture(
     Path(id): Path<String>,
     Query(at): Query<ShowAt>,
 ) -> Result<Response, ApiError> {
-    let (_, played) = find(&server, &id)?;
+    let (_, slot) = find(&server, &id).await?;
     let game = server.game.clone();
     let svg = blocking("the position could not be drawn", move || {
-        let p = played.lock().expect("a game's lock is never poisoned");
+        let p = slot.lock();
         let (state, _, _) = p.at(at.ply)?;
         Ok(svg::position_svg(&game, state))
     })
@@ -472,10 +795,10 @@ async fn explain_move(
     Path(id): Path<String>,
     Query(q): Query<ExplainQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let (_, played) = find(&server, &id)?;
+    let (_, slot) = find(&server, &id).await?;
     let (spec, game) = (server.spec.clone(), server.game.clone());
     blocking("the move could not be explained", move || {
-        let p = played.lock().expect("a game's lock is never poisoned");
+        let p = slot.lock();
         let (state, _, _) = p.at(q.ply)?;
         let e = crate::inspect::explain(&spec, &game, state, &q.name).map_err(|e| bad(e.to_string()))?;
         let (verdict, attacked_by) = match &e.verdict {
@@ -496,23 +819,6 @@ async fn explain_move(
     .await
 }
 
-/// How a game stands: ended (and why), or not.
-type Standing = Option<(Ending, Reason)>;
-
-/// The legal moves of `state` and how the game stands there (ended, and
-/// why, or not), as every handler needs them.
-fn legal_and_ending(
-    game: &Game,
-    state: &State,
-    cache: &mut Cache,
-) -> Result<(Vec<Action>, Standing), ApiError> {
-    let legal = game.legal_actions(state, cache).map_err(|e| bad(e.to_string()))?;
-    let ending = game
-        .ending_reason(state, &legal, cache)
-        .map_err(|e| bad(e.to_string()))?;
-    Ok((legal, ending))
-}
-
 /// Runs `work` on a thread for blocking work, off the async workers; if it
 /// panics, the request gets a 500 saying `what`.
 async fn blocking<T: Send + 'static>(
@@ -522,122 +828,4 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, what.to_string()))?
-}
-
-/// The JSON a game is shown as: board, turn, legal moves, record, result.
-async fn describe(server: &Arc<Server>, id: u64, played: Arc<Mutex<Played>>) -> Result<Value, ApiError> {
-    describe_at(server, id, played, None).await
-}
-
-/// The JSON of the position after `ply` moves (`None`: the last).
-async fn describe_at(
-    server: &Arc<Server>,
-    id: u64,
-    played: Arc<Mutex<Played>>,
-    ply: Option<usize>,
-) -> Result<Value, ApiError> {
-    let game = server.game.clone();
-    blocking("the game could not be shown", move || {
-        let p = played.lock().expect("a game's lock is never poisoned");
-        describe_now(&game, id, &p, ply)
-    })
-    .await
-}
-
-fn describe_now(game: &Game, id: u64, p: &Played, ply: Option<usize>) -> Result<Value, ApiError> {
-    let (state, shown, last) = p.at(ply)?;
-    let mut cache = Cache::new();
-    let (legal, ending) = legal_and_ending(game, state, &mut cache)?;
-    let (files, ranks) = game.dimensions();
-    let label = |at: Coord| game.square_label(at);
-    let mut cells = Vec::new();
-    for (at, content) in state.position().squares() {
-        let file = at.x - game.square_at(0, 0).x;
-        let rank = at.y - game.square_at(0, 0).y;
-        let (piece, marks, owner, letter) = match content {
-            Content::Piece(pc, marks) => {
-                let info = game.piece_info(pc);
-                (
-                    Some(game.pieces().symbol(pc).to_string()),
-                    Some(game.pieces().mark_symbols(marks)),
-                    info.owner.map(|o| o.index()),
-                    info.fen.map(|l| l.to_string()),
-                )
-            }
-            _ => (None, None, None, None),
-        };
-        cells.push(json!({
-            "square": label(at), "file": file, "rank": rank,
-            "piece": piece, "marks": marks, "owner": owner, "letter": letter,
-            "dark": (file + rank) % 2 == 0,
-        }));
-    }
-    // A past position is shown, not played from.
-    let names = if ending.is_some() || shown != last {
-        Vec::new()
-    } else {
-        game.move_names(state, &legal)
-    };
-    let clicks = if names.is_empty() {
-        Vec::new()
-    } else {
-        game.click_sequences(state, &legal)
-    };
-    let moves: Vec<Value> = names
-        .iter()
-        .zip(&legal)
-        .zip(&clicks)
-        .map(|((name, action), clicks)| {
-            let drop = game.dropped_piece(state, action);
-            let to = action
-                .to()
-                .filter(|&t| Some(t) != action.from())
-                .or_else(|| drop.map(|(_, at)| at))
-                .or_else(|| game.placed_square(state, action));
-            json!({
-                "name": name,
-                "from": if drop.is_some() { None } else { action.from().filter(|&f| Some(f) != to).map(label) },
-                "to": to.map(label),
-                "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
-                "pass": action.is_pass(),
-                "clicks": clicks.iter().map(|&at| label(at)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let mut pockets = Vec::new();
-    for slot in 0..game.pieces().box_count() * game.pieces().len() {
-        let n = state.position().tally(slot);
-        if n > 0 {
-            let (bx, pc) = game.pieces().slot_of(slot);
-            pockets.push(json!({
-                "box": game.pieces().box_name(bx),
-                "piece": game.pieces().symbol(pc).to_string(),
-                "owner": game.piece_info(pc).owner.map(|o| o.index()),
-                "count": n,
-            }));
-        }
-    }
-    let player = |p: PlayerId| game.players()[p.index()].clone();
-    let result = ending.map(|(e, reason)| match e {
-        Ending::Win(p) => json!({ "winner": player(p), "reason": reason.to_string() }),
-        Ending::Draw => json!({ "winner": null, "reason": reason.to_string() }),
-    });
-    Ok(json!({
-        "id": id,
-        "game": game.name(),
-        "players": game.players(),
-        "files": files,
-        "ranks": ranks,
-        "turn": player(state.turn()),
-        "fen": game.to_fen(state),
-        "board": cells,
-        "svg": svg::position_svg(game, state),
-        "pockets": pockets,
-        "legal": moves,
-        "ply": shown,
-        "plies": last,
-        "history": p.names,
-        "record": p.record,
-        "result": result,
-    }))
 }

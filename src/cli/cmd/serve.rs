@@ -1,13 +1,14 @@
 //! `chessalg serve`: the game of a rule file as a board in the browser.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
 use chessalg::engine::Cache;
 use chessalg::session::Controller;
-use chessalg::web::{ServeOptions, serve};
+use chessalg::web::{ServeOptions, Store, parse_clock, serve};
 
 use super::play::{PlayerKind, SeatArgs, player_weights};
 use crate::cli::{Failure, build_game, load_spec};
@@ -46,6 +47,19 @@ pub struct ServeArgs {
     /// Open the page in the system's browser (`xdg-open`, `open` on macOS).
     #[arg(long)]
     pub open: bool,
+    /// The SQLite database the games are kept in, written as they are
+    /// played (made if missing; default: `games.sqlite3` in the user's
+    /// data folder, e.g. `~/.local/share/chessalg/`).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Games in memory only, lost when the server stops (no database).
+    #[arg(long, conflicts_with = "db")]
+    pub no_db: bool,
+    /// New games have a clock of MINUTES+SECONDS (`5+3`: five minutes
+    /// each, three seconds added per move), judged by the server; a page
+    /// may ask for another.
+    #[arg(long, value_name = "MINUTES+SECONDS")]
+    pub clock: Option<String>,
 }
 
 /// Serves the board until the process is stopped.
@@ -84,9 +98,23 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         seats,
         start,
         weights: player_weights(&game, &args.weights)?,
+        clock: match &args.clock {
+            Some(text) => Some(parse_clock(text).map_err(|e| Failure::Message(format!("--clock: {e}")))?),
+            None => None,
+        },
     };
+    let store = if args.no_db {
+        Store::in_memory()
+    } else {
+        let path = match &args.db {
+            Some(path) => path.clone(),
+            None => default_db()?,
+        };
+        Store::open(&path)
+    }
+    .map_err(|e| Failure::Message(e.to_string()))?;
     let open = args.open;
-    serve(spec, game, options, |addr| {
+    serve(spec, game, options, store, |addr| {
         let url = format!("http://{addr}/");
         println!("{url}");
         use std::io::Write;
@@ -96,6 +124,15 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         }
     })
     .map_err(|e| Failure::Message(format!("cannot serve on {}:{}: {e}", args.host, args.port)))
+}
+
+/// The database of `serve` when none is named: `games.sqlite3` in the
+/// user's data folder.
+fn default_db() -> Result<PathBuf, Failure> {
+    let dirs = directories::ProjectDirs::from("", "", "chessalg").ok_or_else(|| {
+        Failure::Message("no data folder is known for this user: give --db FILE or --no-db".into())
+    })?;
+    Ok(dirs.data_dir().join("games.sqlite3"))
 }
 
 /// Starts the system's browser on `url`, or says in one line that it cannot.
