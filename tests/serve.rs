@@ -288,6 +288,7 @@ fn percentile(sorted: &[std::time::Duration], p: usize) -> f64 {
 /// (`cargo test --release --test serve load -- --nocapture`).
 #[test]
 fn a_hundred_games_at_once_lose_no_move() {
+    // (Each game also has a live viewer on its event stream.)
     let s = std::sync::Arc::new(Served::start("rules/chess.alg"));
     let clients: Vec<_> = (0..100)
         .map(|c| {
@@ -297,6 +298,28 @@ fn a_hundred_games_at_once_lose_no_move() {
                 let (status, g) = s.json("POST", "/api/games", "{}");
                 assert_eq!(status, 200);
                 let id = g["id"].as_u64().unwrap();
+                // A live viewer of the game: its event stream, read aside.
+                let mut viewer = TcpStream::connect(&s.addr).unwrap();
+                write!(
+                    viewer,
+                    "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+                    s.addr
+                )
+                .unwrap();
+                viewer
+                    .set_read_timeout(Some(std::time::Duration::from_millis(100)))
+                    .unwrap();
+                let mut seen = String::new();
+                let mut buf = vec![0u8; 1 << 16];
+                let mut read_events = |seen: &mut String| {
+                    while let Ok(n) = viewer.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+                    }
+                };
+                let mut plies = 0;
                 for ply in 0..20 {
                     let t = std::time::Instant::now();
                     let (status, g) = s.json("GET", &format!("/api/games/{id}"), "");
@@ -319,7 +342,19 @@ fn a_hundred_games_at_once_lose_no_move() {
                     );
                     moves.push(t.elapsed());
                     assert_eq!(status, 200, "{m}: {g}");
+                    plies = ply + 1;
+                    read_events(&mut seen);
                 }
+                // The viewer has been sent the last move within a second.
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+                let last = format!("\"plies\":{plies},");
+                while !seen.contains(&last) && std::time::Instant::now() < deadline {
+                    read_events(&mut seen);
+                }
+                assert!(
+                    seen.contains(&last),
+                    "the viewer of game {id} never saw move {plies}"
+                );
                 (states, moves)
             })
         })
