@@ -323,6 +323,33 @@ def friends(args, d, driver_url):
                 o.close()
 
 
+def playground(args, d):
+    """The playground page: a bundled file loaded and checked, an error
+    typed in shown on its line, mended, then played: the board of the new
+    game's own rules opens."""
+    with Server(args.binary, "rules/chess.alg") as chess:
+        d.go(chess.url + "playground?from=tictactoe.alg")
+        d.wait("return document.getElementById('status').textContent.includes('ready');", "the text checked")
+        d.run("""const t = document.getElementById('text');
+                 t.value = t.value.replace('moves crosses = ', 'moves crosses = nowhere | ');
+                 t.dispatchEvent(new Event('input'));""")
+        d.wait("return document.getElementById('status').textContent.includes('1 error');", "the error")
+        line = d.run("return Number(document.querySelector('#diagnostics [data-line]').dataset.line);")
+        want = d.run("return document.getElementById('text').value.split('\\n').findIndex((l) => l.includes('nowhere')) + 1;")
+        assert line == want, (line, want)
+        assert d.run("return document.getElementById('play').disabled;")
+        d.run("""const t = document.getElementById('text');
+                 t.value = t.value.replace('nowhere | ', '');
+                 t.dispatchEvent(new Event('input'));""")
+        d.wait("return document.getElementById('status').textContent.includes('ready');", "the mended text")
+        d.click("#play")
+        d.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
+               "the played game's board")
+        assert d.run("return game.game;") == "Tic-tac-toe", d.run("return game.game;")
+        play(d, d.run("return game.legal[0].name;"))
+        print(f"playground: an error shown on line {line}, mended, played as a game of its own rules")
+
+
 # One move of the player to move, chosen at random among the page's legal
 # moves and made by clicking what the page shows (pocket piece, squares,
 # picker button, or the button of a move without squares); then waits until
@@ -428,6 +455,7 @@ def main():
         if not args.only:
             scenarios(args, d)
             friends(args, d, f"http://127.0.0.1:{port}")
+            playground(args, d)
         if args.all or args.only:
             files = sorted(f for f in glob.glob("rules/*.alg") if not f.endswith("prelude.alg"))
             if args.only:

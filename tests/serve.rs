@@ -256,6 +256,8 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         "crazyhouse drop from the pocket: 1. N@d4",
         "othello pass by its button",
         "dragged b1 to c3: Nc3",
+        "friends by link: 5 moves by clicks in two browsers",
+        "playground: an error shown on line",
     ] {
         assert!(stdout.contains(line), "{line}: {stdout}");
     }
@@ -780,4 +782,171 @@ fn the_server_judges_a_clock_that_runs_out() {
     assert_eq!(status, 400);
     let (_, listed) = s.json("GET", "/api/games", "");
     assert_eq!(listed["games"][0]["over"], true);
+}
+
+/// The playground: a rule text checked (diagnostics placed on their
+/// lines, with a help), played at once under its own rules, and its game
+/// kept in the database with its text.
+#[test]
+fn the_playground_checks_a_rule_text_and_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let text = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
+    let body = |text: &str, play: bool| serde_json::json!({ "text": text, "play": play }).to_string();
+    let id = {
+        let s = Served::start_on("rules/chess.alg", &[], &db);
+        let (status, page) = s.request("GET", "/playground", "");
+        assert_eq!(status, 200);
+        assert!(page.contains("playground"));
+        let (status, list) = s.json("GET", "/api/rules/bundled", "");
+        assert_eq!(status, 200);
+        assert_eq!(list["served"], "chess.alg");
+        assert!(list["files"].as_array().unwrap().iter().any(|f| f == "shogi.alg"));
+        let (status, checked) = s.json("POST", "/api/rules", &body(&text, false));
+        assert_eq!(status, 200, "{checked}");
+        assert!(
+            checked["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|d| d["severity"] != "error"),
+            "{checked}"
+        );
+        assert!(checked["game"].is_null());
+        // A name nobody defined, on the line where it is used.
+        let broken = text.replacen("moves crosses = ", "moves crosses = nowhere | ", 1);
+        let line = broken.lines().position(|l| l.contains("nowhere")).unwrap() + 1;
+        let (_, checked) = s.json("POST", "/api/rules", &body(&broken, true));
+        let d = &checked["diagnostics"][0];
+        assert_eq!(d["severity"], "error", "{checked}");
+        assert_eq!(d["line"], line, "{checked}");
+        assert!(d["message"].as_str().unwrap().contains("nowhere"), "{d}");
+        assert!(checked["game"].is_null());
+        // Played: a game of its own rules beside the server's.
+        let (status, played) = s.json("POST", "/api/rules", &body(&text, true));
+        assert_eq!(status, 200, "{played}");
+        let game = &played["game"];
+        assert_eq!(game["game"], "Tic-tac-toe");
+        let id = game["id"].as_u64().unwrap();
+        let m = game["legal"][4]["name"].as_str().unwrap().to_string();
+        let (status, after) = s.json(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            &format!(r#"{{"move": "{m}"}}"#),
+        );
+        assert_eq!(status, 200, "{after}");
+        let (_, chess) = s.json("POST", "/api/games", "{}");
+        assert_eq!(chess["game"], "Chess");
+        id
+    };
+    // Back after a restart, under its own text.
+    let s = Served::start_on("rules/chess.alg", &[], &db);
+    let (status, back) = s.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["game"], "Tic-tac-toe");
+    assert_eq!(back["plies"], 1);
+}
+
+/// Rule text is untrusted: one that runs away is answered with a
+/// diagnostic within the playground's limit while the server goes on
+/// answering, and a hundred mutated texts in a row leave it healthy.
+#[test]
+fn the_playground_survives_runaway_and_mutated_texts() {
+    let s = std::sync::Arc::new(Served::start("rules/chess.alg"));
+    let (_, game) = s.json("POST", "/api/games", "{}");
+    let id = game["id"].as_u64().unwrap();
+    // A rook that slides any number of squares any way, repeated without a
+    // bound, on a board of 40x40: every search explodes.
+    let mut runaway = String::from("game Runaway\nplayers a b\npiece X Y\nboard\n");
+    for row in 0..40 {
+        let cells: String = (0..40)
+            .map(|c| if (row, c) == (20, 20) { 'X' } else { '.' })
+            .collect();
+        runaway.push_str(&format!("    {cells}\n"));
+    }
+    runaway.push_str(
+        "slide = (% + u. -> . + u%)+ | (% + r. -> . + r%)+ | (% + d. -> . + d%)+ | (% + l. -> . + l%)+\n",
+    );
+    runaway.push_str("moves a = %X: slide* (% + u. -> . + u%)\nmoves b = %Y: slide\n");
+    let body = serde_json::json!({ "text": runaway, "play": true }).to_string();
+    let t = std::time::Instant::now();
+    let asker = {
+        let s = s.clone();
+        std::thread::spawn(move || s.json("POST", "/api/rules", &body))
+    };
+    // Meanwhile the server answers the games.
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let (status, _) = s.json("GET", &format!("/api/games/{id}"), "");
+        assert_eq!(status, 200);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            t.elapsed()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let (status, answer) = asker.join().unwrap();
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(status == 200 || status == 400, "{status}: {answer}");
+    let said = answer.to_string();
+    assert!(said.contains("limit") || said.contains("most"), "{said}");
+    // Placed on the `moves` line of the player whose moves ran away.
+    let line = runaway.lines().position(|l| l.starts_with("moves a")).unwrap() + 1;
+    assert_eq!(answer["diagnostics"][0]["line"], line, "{said}");
+    assert!(answer["game"].is_null());
+    eprintln!(
+        "runaway text answered in {:?}: {}",
+        t.elapsed(),
+        &said[..said.len().min(300)]
+    );
+
+    let text = std::fs::read_to_string("rules/chess.alg").unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut errors = 0;
+    for _ in 0..100 {
+        let mut chars: Vec<char> = text.chars().collect();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % chars.len() as u64) as usize;
+            match next() % 3 {
+                0 => {
+                    chars.remove(at);
+                }
+                1 => chars.insert(
+                    at,
+                    ['(', ')', '|', '*', '{', '%', 'u', '9', '\n'][(next() % 9) as usize],
+                ),
+                _ => {
+                    let other = (next() % chars.len() as u64) as usize;
+                    chars.swap(at, other);
+                }
+            }
+        }
+        let mutated: String = chars.into_iter().collect();
+        let play = next() % 2 == 0;
+        let body = serde_json::json!({ "text": mutated, "play": play }).to_string();
+        let (status, answer) = s.json("POST", "/api/rules", &body);
+        assert!(matches!(status, 200 | 400), "{status}: {answer}");
+        if answer["diagnostics"]
+            .as_array()
+            .is_some_and(|d| d.iter().any(|d| d["severity"] == "error"))
+        {
+            errors += 1;
+        }
+    }
+    assert!(errors > 30, "{errors} of 100 mutants had an error");
+    let (status, _) = s.json("GET", "/api/info", "");
+    assert_eq!(status, 200);
+    let (status, _) = s.json("POST", &format!("/api/games/{id}/move"), r#"{"move": "e2e4"}"#);
+    assert_eq!(status, 200);
 }

@@ -23,6 +23,7 @@ impl Declare for BoardDecl {
     fn declare(&self, cx: &mut Collect<'_>) {
         if cx.once("board", self.span) {
             cx.spec.board = squares(self, cx);
+            cx.spec.board_drawing = self.drawing.unwrap_or_default();
         }
     }
 }

@@ -84,6 +84,8 @@ pub struct GameSpec {
     pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).
     pub notation: Notation,
+    /// How boards draw the squares (`board uniform`).
+    pub board_drawing: crate::syntax::ast::BoardDrawing,
     /// What the boxes hold at the start: one entry per piece (`box`).
     pub box_contents: Vec<(BoxId, PieceId)>,
     /// The box FEN writes in brackets after the board (`fen box`).

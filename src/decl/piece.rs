@@ -4,7 +4,7 @@
 use super::{Collect, Declare};
 use crate::core::{PieceId, PlayerId};
 use crate::ir::ExpandError;
-use crate::syntax::ast::PieceDecl;
+use crate::syntax::ast::{PieceDecl, PieceDrawing};
 
 /// What a rule file says about one piece beyond its symbol.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,6 +23,8 @@ pub struct PieceInfo {
     /// Whether SAN writes its moves without a letter (`san -`; captures are
     /// then named by the file the piece left).
     pub san_unlettered: bool,
+    /// How boards draw it (`draw pentagon`; none: as its symbol allows).
+    pub drawing: Option<PieceDrawing>,
 }
 
 impl Declare for PieceDecl {
@@ -47,6 +49,7 @@ impl Declare for PieceDecl {
             info.royal = self.royal;
             info.san_unlettered = !self.san_letter;
             info.value = self.value;
+            info.drawing = self.drawing;
             let letter = self.fen.as_ref().and_then(|(letters, _)| letters.get(i));
             info.fen = letter.and_then(|l| l.chars().last());
             info.fen_promoted = letter.is_some_and(|l| l.starts_with('+'));

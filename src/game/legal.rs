@@ -233,6 +233,23 @@ impl Game {
         Ok(false)
     }
 
+    /// The squares of `player`'s royal pieces that an opponent's move could
+    /// change (a king in check), as boards mark them.
+    pub fn attacked_royals(
+        &self,
+        position: &Position,
+        player: PlayerId,
+        cache: &mut Cache,
+    ) -> Result<Vec<Coord>, PlayError> {
+        let mut attacked = Vec::new();
+        for at in self.royal_squares(position, player) {
+            if self.attacked(position, at, player, cache)? {
+                attacked.push(at);
+            }
+        }
+        Ok(attacked)
+    }
+
     /// Whether some opponent of `player` has a move that changes square `at`.
     /// (Inside this test, `attacked` in the opponents' rules is false.)
     pub fn attacked(

@@ -527,6 +527,11 @@ impl Game {
         self.spec.weights.as_deref()
     }
 
+    /// How boards draw the squares (`board uniform`; squares by default).
+    pub fn board_drawing(&self) -> crate::syntax::ast::BoardDrawing {
+        self.spec.board_drawing
+    }
+
     /// Whether the rule file declares `notation numbered`.
     pub fn is_numbered(&self) -> bool {
         self.spec.notation == Notation::Numbered

@@ -8,7 +8,7 @@
 //! definition, references, completion, document symbols and formatting
 //! (`fmt`) answer from the last check ([`Analysis`]).
 
-mod analysis;
+pub(crate) mod analysis;
 mod text;
 
 use std::collections::HashMap;

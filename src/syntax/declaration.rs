@@ -285,6 +285,9 @@ impl DeclarationSyntax for PieceDecl {
         if !self.san_letter {
             attrs.push_str(" san -");
         }
+        if let Some(d) = self.drawing {
+            attrs.push_str(&format!(" draw {}", d.name()));
+        }
         let (start, end) = (self.span.start, self.span.end);
         let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
     }
@@ -306,7 +309,14 @@ impl DeclarationSyntax for BoardDecl {
         Replaces::Named("board", "")
     }
     fn print(&self, out: &mut String) {
-        let _ = writeln!(out, "board");
+        match self.drawing {
+            Some(d) => {
+                let _ = writeln!(out, "board {}", d.name());
+            }
+            None => {
+                let _ = writeln!(out, "board");
+            }
+        }
         for (row, _) in &self.rows {
             let _ = writeln!(out, "  |{row}|");
         }
@@ -428,8 +438,80 @@ pub struct PieceDecl {
     pub royal: bool,
     /// Whether SAN names the pieces by letter (`san -` says no).
     pub san_letter: bool,
+    /// How boards draw the pieces (`draw pentagon`).
+    pub drawing: Option<PieceDrawing>,
     /// The whole declaration.
     pub span: Span,
+}
+
+/// How a board draws its squares (`board uniform`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoardDrawing {
+    /// Light and dark squares.
+    #[default]
+    Squares,
+    /// Squares of one colour (shogi).
+    Uniform,
+    /// Pieces on the intersections of lines (xiangqi).
+    Lines,
+    /// Hexagons, each row half a cell left of the row below (Hex).
+    Hexagons,
+}
+
+impl BoardDrawing {
+    /// The drawing a word after `board` names.
+    pub fn named(word: &str) -> Option<BoardDrawing> {
+        match word {
+            "squares" => Some(BoardDrawing::Squares),
+            "uniform" => Some(BoardDrawing::Uniform),
+            "lines" => Some(BoardDrawing::Lines),
+            "hexagons" => Some(BoardDrawing::Hexagons),
+            _ => None,
+        }
+    }
+
+    /// The word that names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardDrawing::Squares => "squares",
+            BoardDrawing::Uniform => "uniform",
+            BoardDrawing::Lines => "lines",
+            BoardDrawing::Hexagons => "hexagons",
+        }
+    }
+}
+
+/// How a board draws a piece (`draw` in a `piece` line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceDrawing {
+    /// Its symbol, in the viewer's fonts.
+    Glyph,
+    /// A shogi piece: a pentagon pointing at the opponent, its FEN letter
+    /// on it (red for a promoted piece).
+    Pentagon,
+    /// A xiangqi piece: a disc, its FEN letter and ring in its owner's colour.
+    Disc,
+}
+
+impl PieceDrawing {
+    /// The drawing a word of `draw` names.
+    pub fn named(word: &str) -> Option<PieceDrawing> {
+        match word {
+            "glyph" => Some(PieceDrawing::Glyph),
+            "pentagon" => Some(PieceDrawing::Pentagon),
+            "disc" => Some(PieceDrawing::Disc),
+            _ => None,
+        }
+    }
+
+    /// The word of `draw` that names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceDrawing::Glyph => "glyph",
+            PieceDrawing::Pentagon => "pentagon",
+            PieceDrawing::Disc => "disc",
+        }
+    }
 }
 
 /// When an outcome applies.
@@ -517,6 +599,8 @@ pub struct MarkDecl {
 pub struct BoardDecl {
     /// Each row's text (comments removed) and the span of the row.
     pub rows: Vec<(String, Span)>,
+    /// How boards draw the squares (`board uniform`).
+    pub drawing: Option<BoardDrawing>,
     /// The declaration.
     pub span: Span,
 }

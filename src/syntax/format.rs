@@ -206,8 +206,11 @@ fn comment_start(line: &str) -> Option<usize> {
 
 /// The board declaration: `board`, then each row indented four spaces.
 fn board(item: Pair<'_, Rule>, comments: &Comments) -> Vec<Line> {
+    let drawing = (item.clone().into_inner())
+        .find(|p| p.as_rule() == Rule::board_drawing)
+        .map_or(String::new(), |p| format!(" {}", p.as_str()));
     let mut lines = vec![Line {
-        code: "board".to_string(),
+        code: format!("board{drawing}"),
         comment: comments.after.first().cloned().flatten(),
     }];
     let rows: Vec<(String, Option<String>, String)> = item

@@ -5,10 +5,11 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl, FenCountsDecl,
-    FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident, ImportDecl, Item,
-    LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl, PieceDecl, PlayersDecl,
-    QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl, WeightsDecl,
+    BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl,
+    FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident,
+    ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl,
+    PieceDecl, PieceDrawing, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
+    WeightsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -509,6 +510,7 @@ impl Builder {
                     value: None,
                     royal: false,
                     san_letter: true,
+                    drawing: None,
                     span,
                 };
                 for q in p.into_inner() {
@@ -524,6 +526,10 @@ impl Builder {
                         }
                         Rule::royal => decl.royal = true,
                         Rule::san_none => decl.san_letter = false,
+                        Rule::draw => {
+                            let word = q.into_inner().next().map_or("", |n| n.as_str());
+                            decl.drawing = PieceDrawing::named(word);
+                        }
                         r => unreachable!("piece attribute {r:?}"),
                     }
                 }
@@ -622,11 +628,17 @@ impl Builder {
                 })))
             }
             Rule::board_decl => {
-                let rows = p
-                    .into_inner()
-                    .map(|q| (q.as_str().to_string(), self.span_raw(&q)))
-                    .collect();
-                Ok(Item::Declaration(Declaration::Board(self.board(rows, span))))
+                let mut drawing = None;
+                let mut rows = Vec::new();
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::board_drawing => drawing = BoardDrawing::named(q.as_str()),
+                        _ => rows.push((q.as_str().to_string(), self.span_raw(&q))),
+                    }
+                }
+                let mut board = self.board(rows, span);
+                board.drawing = drawing;
+                Ok(Item::Declaration(Declaration::Board(board)))
             }
             Rule::moves_decl => {
                 let mut inner = p.into_inner();
@@ -866,7 +878,11 @@ impl Builder {
                 (t[cut..].to_string(), Span::new(s.start + cut, s.start + t.len()))
             })
             .collect();
-        BoardDecl { rows, span }
+        BoardDecl {
+            rows,
+            drawing: None,
+            span,
+        }
     }
 
     fn span_raw(&self, p: &Pair<'_, Rule>) -> Span {

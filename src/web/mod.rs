@@ -38,6 +38,7 @@ use crate::inspect::Verdict;
 use crate::session::Controller;
 
 mod played;
+mod playground;
 pub mod store;
 pub mod svg;
 
@@ -47,6 +48,17 @@ pub use store::{ClockSetting, Store, StoreError};
 
 /// The page: the board, drawn from the API.
 const PAGE: &str = include_str!("page.html");
+
+/// The playground's page: a rule text written, checked and played.
+const PLAYGROUND: &str = include_str!("playground.html");
+
+/// The largest body `POST /api/rules` reads (a longer text is refused
+/// with a diagnostic before that, from the playground's own limit).
+const MAX_RULES_BODY: usize = 1 << 20;
+
+/// How many rule texts are checked at once (others wait, then are told
+/// the playground is busy).
+const CHECKS_AT_ONCE: usize = 2;
 
 /// The largest request body accepted, in bytes.
 const MAX_BODY: usize = 16 * 1024;
@@ -80,18 +92,24 @@ pub struct ServeOptions {
     pub clock: Option<ClockSetting>,
 }
 
-/// A game in memory, and the event streams waiting for its next change.
+/// A game in memory with the rules it is played under (the server's, or a
+/// playground text's), and the event streams waiting for its next change.
 struct Slot {
     played: Mutex<Played>,
     /// Counts the game's changes; event streams wait on it.
     changes: watch::Sender<u64>,
+    game: Arc<Game>,
+    /// Its rule file as written (for `explain`).
+    spec: Arc<Spec>,
 }
 
 impl Slot {
-    fn new(played: Played) -> Arc<Slot> {
+    fn new(played: Played, game: Arc<Game>, spec: Arc<Spec>) -> Arc<Slot> {
         Arc::new(Slot {
             played: Mutex::new(played),
             changes: watch::Sender::new(0),
+            game,
+            spec,
         })
     }
 
@@ -114,6 +132,8 @@ struct Server {
     games: Mutex<HashMap<u64, Arc<Slot>>>,
     store: Store,
     options: ServeOptions,
+    /// Permits to check a rule text of the playground.
+    checks: Arc<tokio::sync::Semaphore>,
 }
 
 impl Server {
@@ -252,6 +272,7 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
         games: Mutex::new(HashMap::new()),
         store,
         options,
+        checks: Arc::new(tokio::sync::Semaphore::new(CHECKS_AT_ONCE)),
     }))
 }
 
@@ -268,6 +289,13 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/svg", get(picture))
         .route("/api/games/{id}/explain", get(explain_move))
+        .route("/playground", get(|| async { Html(PLAYGROUND) }))
+        .route(
+            "/api/rules",
+            post(check_rules).layer(DefaultBodyLimit::max(MAX_RULES_BODY)),
+        )
+        .route("/api/rules/bundled", get(bundled_list))
+        .route("/api/rules/bundled/{name}", get(bundled_text))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -315,12 +343,36 @@ async fn new_game(
     body: Option<Json<NewGame>>,
 ) -> Result<Json<Value>, ApiError> {
     let body = body.map(|Json(b)| b).unwrap_or_default();
+    let rules = Rules {
+        game: server.game.clone(),
+        spec: server.spec.clone(),
+        text: None,
+    };
+    create(&server, &headers, body, rules).await.map(Json)
+}
+
+/// The rules a new game is played under.
+struct Rules {
+    game: Arc<Game>,
+    spec: Arc<Spec>,
+    /// The rule text, when not the server's file (a playground game).
+    text: Option<String>,
+}
+
+/// Makes and stores a new game under `rules` as `body` asks; its JSON, with
+/// its seats' links if it has seats.
+async fn create(
+    server: &Arc<Server>,
+    headers: &HeaderMap,
+    body: NewGame,
+    rules: Rules,
+) -> Result<Value, ApiError> {
     let clock = match &body.clock {
         Some(text) => Some(parse_clock(text).map_err(bad)?),
         None => server.options.clock,
     };
     let tokens = if body.seats {
-        let players = server.game.players().len();
+        let players = rules.game.players().len();
         Some((0..players).map(|_| new_token()).collect::<Result<Vec<_>, _>>()?)
     } else {
         None
@@ -330,7 +382,7 @@ async fn new_game(
     let (id, slot) = blocking(
         "the game could not be made",
         move || -> Result<(u64, Arc<Slot>), ApiError> {
-            let game = &s.game;
+            let game = &rules.game;
             let mut cache = Cache::new();
             let (start, actions) = match (body.fen, body.pgn) {
                 (Some(_), Some(_)) => return Err(bad("give a FEN or a PGN, not both")),
@@ -343,12 +395,14 @@ async fn new_game(
                     let read = game.read_pgn(&text, &mut cache).map_err(|e| bad(e.to_string()))?;
                     (read.start, read.actions)
                 }
-                (None, None) => (
-                    s.options.start.clone().unwrap_or_else(|| game.initial()),
-                    Vec::new(),
-                ),
+                // (The server's --fen is a position of its own game.)
+                (None, None) => match (&rules.text, &s.options.start) {
+                    (None, Some(start)) => (start.clone(), Vec::new()),
+                    _ => (game.initial(), Vec::new()),
+                },
             };
             let mut p = Played::new(game, start, seats, clock);
+            p.rules_text = rules.text.clone();
             for action in actions {
                 let state = p.last().clone();
                 let (legal, _) = legal_and_ending(game, &state, &mut cache)?;
@@ -359,22 +413,23 @@ async fn new_game(
                 p.push(game, &state, &legal, i, now_ms());
             }
             let id = s.store.insert(&p.stored(game)).map_err(not_stored)?;
-            Ok((id, Slot::new(p)))
+            Ok((id, Slot::new(p, rules.game.clone(), rules.spec.clone())))
         },
     )
     .await?;
     let slot = server.remember(id, slot);
+    let players = slot.game.players().to_vec();
     let viewer = if tokens.is_some() {
         None
     } else {
         Some(String::new())
     };
-    let mut v = describe(&server, id, slot, None, viewer).await?;
+    let mut v = describe(server, id, slot, None, viewer).await?;
     if let Some(tokens) = tokens {
         let host = (headers.get(header::HOST))
             .and_then(|h| h.to_str().ok())
             .map_or_else(|| server.options.addr.to_string(), str::to_string);
-        let links: serde_json::Map<String, Value> = (server.game.players().iter())
+        let links: serde_json::Map<String, Value> = (players.iter())
             .zip(&tokens)
             .map(|(player, token)| {
                 let url = format!("http://{host}/?game={id}&seat={token}");
@@ -384,7 +439,7 @@ async fn new_game(
         v["seats"] = Value::Object(links);
         v["watch_url"] = json!(format!("http://{host}/?game={id}"));
     }
-    Ok(Json(v))
+    Ok(v)
 }
 
 /// `GET /api/games`: the newest games of this server's rule file, newest
@@ -393,7 +448,7 @@ async fn new_game(
 async fn list_games(Shared(server): Shared<Arc<Server>>) -> Result<Json<Value>, ApiError> {
     let s = server.clone();
     let ids = blocking("the games could not be listed", move || {
-        s.store.recent(s.game.name(), LISTED_GAMES).map_err(not_stored)
+        s.store.recent(LISTED_GAMES).map_err(not_stored)
     })
     .await?;
     let mut games = Vec::new();
@@ -402,13 +457,15 @@ async fn list_games(Shared(server): Shared<Arc<Server>>) -> Result<Json<Value>, 
         let Ok((_, slot)) = find(&server, &id.to_string()).await else {
             continue;
         };
-        let game = server.game.clone();
         let summary = blocking("the game could not be shown", move || {
+            let game = &slot.game;
             let p = slot.lock();
             let mut cache = Cache::new();
-            let (_, ending) = legal_and_ending(&game, p.last(), &mut cache)?;
+            let (_, ending) = legal_and_ending(game, p.last(), &mut cache)?;
             Ok(json!({
                 "id": id,
+                "game": game.name(),
+                "playground": p.rules_text.is_some(),
                 "turn": game.players()[p.last().turn().index()],
                 "plies": p.names.len(),
                 "over": ending.is_some() || p.flagged.is_some(),
@@ -436,15 +493,27 @@ async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiErr
     let slot = blocking("the game could not be read", move || {
         let stored = s.store.load(n).map_err(not_stored)?;
         let stored = stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))?;
-        if stored.game != s.game.name() {
-            return Err(ApiError(
-                StatusCode::NOT_FOUND,
-                format!("game {n} is a game of {}, not of {}", stored.game, s.game.name()),
-            ));
-        }
-        let p = Played::replayed(&s.game, &stored)
+        // Under its own rule text (a playground game), or the server's.
+        let (game, spec) = match &stored.rules_text {
+            Some(text) => {
+                let checked = playground::check(text);
+                match (checked.game, checked.spec) {
+                    (Some(game), Some(spec)) => (Arc::new(game), Arc::new(spec)),
+                    _ => return Err(conflict(format!("game {n}'s rule text no longer checks"))),
+                }
+            }
+            None if stored.game == s.game.name() => (s.game.clone(), s.spec.clone()),
+            None => {
+                return Err(ApiError(
+                    StatusCode::NOT_FOUND,
+                    format!("game {n} is a game of {}, not of {}", stored.game, s.game.name()),
+                ));
+            }
+        };
+        let mut p = Played::replayed(&game, &stored)
             .map_err(|e| conflict(format!("game {n} cannot be played again under these rules: {e}")))?;
-        Ok(Slot::new(p))
+        p.rules_text = stored.rules_text.clone();
+        Ok(Slot::new(p, game, spec))
     })
     .await?;
     let slot = server.remember(n, slot);
@@ -516,7 +585,7 @@ fn commit(
     now: u64,
 ) -> Result<(), ApiError> {
     let state = p.last().clone();
-    p.push(&server.game, &state, legal, i, now);
+    p.push(&slot.game, &state, legal, i, now);
     let ply = p.played.len() - 1;
     if let Err(e) = server.store.push_move(id, ply, &p.played[ply]) {
         p.pop(now);
@@ -584,22 +653,22 @@ async fn play_move(
     let (v, deadline) = blocking("the move could not be played", move || {
         let mut p = sl.lock();
         let viewer = p.viewer(token.as_deref());
-        may_move(&s.game, &p, viewer)?;
+        may_move(&sl.game, &p, viewer)?;
         let state = p.last().clone();
         let now = now_ms();
         if p.out_of_time(now) {
             flag(&s, n, &sl, &mut p);
         }
         let mut cache = Cache::new();
-        let (legal, ending) = legal_and_ending(&s.game, &state, &mut cache)?;
+        let (legal, ending) = legal_and_ending(&sl.game, &state, &mut cache)?;
         if ending.is_some() || p.flagged.is_some() {
             return Err(bad("the game is over"));
         }
-        let i = (s.game)
+        let i = (sl.game)
             .read_move(&state, &legal, &body.name)
             .map_err(|e| bad(e.to_string()))?;
         commit(&s, n, &sl, &mut p, &legal, i, now)?;
-        Ok((p.describe(&s.game, n, None, viewer)?, p.deadline()))
+        Ok((p.describe(&sl.game, n, None, viewer)?, p.deadline()))
     })
     .await?;
     watch_clock(&server, n, &slot, deadline);
@@ -629,15 +698,16 @@ async fn undo(
         let kept = p.played.len();
         if let Err(e) = s.store.truncate(n, kept) {
             // The database still has the move: so does the game.
-            let stored = p.stored(&s.game);
-            if let Ok(back) = Played::replayed(&s.game, &stored) {
+            let stored = p.stored(&sl.game);
+            if let Ok(mut back) = Played::replayed(&sl.game, &stored) {
+                back.rules_text = stored.rules_text;
                 *p = back;
             }
             return Err(not_stored(e));
         }
         sl.changed();
         let viewer = p.viewer(token.as_deref());
-        Ok((p.describe(&s.game, n, None, viewer)?, p.deadline()))
+        Ok((p.describe(&sl.game, n, None, viewer)?, p.deadline()))
     })
     .await?;
     watch_clock(&server, n, &slot, deadline);
@@ -666,13 +736,13 @@ async fn ai_move(
         let (state, viewer) = {
             let p = sl.lock();
             let viewer = p.viewer(token.as_deref());
-            may_move(&s.game, &p, viewer)?;
+            may_move(&sl.game, &p, viewer)?;
             if p.flagged.is_some() {
                 return Err(bad("the game is over"));
             }
             (p.last().clone(), viewer)
         };
-        let game = &s.game;
+        let game = &sl.game;
         let mut cache = Cache::new();
         let (legal, ending) = legal_and_ending(game, &state, &mut cache)?;
         if legal.is_empty() || ending.is_some() {
@@ -714,6 +784,87 @@ async fn ai_move(
     Ok(Json(v))
 }
 
+/// The body of `POST /api/rules`: a rule text, and whether to play it (a
+/// new game as `POST /api/games` makes, under these rules).
+#[derive(Deserialize)]
+struct RulesText {
+    text: String,
+    #[serde(default)]
+    play: bool,
+    #[serde(default)]
+    seats: bool,
+    clock: Option<String>,
+}
+
+/// `POST /api/rules` (`{"text": ...}`, `"play": true` to play it): the
+/// text checked as `chessalg check` checks a file, under the playground's
+/// limits: `{"diagnostics": [{line, column, end_line, end_column,
+/// severity, message, help}]}`, and with `play` and no error, `"game"`:
+/// a new game under these rules (with `"seats"` and `"clock"` as
+/// `POST /api/games` takes them).
+async fn check_rules(
+    Shared(server): Shared<Arc<Server>>,
+    headers: HeaderMap,
+    body: Result<Json<RulesText>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    // The check holds its permit until it ends, even past the time limit:
+    // runaway texts take at most CHECKS_AT_ONCE threads, never the server.
+    let permit = tokio::time::timeout(playground::CHECK_TIME, server.checks.clone().acquire_owned()).await;
+    let Ok(Ok(permit)) = permit else {
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the playground is busy checking other texts: try again".into(),
+        ));
+    };
+    let text = body.text.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let checked = playground::check(&text);
+        drop(permit);
+        checked
+    });
+    let checked = match tokio::time::timeout(playground::CHECK_TIME, work).await {
+        Ok(Ok(checked)) => checked,
+        Ok(Err(_)) => {
+            let d = playground::at_start("the check failed (an error in chessalg)".into());
+            return Ok(Json(json!({ "diagnostics": [d] })));
+        }
+        Err(_) => return Ok(Json(json!({ "diagnostics": [playground::too_slow()] }))),
+    };
+    let diagnostics = checked.diagnostics;
+    let (Some(game), Some(spec), true) = (checked.game, checked.spec, body.play) else {
+        return Ok(Json(json!({ "diagnostics": diagnostics })));
+    };
+    let rules = Rules {
+        game: Arc::new(game),
+        spec: Arc::new(spec),
+        text: Some(body.text),
+    };
+    let new = NewGame {
+        seats: body.seats,
+        clock: body.clock,
+        ..NewGame::default()
+    };
+    let game = create(&server, &headers, new, rules).await?;
+    Ok(Json(json!({ "diagnostics": diagnostics, "game": game })))
+}
+
+/// `GET /api/rules/bundled`: the names of the bundled rule files, and the
+/// one this server plays if it is one of them.
+async fn bundled_list(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
+    let files = playground::bundled_names();
+    let own = format!("{}.alg", server.game.name().to_lowercase().replace(' ', ""));
+    let served = files.iter().find(|&&f| f == own);
+    Json(json!({ "files": files, "served": served }))
+}
+
+/// `GET /api/rules/bundled/{name}`: a bundled rule file's text.
+async fn bundled_text(Path(name): Path<String>) -> Result<Response, ApiError> {
+    let text = crate::bundled::text(&name)
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no bundled rule file {name}")))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
 /// The JSON of game `id` after `ply` moves (`None`: the last), for the
 /// holder of `token` (`None`: a watcher in a game with seats).
 async fn describe(
@@ -723,11 +874,11 @@ async fn describe(
     ply: Option<usize>,
     token: Option<String>,
 ) -> Result<Value, ApiError> {
-    let game = server.game.clone();
+    let _ = server;
     blocking("the game could not be shown", move || {
         let p = slot.lock();
         let viewer = p.viewer(token.as_deref());
-        p.describe(&game, id, ply, viewer)
+        p.describe(&slot.game, id, ply, viewer)
     })
     .await
 }
@@ -735,13 +886,13 @@ async fn describe(
 /// `GET /api/games/{id}/pgn`: the game so far as PGN.
 async fn pgn(Shared(server): Shared<Arc<Server>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (_, slot) = find(&server, &id).await?;
-    let game = server.game.clone();
     let text = blocking(
         "the record could not be written",
         move || -> Result<String, ApiError> {
+            let game = &slot.game;
             let p = slot.lock();
             let mut cache = Cache::new();
-            let (_, ending) = legal_and_ending(&game, p.last(), &mut cache)?;
+            let (_, ending) = legal_and_ending(game, p.last(), &mut cache)?;
             let ending = ending.map(|(e, _)| e);
             let tags = PgnTags {
                 event: Some(format!("{}: chessalg serve", game.name())),
@@ -769,11 +920,10 @@ async fn picture(
     Query(at): Query<ShowAt>,
 ) -> Result<Response, ApiError> {
     let (_, slot) = find(&server, &id).await?;
-    let game = server.game.clone();
     let svg = blocking("the position could not be drawn", move || {
         let p = slot.lock();
         let (state, _, _) = p.at(at.ply)?;
-        Ok(svg::position_svg(&game, state))
+        Ok(svg::position_svg(&slot.game, state))
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
@@ -796,7 +946,7 @@ async fn explain_move(
     Query(q): Query<ExplainQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let (_, slot) = find(&server, &id).await?;
-    let (spec, game) = (server.spec.clone(), server.game.clone());
+    let (spec, game) = (slot.spec.clone(), slot.game.clone());
     blocking("the move could not be explained", move || {
         let p = slot.lock();
         let (state, _, _) = p.at(q.ply)?;

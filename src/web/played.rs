@@ -87,6 +87,9 @@ pub(super) struct Played {
     /// The player whose time ran out.
     pub(super) flagged: Option<usize>,
     pub(super) created_ms: u64,
+    /// The rule text it is played under, when not the server's (a
+    /// playground game).
+    pub(super) rules_text: Option<String>,
 }
 
 /// Who a request is, by its seat token.
@@ -120,6 +123,7 @@ impl Played {
             seats,
             flagged: None,
             created_ms: now_ms(),
+            rules_text: None,
         }
     }
 
@@ -134,6 +138,7 @@ impl Played {
             clock: self.clock.as_ref().map(|c| c.setting),
             flagged: self.flagged,
             moves: self.played.clone(),
+            rules_text: self.rules_text.clone(),
         }
     }
 
@@ -361,6 +366,13 @@ impl Played {
             }
             None => Vec::new(),
         };
+        // The royal pieces of the player to move that stand attacked.
+        let check: Vec<String> = game
+            .attacked_royals(state.position(), state.turn(), &mut cache)
+            .map_err(|e| bad(e.to_string()))?
+            .into_iter()
+            .map(label)
+            .collect();
         let you = match viewer {
             Viewer::Seat(i) => json!(game.players()[i]),
             _ => Value::Null,
@@ -383,6 +395,7 @@ impl Played {
             "record": self.record,
             "result": result,
             "last_move": last_move,
+            "check": check,
             "seated": self.seats.is_some(),
             "you": you,
             "clock": clock,

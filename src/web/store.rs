@@ -30,7 +30,8 @@ CREATE TABLE games (
     seats TEXT,
     clock_base_ms INTEGER,
     clock_increment_ms INTEGER,
-    flagged INTEGER
+    flagged INTEGER,
+    rules_text TEXT
 );
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -87,6 +88,9 @@ pub struct StoredGame {
     pub flagged: Option<usize>,
     /// The moves played, in order.
     pub moves: Vec<StoredMove>,
+    /// The rule text it is played under, when not the server's rule file
+    /// (a game of the playground).
+    pub rules_text: Option<String>,
 }
 
 /// A move as the database holds it.
@@ -168,8 +172,8 @@ impl Store {
         let mut c = self.connection();
         let t = c.transaction()?;
         t.execute(
-            "INSERT INTO games (game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO games (game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 game.game,
                 game.start_fen,
@@ -178,6 +182,7 @@ impl Store {
                 game.clock.map(|c| c.base.as_millis() as i64),
                 game.clock.map(|c| c.increment.as_millis() as i64),
                 game.flagged.map(|p| p as i64),
+                game.rules_text,
             ],
         )?;
         let id = t.last_insert_rowid() as u64;
@@ -217,7 +222,7 @@ impl Store {
         let c = self.connection();
         let game = c
             .query_row(
-                "SELECT id, game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged
+                "SELECT id, game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text
                  FROM games WHERE id = ?1",
                 params![id as i64],
                 |r| {
@@ -237,6 +242,7 @@ impl Store {
                         }),
                         flagged: flagged.map(|p| p.max(0) as usize),
                         moves: Vec::new(),
+                        rules_text: r.get(8)?,
                     })
                 },
             )
@@ -258,11 +264,11 @@ impl Store {
         Ok(Some(game))
     }
 
-    /// The ids of the newest `limit` games of `game` (by name), newest first.
-    pub fn recent(&self, game: &str, limit: usize) -> Result<Vec<u64>, StoreError> {
+    /// The ids of the newest `limit` games, newest first.
+    pub fn recent(&self, limit: usize) -> Result<Vec<u64>, StoreError> {
         let c = self.connection();
-        let mut statement = c.prepare("SELECT id FROM games WHERE game = ?1 ORDER BY id DESC LIMIT ?2")?;
-        let ids = statement.query_map(params![game, limit as i64], |r| r.get::<_, i64>(0))?;
+        let mut statement = c.prepare("SELECT id FROM games ORDER BY id DESC LIMIT ?1")?;
+        let ids = statement.query_map(params![limit as i64], |r| r.get::<_, i64>(0))?;
         Ok(ids.map(|id| id.map(|id| id as u64)).collect::<Result<_, _>>()?)
     }
 }
@@ -292,6 +298,7 @@ mod tests {
                 increment: Duration::from_secs(3),
             }),
             flagged: None,
+            rules_text: Some("game Chess".into()),
             moves: vec![StoredMove {
                 name: "e2e4".into(),
                 played_ms: 9,
@@ -330,7 +337,7 @@ mod tests {
         });
         assert_eq!(back, want);
         assert_eq!(store.load(id + 1).unwrap(), None);
-        assert_eq!(store.recent("Chess", 10).unwrap(), vec![id]);
+        assert_eq!(store.recent(10).unwrap(), vec![id]);
     }
 
     #[test]

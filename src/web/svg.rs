@@ -7,8 +7,9 @@
 
 use std::fmt::Write as _;
 
-use crate::core::Content;
+use crate::core::{Content, Coord, PieceId};
 use crate::game::{Game, State};
+use crate::syntax::ast::{BoardDrawing, PieceDrawing};
 
 /// The side of a square, in SVG units.
 const CELL: i32 = 48;
@@ -19,8 +20,62 @@ const POCKET_ROW: i32 = 34;
 /// The width of one pocket piece with its count.
 const POCKET_ITEM: i32 = 62;
 
+/// The colour of a board drawn as lines.
+const LINES_BOARD: &str = "#eccb8c";
+
+/// Where the squares of a board go in the picture.
+struct Layout {
+    drawing: BoardDrawing,
+    ranks: i32,
+    top: i32,
+    /// The board's size in SVG units.
+    width: i32,
+    height: i32,
+    /// A hexagon's radius (centre to corner).
+    hex_radius: f32,
+}
+
+impl Layout {
+    fn new(drawing: BoardDrawing, files: i32, ranks: i32, top: i32) -> Layout {
+        // Pointy-topped hexagons as wide as a square; rows 3/4 of their height apart.
+        let hex_radius = CELL as f32 / 3f32.sqrt();
+        let (width, height) = match drawing {
+            BoardDrawing::Hexagons => (
+                files * CELL + (ranks - 1).max(0) * CELL / 2,
+                (2.0 * hex_radius + (ranks - 1).max(0) as f32 * 1.5 * hex_radius).ceil() as i32,
+            ),
+            _ => (files * CELL, ranks * CELL),
+        };
+        Layout {
+            drawing,
+            ranks,
+            top,
+            width,
+            height,
+            hex_radius,
+        }
+    }
+
+    /// The centre of the square `file` squares right and `rank` up from
+    /// the bottom-left corner.
+    fn centre(&self, file: i32, rank: i32) -> (i32, i32) {
+        let down = self.ranks - 1 - rank;
+        match self.drawing {
+            BoardDrawing::Hexagons => {
+                // Each row half a cell left of the row below it: the top
+                // row not moved, the bottom one furthest right.
+                let x = 1 + CELL / 2 + file * CELL + down * CELL / 2;
+                let y = 1 + self.top + (self.hex_radius + down as f32 * 1.5 * self.hex_radius).round() as i32;
+                (x, y)
+            }
+            _ => (1 + file * CELL + CELL / 2, 1 + self.top + down * CELL + CELL / 2),
+        }
+    }
+}
+
 /// One kind of piece in a box: drawn beside the board.
 struct PocketItem {
+    id: PieceId,
     piece: String,
     box_name: String,
     count: u16,
@@ -38,6 +93,7 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             (count > 0).then(|| {
                 let (bx, pc) = game.pieces().slot_of(slot);
                 PocketItem {
+                    id: pc,
                     piece: game.pieces().symbol(pc).to_string(),
                     box_name: game.pieces().box_name(bx).to_string(),
                     count,
@@ -49,54 +105,116 @@ pub fn position_svg(game: &Game, state: &State) -> String {
     // Games with boxes keep room for both rows, so the board never jumps.
     let pocket_rows = game.pieces().box_count() > 0;
     let top = if pocket_rows { POCKET_ROW } else { 0 };
-    let w = (files as i32 * CELL + 2).max(if pocket_rows { 4 * POCKET_ITEM } else { 0 });
-    let h = ranks as i32 * CELL + 2 + 2 * top;
+    let drawing = game.board_drawing();
+    let layout = Layout::new(drawing, files as i32, ranks as i32, top);
+    let w = (layout.width + 2).max(if pocket_rows { 4 * POCKET_ITEM } else { 0 });
+    let h = layout.height + 2 + 2 * top;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, sans-serif" class="position">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, sans-serif" class="position board-{}">"#,
+        drawing.name()
     );
     let _ = writeln!(
         out,
         r##"<rect x="0" y="0" width="{w}" height="{h}" fill="#f6f4ef"/>"##
     );
-    for (at, content) in state.position().squares() {
+    let squares: Vec<_> = state.position().squares().collect();
+    if drawing == BoardDrawing::Lines {
+        // The board, then a line through the centres of each row and column
+        // of squares, under the pieces.
+        let _ = writeln!(
+            out,
+            r##"<rect x="1" y="{}" width="{}" height="{}" fill="{LINES_BOARD}"/>"##,
+            1 + top,
+            layout.width,
+            layout.height
+        );
+        let centre = |at: Coord| layout.centre(at.x - origin.x, at.y - origin.y);
+        for &(a, _) in &squares {
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                let b = Coord::new(a.x + dx, a.y + dy);
+                if squares.iter().any(|&(s, _)| s == b) {
+                    let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+                    let _ = writeln!(
+                        out,
+                        r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
+                    );
+                }
+            }
+        }
+    }
+    for (at, content) in squares {
         let (file, rank) = (at.x - origin.x, at.y - origin.y);
-        let (x, y) = (1 + file * CELL, 1 + top + (ranks as i32 - 1 - rank) * CELL);
+        let (cx, cy) = layout.centre(file, rank);
         let dark = (file + rank) % 2 == 0;
-        let fill = if dark { "#b58863" } else { "#f0d9b5" };
         let label = escape(&game.square_label(at));
         let _ = writeln!(
             out,
             r#"<g class="cell{}" data-square="{label}">"#,
             if dark { " dark" } else { "" }
         );
+        let half = CELL / 2;
+        match drawing {
+            BoardDrawing::Squares | BoardDrawing::Uniform => {
+                let fill = match (drawing, dark) {
+                    (BoardDrawing::Uniform, _) => r##"fill="#eccb8c" stroke="#6b4a1e" stroke-width="1""##,
+                    (_, true) => r##"fill="#b58863""##,
+                    (_, false) => r##"fill="#f0d9b5""##,
+                };
+                let _ = writeln!(
+                    out,
+                    r#"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" {fill}/>"#,
+                    cx - half,
+                    cy - half
+                );
+            }
+            BoardDrawing::Lines => {
+                // Clicked and lit like a square, drawn as nothing.
+                let _ = writeln!(
+                    out,
+                    r##"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" fill="{LINES_BOARD}" fill-opacity="0"/>"##,
+                    cx - half,
+                    cy - half
+                );
+            }
+            BoardDrawing::Hexagons => {
+                let r = layout.hex_radius;
+                let points: Vec<String> = (0..6)
+                    .map(|k| {
+                        let a = std::f32::consts::PI / 3.0 * k as f32 - std::f32::consts::PI / 2.0;
+                        format!("{:.1},{:.1}", cx as f32 + r * a.cos(), cy as f32 + r * a.sin())
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    r##"<polygon class="shape" points="{}" fill="#e9dcc0" stroke="#7a6440" stroke-width="1"/>"##,
+                    points.join(" ")
+                );
+            }
+        }
+        let (lx, ly) = match drawing {
+            BoardDrawing::Hexagons => (cx - 7, cy + 17),
+            _ => (cx - half + 2, cy + half - 3),
+        };
         let _ = writeln!(
             out,
-            r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#
-        );
-        let _ = writeln!(
-            out,
-            r##"<text class="coord" x="{}" y="{}" font-size="9" fill="#0006">{label}</text>"##,
-            x + 2,
-            y + CELL - 3,
+            r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
         );
         if let Content::Piece(pc, marks) = content {
-            let owner = game.piece_info(pc).owner.map_or(0, |o| o.index());
-            let _ = writeln!(
-                out,
-                r#"<text class="piece p{owner}" x="{}" y="{}" font-size="32" text-anchor="middle">{}</text>"#,
-                x + CELL / 2,
-                y + CELL / 2 + 11,
-                escape(&game.pieces().symbol(pc).to_string())
-            );
+            let size = if drawing == BoardDrawing::Hexagons {
+                CELL * 5 / 6
+            } else {
+                CELL
+            };
+            out.push_str(&piece_svg(game, pc, cx, cy, size));
             let marks = game.pieces().mark_symbols(marks);
             if !marks.is_empty() {
                 let _ = writeln!(
                     out,
                     r##"<text class="marks" x="{}" y="{}" font-size="10" text-anchor="end" fill="#0008">{}</text>"##,
-                    x + CELL - 3,
-                    y + 11,
+                    cx + half - 3,
+                    cy - half + 11,
                     escape(&marks)
                 );
             }
@@ -104,9 +222,7 @@ pub fn position_svg(game: &Game, state: &State) -> String {
         // The page lights this for a square a chosen piece may go to.
         let _ = writeln!(
             out,
-            r##"<circle class="hint" cx="{}" cy="{}" r="{}" fill="#147a3c" fill-opacity="0"/>"##,
-            x + CELL / 2,
-            y + CELL / 2,
+            r##"<circle class="hint" cx="{cx}" cy="{cy}" r="{}" fill="#147a3c" fill-opacity="0"/>"##,
             CELL / 7
         );
         out.push_str("</g>\n");
@@ -128,12 +244,16 @@ pub fn position_svg(game: &Game, state: &State) -> String {
                 POCKET_ITEM - 4,
                 POCKET_ROW - 4
             );
+            out.push_str(&piece_svg(
+                game,
+                item.id,
+                x + 16,
+                y + POCKET_ROW / 2,
+                POCKET_ROW - 4,
+            ));
             let _ = writeln!(
                 out,
-                r#"<text x="{}" y="{}" font-size="24">{}</text><text x="{}" y="{}" font-size="13">×{}</text>"#,
-                x + 4,
-                y + POCKET_ROW - 9,
-                escape(&item.piece),
+                r#"<text x="{}" y="{}" font-size="13">×{}</text>"#,
                 x + 34,
                 y + POCKET_ROW - 11,
                 item.count
@@ -143,6 +263,99 @@ pub fn position_svg(game: &Game, state: &State) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// Whether every character of `text` is one that common fonts draw (the
+/// DejaVu and Liberation fonts of a fresh Debian, and the system fonts of
+/// other desktops): Latin, arrows, geometric shapes, chess and draughts
+/// symbols. A piece whose symbol has another is drawn as a lettered token.
+pub fn in_common_fonts(text: &str) -> bool {
+    text.chars().all(|c| {
+        matches!(c as u32,
+            0x20..=0x7e | 0xa0..=0x24f | 0x2190..=0x21ff | 0x25a0..=0x25ff | 0x2654..=0x265f | 0x26c0..=0x26c3)
+    })
+}
+
+/// The colour of player `owner`'s letters and rings on discs.
+fn disc_colour(owner: usize) -> &'static str {
+    if owner == 0 { "#b8281e" } else { "#1c1c1c" }
+}
+
+/// Piece `pc` drawn centred on `(cx, cy)` in a square of side `size`: its
+/// symbol where its drawing is a glyph (or none is declared and common
+/// fonts have it), else a shape with its FEN letter: a shogi pentagon
+/// pointing at the opponent, a xiangqi disc, or a token in its owner's
+/// colour.
+pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32) -> String {
+    let info = game.piece_info(pc);
+    let owner = info.owner.map_or(0, |o| o.index());
+    let symbol = game.pieces().symbol(pc).to_string();
+    let drawing = info.drawing.unwrap_or(if in_common_fonts(&symbol) {
+        PieceDrawing::Glyph
+    } else {
+        PieceDrawing::Disc
+    });
+    let letter = match info.fen {
+        Some(l) => l.to_ascii_uppercase().to_string(),
+        None => symbol
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(1)
+            .collect(),
+    };
+    let letter = if letter.is_empty() {
+        "?".to_string()
+    } else {
+        letter
+    };
+    let f = size as f32;
+    let at = |dx: f32, dy: f32| format!("{:.1},{:.1}", cx as f32 + dx * f, cy as f32 + dy * f);
+    let symbol = escape(&symbol);
+    match drawing {
+        PieceDrawing::Glyph => format!(
+            "<text class=\"piece p{owner}\" data-piece=\"{symbol}\" x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>\n",
+            cy + size * 11 / 48,
+            size * 2 / 3
+        ),
+        PieceDrawing::Pentagon => {
+            // Pointing up for the first player, down for the others.
+            let points = [
+                at(0.0, -0.42),
+                at(0.3, -0.26),
+                at(0.37, 0.40),
+                at(-0.37, 0.40),
+                at(-0.3, -0.26),
+            ];
+            let turn = if owner == 0 {
+                String::new()
+            } else {
+                format!(" transform=\"rotate(180 {cx} {cy})\"")
+            };
+            let ink = if info.fen_promoted { "#c0281c" } else { "#1c1c1c" };
+            format!(
+                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"{turn}><polygon points=\"{}\" fill=\"#f4dca8\" stroke=\"#6b4a1e\" stroke-width=\"1.5\"/><text x=\"{cx}\" y=\"{:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{letter}</text></g>\n",
+                points.join(" "),
+                cy as f32 + 0.17 * f,
+                0.42 * f
+            )
+        }
+        PieceDrawing::Disc => {
+            // Declared discs are xiangqi's (ivory, letters in the owner's
+            // colour); a symbol common fonts lack is a token of the owner's.
+            let (fill, colour, edge) = match (info.drawing, owner) {
+                (Some(_), _) => ("#fbf3df", disc_colour(owner), disc_colour(owner)),
+                (None, 0) => ("#ffffff", "#1c1c1c", "#1c1c1c"),
+                (None, _) => ("#1c1c1c", "#ffffff", "#1c1c1c"),
+            };
+            format!(
+                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"2\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1\"/><text x=\"{cx}\" y=\"{:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{colour}\">{letter}</text></g>\n",
+                0.42 * f,
+                0.34 * f,
+                cy as f32 + 0.15 * f,
+                0.42 * f
+            )
+        }
+    }
 }
 
 /// Text as SVG writes it (in text and in attributes).
@@ -164,11 +377,114 @@ mod tests {
         let game = load("rules/chess.alg");
         let svg = position_svg(&game, &game.initial());
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-        assert_eq!(svg.matches("<rect x=").count(), 64 + 1);
+        assert_eq!(svg.matches(r#"<rect class="shape" x="#).count(), 64);
         assert_eq!(svg.matches(r#"data-square="#).count(), 64);
         assert_eq!(svg.matches(r#"font-size="32""#).count(), 32);
         assert!(svg.contains(">♔<") && svg.contains(r#"data-square="e4""#));
         assert!(!svg.contains("data-pocket"));
+    }
+
+    /// The characters of the text elements of an SVG document.
+    fn text_characters(svg: &str) -> String {
+        let mut chars = String::new();
+        for part in svg.split("<text").skip(1) {
+            let inner = part.split_once('>').map_or("", |(_, rest)| rest);
+            chars.push_str(inner.split("</text>").next().unwrap_or(""));
+        }
+        chars
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+    }
+
+    /// The characters DejaVu Sans has (fontconfig's `fc-query`), where it
+    /// is installed, as a fresh Debian installs it.
+    fn dejavu_characters() -> Option<Vec<(u32, u32)>> {
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+        let out = std::process::Command::new("fc-query")
+            .args(["--format=%{charset}", font])
+            .output()
+            .ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        let ranges: Vec<(u32, u32)> = (text.split_whitespace())
+            .filter_map(|part| {
+                let (a, b) = part.split_once('-').unwrap_or((part, part));
+                Some((u32::from_str_radix(a, 16).ok()?, u32::from_str_radix(b, 16).ok()?))
+            })
+            .collect();
+        (!ranges.is_empty()).then_some(ranges)
+    }
+
+    #[test]
+    fn every_piece_of_every_rule_file_is_drawn_with_characters_common_fonts_have() {
+        let dejavu = dejavu_characters();
+        if dejavu.is_none() {
+            eprintln!(
+                "fc-query or DejaVu Sans is missing: the characters are checked against the common set only"
+            );
+        }
+        let mut files: Vec<_> = std::fs::read_dir("rules")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "alg") && !p.ends_with("prelude.alg"))
+            .collect();
+        files.sort();
+        assert!(files.len() > 30);
+        let (mut glyphs, mut drawn) = (0, 0);
+        for path in files {
+            let game = load(path.to_str().unwrap());
+            let mut text = text_characters(&position_svg(&game, &game.initial()));
+            for i in 0..game.pieces().len() {
+                let svg = piece_svg(&game, PieceId::new(i as u16), 24, 24, 48);
+                if svg.starts_with("<text") {
+                    glyphs += 1;
+                } else {
+                    drawn += 1;
+                }
+                text.push_str(&text_characters(&svg));
+            }
+            for c in text.chars() {
+                assert!(
+                    in_common_fonts(&c.to_string()),
+                    "{}: {c:?} is drawn as text",
+                    path.display()
+                );
+                if let Some(ranges) = &dejavu {
+                    let covered = ranges.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
+                    assert!(
+                        covered,
+                        "{}: DejaVu Sans has no {c:?} (U+{:04X})",
+                        path.display(),
+                        c as u32
+                    );
+                }
+            }
+        }
+        // Shogi's, minishogi's and xiangqi's pieces, Seirawan's hawk and
+        // elephant and the grasshopper are shapes; the others glyphs.
+        assert!(drawn >= 2 * 14 + 2 * 7 + 4, "{drawn} drawn");
+        assert!(glyphs > 100, "{glyphs} glyphs");
+    }
+
+    #[test]
+    fn pieces_are_drawn_as_their_rule_file_says() {
+        let shogi = load("rules/shogi.alg");
+        let state = shogi.initial();
+        let svg = position_svg(&shogi, &state);
+        // Forty pieces, all pentagons; the second player's turned round.
+        assert_eq!(svg.matches("<polygon").count(), 40);
+        assert_eq!(svg.matches("rotate(180").count(), 20);
+        assert!(!svg.contains(">Ｐ<"));
+        let xiangqi = load("rules/xiangqi.alg");
+        let svg = position_svg(&xiangqi, &xiangqi.initial());
+        assert_eq!(svg.matches(r##"fill="#fbf3df""##).count(), 32);
+        assert_eq!(svg.matches(r##"fill="#b8281e">"##).count(), 16);
+        let chess = load("rules/chess.alg");
+        assert_eq!(
+            position_svg(&chess, &chess.initial()).matches("<polygon").count(),
+            0
+        );
     }
 
     #[test]
