@@ -66,6 +66,9 @@ impl Declare for RegionDecl {
     /// A region is only a name for expressions (`@palace`, resolved in the
     /// IR layer); the game notes only that it is declared once.
     fn declare(&self, cx: &mut Collect<'_>) {
-        cx.once(&format!("region {}", self.name.text), self.span);
+        if cx.once(&format!("region {}", self.name.text), self.span) {
+            let rectangles = self.parts.iter().map(|&(a, b, _)| (a, b));
+            cx.spec.region_rectangles.extend(rectangles);
+        }
     }
 }

@@ -86,6 +86,9 @@ pub struct GameSpec {
     pub notation: Notation,
     /// How boards draw the squares (`board uniform`).
     pub board_drawing: crate::syntax::ast::BoardDrawing,
+    /// The rectangles of the declared regions, as (file, rank) corners
+    /// counted from 0 (boards drawn as lines mark them).
+    pub region_rectangles: Vec<((u32, u32), (u32, u32))>,
     /// What the boxes hold at the start: one entry per piece (`box`).
     pub box_contents: Vec<(BoxId, PieceId)>,
     /// The box FEN writes in brackets after the board (`fen box`).

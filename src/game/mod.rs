@@ -532,6 +532,12 @@ impl Game {
         self.spec.board_drawing
     }
 
+    /// The rectangles of the rule file's regions, as (file, rank) corners
+    /// counted from the bottom-left square.
+    pub fn region_rectangles(&self) -> &[((u32, u32), (u32, u32))] {
+        &self.spec.region_rectangles
+    }
+
     /// Whether the rule file declares `notation numbered`.
     pub fn is_numbered(&self) -> bool {
         self.spec.notation == Notation::Numbered

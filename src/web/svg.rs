@@ -23,6 +23,41 @@ const POCKET_ITEM: i32 = 62;
 /// The colour of a board drawn as lines.
 const LINES_BOARD: &str = "#eccb8c";
 
+/// What a board drawn as lines marks of the rule file's regions: a river
+/// above each region of whole rows that starts at the bottom row (and at
+/// the same height from the top: the other player's side under
+/// `flipped`), and the diagonals of each square region of odd side that
+/// is not whole rows (and of its image turned half round).
+struct LinesMarks {
+    /// The ranks (from 0) whose lines up to the next rank are a river.
+    rivers: Vec<i32>,
+    /// Square regions drawn crossed, as (file, rank) corners.
+    crossed: Vec<((i32, i32), (i32, i32))>,
+}
+
+impl LinesMarks {
+    fn of(game: &Game, files: i32, ranks: i32) -> LinesMarks {
+        let (mut rivers, mut crossed) = (Vec::new(), Vec::new());
+        for &((a, b), (c, d)) in game.region_rectangles() {
+            let (f1, f2) = (a.min(c) as i32, a.max(c) as i32);
+            let (r1, r2) = (b.min(d) as i32, b.max(d) as i32);
+            if f1 == 0 && f2 == files - 1 {
+                if r1 == 0 && r2 < ranks - 1 {
+                    rivers.push(r2);
+                    rivers.push(ranks - 2 - r2);
+                }
+            } else if f2 - f1 == r2 - r1 && (f2 - f1) % 2 == 0 && f2 > f1 {
+                crossed.push(((f1, r1), (f2, r2)));
+                let turned = ((files - 1 - f2, ranks - 1 - r2), (files - 1 - f1, ranks - 1 - r1));
+                if turned != ((f1, r1), (f2, r2)) {
+                    crossed.push(turned);
+                }
+            }
+        }
+        LinesMarks { rivers, crossed }
+    }
+}
+
 /// Where the squares of a board go in the picture.
 struct Layout {
     drawing: BoardDrawing,
@@ -131,16 +166,32 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             layout.height
         );
         let centre = |at: Coord| layout.centre(at.x - origin.x, at.y - origin.y);
+        let marks = LinesMarks::of(game, files as i32, ranks as i32);
         for &(a, _) in &squares {
             for (dx, dy) in [(1, 0), (0, 1)] {
                 let b = Coord::new(a.x + dx, a.y + dy);
-                if squares.iter().any(|&(s, _)| s == b) {
+                let (file, rank) = (a.x - origin.x, a.y - origin.y);
+                let edge = file == 0 || file == files as i32 - 1;
+                let across = dy == 1 && !edge && marks.rivers.contains(&rank);
+                if !across && squares.iter().any(|&(s, _)| s == b) {
                     let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
                     let _ = writeln!(
                         out,
                         r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
                     );
                 }
+            }
+        }
+    }
+    if drawing == BoardDrawing::Lines {
+        // The diagonals of the regions' squares (xiangqi's palaces).
+        for &((f1, r1), (f2, r2)) in &LinesMarks::of(game, files as i32, ranks as i32).crossed {
+            for ((a, b), (c, d)) in [((f1, r1), (f2, r2)), ((f1, r2), (f2, r1))] {
+                let ((x1, y1), (x2, y2)) = (layout.centre(a, b), layout.centre(c, d));
+                let _ = writeln!(
+                    out,
+                    r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
+                );
             }
         }
     }
@@ -480,6 +531,12 @@ mod tests {
         let svg = position_svg(&xiangqi, &xiangqi.initial());
         assert_eq!(svg.matches(r##"fill="#fbf3df""##).count(), 32);
         assert_eq!(svg.matches(r##"fill="#b8281e">"##).count(), 16);
+        // Lines through 9 x 10 points: 10 x 8 across, 9 x 9 up less the
+        // river's 7 inner crossings, and each palace's two diagonals.
+        assert_eq!(svg.matches("<line ").count(), 80 + 81 - 7 + 4);
+        let hex = load("rules/hex.alg");
+        let shapes = position_svg(&hex, &hex.initial());
+        assert_eq!(shapes.matches(r#"<polygon class="shape""#).count(), 81);
         let chess = load("rules/chess.alg");
         assert_eq!(
             position_svg(&chess, &chess.initial()).matches("<polygon").count(),
