@@ -47,6 +47,10 @@ use crate::ir::{ExpandError, Move, Problems, Rules, UnboundPoi, Value};
 use crate::source::{Source, Span};
 use crate::syntax::ast::{self, Declaration};
 
+/// A rectangle of squares: the (file, rank) of two opposite corners,
+/// counted from the bottom-left square.
+pub type Rectangle = ((u32, u32), (u32, u32));
+
 /// Everything a rule file declares about its game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSpec {
@@ -88,7 +92,7 @@ pub struct GameSpec {
     pub board_drawing: crate::syntax::ast::BoardDrawing,
     /// The rectangles of the declared regions, as (file, rank) corners
     /// counted from 0 (boards drawn as lines mark them).
-    pub region_rectangles: Vec<((u32, u32), (u32, u32))>,
+    pub region_rectangles: Vec<Rectangle>,
     /// What the boxes hold at the start: one entry per piece (`box`).
     pub box_contents: Vec<(BoxId, PieceId)>,
     /// The box FEN writes in brackets after the board (`fen box`).

@@ -534,7 +534,7 @@ impl Game {
 
     /// The rectangles of the rule file's regions, as (file, rank) corners
     /// counted from the bottom-left square.
-    pub fn region_rectangles(&self) -> &[((u32, u32), (u32, u32))] {
+    pub fn region_rectangles(&self) -> &[crate::decl::Rectangle] {
         &self.spec.region_rectangles
     }
 
