@@ -164,6 +164,7 @@ impl Played {
             // The clocks as they were stored (they ran while it was played).
             if let (Some(clock), Some(left)) = (&mut p.clock, &m.clocks) {
                 clock.left.clone_from(left);
+                clock.since = Some(m.played_ms);
             }
             p.played[ply] = m.clone();
         }
@@ -470,6 +471,34 @@ pub fn parse_clock(text: &str) -> Result<ClockSetting, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_played_again_from_its_record_has_the_same_clocks() {
+        let game = crate::game::test_game("rules/chess.alg");
+        let mut p = Played::new(&game, game.initial(), None, Some(parse_clock("0.2+0").unwrap()));
+        let play = |p: &mut Played, name: &str, now: u64| {
+            let state = p.last().clone();
+            let legal = game.legal_actions(&state, &mut Cache::new()).unwrap();
+            let i = game
+                .move_names(&state, &legal)
+                .iter()
+                .position(|n| n == name)
+                .unwrap();
+            p.push(&game, &state, &legal, i, now);
+        };
+        let clocks = |p: &Played| p.clock.as_ref().map(|c| (c.left.clone(), c.since)).unwrap();
+        play(&mut p, "e2e4", 1_000);
+        play(&mut p, "e7e5", 2_000);
+        // Taken back at 12 s and played again at 20 s: the 8 s since the
+        // take-back count (of black's 12), not the 19 s since white's move.
+        assert!(p.pop(12_000));
+        play(&mut p, "e7e6", 20_000);
+        assert_eq!(clocks(&p), (vec![12_000, 4_000], Some(20_000)));
+        let back = Played::replayed(&game, &p.stored(&game)).unwrap();
+        assert_eq!(clocks(&back), clocks(&p));
+        assert_eq!(back.deadline(), p.deadline());
+        assert_eq!(back.names, ["e2e4", "e7e6"]);
+    }
 
     #[test]
     fn clocks_are_read_and_bad_ones_refused() {
