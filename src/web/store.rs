@@ -199,12 +199,20 @@ impl Store {
         insert_move(&c, id, ply, m)
     }
 
-    /// Takes back the moves of game `id` from number `ply` on.
+    /// Takes back the moves of game `id` from number `ply` on (and a time
+    /// loss: the game goes on from there).
     pub fn truncate(&self, id: u64, ply: usize) -> Result<(), StoreError> {
-        self.connection().execute(
+        let mut c = self.connection();
+        let t = c.transaction()?;
+        t.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
             params![id as i64, ply as i64],
         )?;
+        t.execute(
+            "UPDATE games SET flagged = NULL WHERE id = ?1",
+            params![id as i64],
+        )?;
+        t.commit()?;
         Ok(())
     }
 
@@ -337,6 +345,10 @@ mod tests {
         });
         assert_eq!(back, want);
         assert_eq!(store.load(id + 1).unwrap(), None);
+        // A take-back undoes a time loss too.
+        store.truncate(id, 1).unwrap();
+        let back = store.load(id).unwrap().unwrap();
+        assert_eq!((back.moves.len(), back.flagged), (1, None));
         assert_eq!(store.recent(10).unwrap(), vec![id]);
     }
 
