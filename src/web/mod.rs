@@ -424,7 +424,7 @@ async fn create(
     } else {
         Some(String::new())
     };
-    let mut v = describe(server, id, slot, None, viewer).await?;
+    let mut v = describe(id, slot, None, viewer).await?;
     if let Some(tokens) = tokens {
         let host = (headers.get(header::HOST))
             .and_then(|h| h.to_str().ok())
@@ -603,9 +603,7 @@ async fn show(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let (n, slot) = find(&server, &id).await?;
-    describe(&server, n, slot, at.ply, bearer(&headers))
-        .await
-        .map(Json)
+    describe(n, slot, at.ply, bearer(&headers)).await.map(Json)
 }
 
 /// `GET /api/games/{id}/events` (`?seat=TOKEN` optional): an event stream
@@ -618,22 +616,17 @@ async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let (n, slot) = find(&server, &id).await?;
     let changes = slot.changes.subscribe();
-    let start = (server, slot, changes, whom.seat, true);
-    let stream = futures_util::stream::unfold(
-        start,
-        move |(server, slot, mut changes, seat, first)| async move {
-            if first {
-                changes.borrow_and_update();
-            } else if changes.changed().await.is_err() {
-                return None;
-            }
-            let v = describe(&server, n, slot.clone(), None, seat.clone())
-                .await
-                .ok()?;
-            let event = Event::default().event("game").data(v.to_string());
-            Some((Ok(event), (server, slot, changes, seat, false)))
-        },
-    );
+    let start = (slot, changes, whom.seat, true);
+    let stream = futures_util::stream::unfold(start, move |(slot, mut changes, seat, first)| async move {
+        if first {
+            changes.borrow_and_update();
+        } else if changes.changed().await.is_err() {
+            return None;
+        }
+        let v = describe(n, slot.clone(), None, seat.clone()).await.ok()?;
+        let event = Event::default().event("game").data(v.to_string());
+        Some((Ok(event), (slot, changes, seat, false)))
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
@@ -690,21 +683,12 @@ async fn undo(
         if p.seats.is_some() {
             return Err(conflict("a game with seats takes no move back"));
         }
-        let now = now_ms();
-        if !p.pop(now) {
+        let Some(last) = p.played.len().checked_sub(1) else {
             return Err(bad("there is no move to take back"));
-        }
-        p.flagged = None;
-        let kept = p.played.len();
-        if let Err(e) = s.store.truncate(n, kept) {
-            // The database still has the move: so does the game.
-            let stored = p.stored(&sl.game);
-            if let Ok(mut back) = Played::replayed(&sl.game, &stored) {
-                back.rules_text = stored.rules_text;
-                *p = back;
-            }
-            return Err(not_stored(e));
-        }
+        };
+        // Out of the database first: if that fails, the game keeps the move.
+        s.store.truncate(n, last).map_err(not_stored)?;
+        p.pop(now_ms());
         sl.changed();
         let viewer = p.viewer(token.as_deref());
         Ok((p.describe(&sl.game, n, None, viewer)?, p.deadline()))
@@ -868,13 +852,11 @@ async fn bundled_text(Path(name): Path<String>) -> Result<Response, ApiError> {
 /// The JSON of game `id` after `ply` moves (`None`: the last), for the
 /// holder of `token` (`None`: a watcher in a game with seats).
 async fn describe(
-    server: &Arc<Server>,
     id: u64,
     slot: Arc<Slot>,
     ply: Option<usize>,
     token: Option<String>,
 ) -> Result<Value, ApiError> {
-    let _ = server;
     blocking("the game could not be shown", move || {
         let p = slot.lock();
         let viewer = p.viewer(token.as_deref());

@@ -222,11 +222,13 @@ impl Played {
         });
     }
 
-    /// Takes the last move back (its clocks too); false if there is none.
+    /// Takes the last move back (its clocks and a time loss too); false if
+    /// there is none.
     pub(super) fn pop(&mut self, now: u64) -> bool {
         if self.states.len() < 2 {
             return false;
         }
+        self.flagged = None;
         self.states.pop();
         self.actions.pop();
         self.names.pop();
