@@ -122,6 +122,25 @@ class Driver:
             pass
 
 
+def start_driver(path):
+    """chromedriver on a free port, once it answers: the process and its URL."""
+    port = free_port()
+    driver = subprocess.Popen([path, f"--port={port}"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    # chromedriver takes a moment to listen (longer on a loaded machine).
+    end = time.time() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/status", timeout=5).read()
+            return driver, url
+        except OSError:
+            if time.time() > end:
+                driver.kill()
+                raise AssertionError("chromedriver did not answer within 30 s")
+            time.sleep(0.2)
+
+
 class Server:
     """`chessalg serve` on a free port."""
 
@@ -436,25 +455,13 @@ def main():
     ap.add_argument("--ai-time", type=float, default=0.02, help="the AI's seconds per move in --all")
     ap.add_argument("--max-moves", type=int, default=1500, help="clicked moves before a game counts as endless")
     args = ap.parse_args()
-    port = free_port()
-    driver = subprocess.Popen([args.driver, f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    driver, driver_url = start_driver(args.driver)
     d = None
     try:
-        # chromedriver takes a moment to listen (longer on a loaded machine).
-        end = time.time() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5).read()
-                break
-            except OSError:
-                if time.time() > end:
-                    raise AssertionError("chromedriver did not answer within 30 s")
-                time.sleep(0.2)
-        d = Driver(f"http://127.0.0.1:{port}", args.chromium)
+        d = Driver(driver_url, args.chromium)
         if not args.only:
             scenarios(args, d)
-            friends(args, d, f"http://127.0.0.1:{port}")
+            friends(args, d, driver_url)
             playground(args, d)
         if args.all or args.only:
             files = sorted(f for f in glob.glob("rules/*.alg") if not f.endswith("prelude.alg"))

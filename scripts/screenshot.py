@@ -4,20 +4,18 @@ chromedriver, as scripts/browser_test.py drives it), once the board is
 drawn: what a person opening the link would see.
 
 Usage:
-  python3 scripts/screenshot.py URL OUT.png [--width 1200] [--height 900]
+  python3 scripts/screenshot.py URL OUT.png
 
 Needs `apt-get install chromium chromium-driver`.
 """
 import argparse
 import base64
 import os
-import subprocess
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_test import Driver, free_port  # noqa: E402
+from browser_test import Driver, start_driver  # noqa: E402
 
 
 def main():
@@ -27,21 +25,10 @@ def main():
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--driver", default="/usr/bin/chromedriver")
     args = ap.parse_args()
-    port = free_port()
-    driver = subprocess.Popen([args.driver, f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    driver, driver_url = start_driver(args.driver)
     d = None
     try:
-        end = time.time() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5).read()
-                break
-            except OSError:
-                if time.time() > end:
-                    raise AssertionError("chromedriver did not answer within 30 s")
-                time.sleep(0.2)
-        d = Driver(f"http://127.0.0.1:{port}", args.chromium)
+        d = Driver(driver_url, args.chromium)
         d.go(args.url)
         d.wait("return !!document.querySelector('#board g');", "the board")
         time.sleep(0.3)

@@ -79,6 +79,19 @@ impl Served {
         (status, body)
     }
 
+    /// The event stream of game `id`, opened (its reads time out after `wait`).
+    fn events(&self, id: u64, wait: std::time::Duration) -> TcpStream {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        stream.set_read_timeout(Some(wait)).unwrap();
+        stream
+    }
+
     fn json(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
         self.json_as(method, path, body, None)
     }
@@ -301,16 +314,7 @@ fn a_hundred_games_at_once_lose_no_move() {
                 assert_eq!(status, 200);
                 let id = g["id"].as_u64().unwrap();
                 // A live viewer of the game: its event stream, read aside.
-                let mut viewer = TcpStream::connect(&s.addr).unwrap();
-                write!(
-                    viewer,
-                    "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
-                    s.addr
-                )
-                .unwrap();
-                viewer
-                    .set_read_timeout(Some(std::time::Duration::from_millis(100)))
-                    .unwrap();
+                let mut viewer = s.events(id, std::time::Duration::from_millis(100));
                 let mut seen = String::new();
                 let mut buf = vec![0u8; 1 << 16];
                 let mut read_events = |seen: &mut String| {
@@ -719,16 +723,7 @@ fn the_event_stream_sends_every_move() {
     let s = Served::start("rules/chess.alg");
     let (_, made) = s.json("POST", "/api/games", "{}");
     let id = made["id"].as_u64().unwrap();
-    let mut stream = TcpStream::connect(&s.addr).unwrap();
-    write!(
-        stream,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
-        s.addr
-    )
-    .unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_millis(200)))
-        .unwrap();
+    let mut stream = s.events(id, std::time::Duration::from_millis(200));
     // The events read so far, as the text of their `data:` lines.
     let mut seen = String::new();
     let mut read_until = |want: usize, seen: &mut String| {
