@@ -871,3 +871,32 @@ fn a_piece_in_a_box_is_worth_its_value_to_its_owner() {
     let dropped = -material("4k3/8/8/8/3N4/8/8/4K3[] b - - 0 1");
     assert!((dropped - held).abs() <= 150, "held {held}, dropped {dropped}");
 }
+
+/// A square a rewrite's left side only looks at (`@2`, a region) and its
+/// right side leaves out stays as it was, on both engines: the knight drops
+/// into the region only, and the king below a pawn's double step stays.
+#[test]
+fn looked_at_squares_left_out_on_the_right_stay() {
+    let fen = "4k3/8/8/8/8/8/4P3/4K3[N] w - - 0 1";
+    for engine in ["fast", "backtrack"] {
+        let (code, out, err) = chessalg(&[
+            "--engine",
+            engine,
+            "moves",
+            "tests/data/games/region_drops.alg",
+            "--fen",
+            fen,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let drops: Vec<&str> = out.lines().filter(|m| m.starts_with("N@")).collect();
+        assert_eq!(drops.len(), 22, "{engine}: {drops:?}");
+        assert!(
+            drops.iter().all(|m| m.ends_with(['1', '2', '3'])),
+            "{engine}: {drops:?}"
+        );
+        assert!(out.lines().any(|m| m == "e2e4"), "{engine}: {out}");
+    }
+    let game = game_of("tests/data/games/region_drops.alg");
+    let after = play(&game, game.from_fen(fen).unwrap(), &["e2e4"]);
+    assert_eq!(game.to_fen(&after), "4k3/8/8/8/4P3/8/8/4K3[N] b - - 0 1");
+}

@@ -842,7 +842,9 @@ impl<'a> Expander<'a> {
                 let Term::Square { at, contents } = t else {
                     continue;
                 };
-                if contents.cells().iter().all(|c| *c == Cell::OffBoard) || r.fixes(*at) {
+                // Off the board, or only looked at (`_`, `@2`, a region): kept.
+                let kept = contents.single() == Some(Cell::Any);
+                if kept || contents.cells().iter().all(|c| *c == Cell::OffBoard) || r.fixes(*at) {
                     continue;
                 }
                 let w = ExpandError::SquareLeftOut {

@@ -250,7 +250,10 @@ fn lower_changes(left: &Squares, choice: &[(Offset, Cell)], declared: Declared) 
     }
     for (at, contents) in left {
         let covered = choice.iter().any(|(c, _)| c == at);
-        if !covered && contents.single() != Some(Cell::OffBoard) {
+        // A square the left side only looks at (`_`, a place such as `@2`
+        // or a region) stays as it was where the right side leaves it out.
+        let looked_at = contents.single() == Some(Cell::Any);
+        if !covered && !looked_at && contents.single() != Some(Cell::OffBoard) {
             changes.push(SquareWrite {
                 dx: at.x,
                 dy: at.y,
@@ -497,5 +500,17 @@ mod tests {
             dy: 0,
             write: Write::Code(code::OFF)
         }));
+        // hand + . + d_ -> ♖ : the square only looked at stays as it was.
+        let rw = Rewrite {
+            lhs: glue(&[sq(0, 0, Cell::Empty), sq(0, -1, Cell::Any)]),
+            rhs: sq(0, 0, ROOK),
+        };
+        let c = lower_rewrite(&rw, false, NONE_DECLARED).unwrap();
+        assert_eq!(
+            c.alternatives[0].choices[0].len(),
+            1,
+            "{:?}",
+            c.alternatives[0].choices[0]
+        );
     }
 }
