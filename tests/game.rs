@@ -900,3 +900,40 @@ fn looked_at_squares_left_out_on_the_right_stay() {
     let after = play(&game, game.from_fen(fen).unwrap(), &["e2e4"]);
     assert_eq!(game.to_fen(&after), "4k3/8/8/8/4P3/8/8/4K3[N] b - - 0 1");
 }
+
+/// FEN writes a place that is no square as `*` and reads it back, as
+/// Fairy-Stockfish writes walls; `*` on a square is the piece whose FEN
+/// letter is `*`, and a game without one says what `*` is for.
+#[test]
+fn walls_and_a_piece_written_star() {
+    let game = game_of("tests/data/games/walls.alg");
+    let start = game.to_fen(&game.initial());
+    assert_eq!(
+        start,
+        "1rnbqkbnr1/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w - - 0 1"
+    );
+    let with_block = "1rnbqkbnr1/*pppppppp*/*8*/*3*4*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w - - 0 1";
+    let state = game.from_fen(with_block).unwrap();
+    assert_eq!(game.to_fen(&state), with_block);
+    // The block on e5 stops the pawn that reached e4.
+    let after = play(&game, state, &["e2e4", "b7b6"]);
+    let names = legal_names(&game, &game.to_fen(&after));
+    assert!(names.iter().any(|n| n == "d2d4"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "e4e5"), "{names:?}");
+    // Runs of empty squares may still cover the walls, as before.
+    let digits = game
+        .from_fen("10/1pppppppp1/10/10/10/10/*PPPPPPPP*/1RNBQKBNR1 w - - 0 1")
+        .unwrap();
+    assert_eq!(
+        game.to_fen(&digits),
+        "10/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/1RNBQKBNR1 w - - 0 1"
+    );
+    let chess = chess();
+    let err = chess
+        .from_fen("rnbqkbnr/pppppppp/8/3*4/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`*` marks a place that is no square"),
+        "{err}"
+    );
+}

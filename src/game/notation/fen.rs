@@ -319,10 +319,26 @@ impl Game {
                     *have = have.union(m);
                     continue;
                 }
+                let at = Coord::new(f.x0 + x as i32, y);
+                // `*`: a place that is no square (a wall), as Fairy-Stockfish
+                // writes one; on a square, the piece written `*` (a duck).
+                if c == '*' && initial.get(at) == Content::NoSquare {
+                    x += 1;
+                    continue;
+                }
                 let Some(p) = self.piece_of_letter(c) else {
+                    if c == '*' {
+                        return Err(bad(
+                            "board",
+                            format!(
+                                "`*` marks a place that is no square, but {} is a square of this board",
+                                name(&f, at)
+                            ),
+                        ));
+                    }
                     return Err(bad("board", format!("`{c}` is not a piece letter of this game")));
                 };
-                squares.push((Coord::new(f.x0 + x as i32, y), Content::Piece(p, Marks::NONE)));
+                squares.push((at, Content::Piece(p, Marks::NONE)));
                 x += 1;
             }
             flush(&mut digits, &mut x)?;
@@ -385,6 +401,15 @@ impl Game {
                                 board.push(c);
                             }
                         }
+                    }
+                    // A place that is no square is a wall, `*`, as
+                    // Fairy-Stockfish writes it.
+                    Content::NoSquare => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        board.push('*');
                     }
                     _ => empty += 1,
                 }
