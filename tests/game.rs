@@ -937,3 +937,44 @@ fn walls_and_a_piece_written_star() {
         "{err}"
     );
 }
+
+/// `fewer(X, n)` counts the pieces on the board, on both engines: a pawn
+/// becomes a queen only while its side has none and a rook only while it
+/// has fewer than two; a side left with one king has lost.
+#[test]
+fn fewer_counts_the_pieces_on_the_board() {
+    let promotions = |engine: &str, fen: &str| -> Vec<String> {
+        let (code, out, err) = chessalg(&[
+            "--engine",
+            engine,
+            "moves",
+            "tests/data/games/fewer.alg",
+            "--fen",
+            fen,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .filter(|m| m.starts_with("e7"))
+            .map(str::to_string)
+            .collect()
+    };
+    for engine in ["fast", "backtrack"] {
+        assert_eq!(
+            promotions(engine, "k1k5/4P3/8/8/8/8/8/K1K5 w - - 0 1"),
+            ["e7e8q", "e7e8r"]
+        );
+        assert_eq!(
+            promotions(engine, "k1k5/4P3/8/8/8/8/8/K1KQR3 w - - 0 1"),
+            ["e7e8r"]
+        );
+        assert_eq!(
+            promotions(engine, "k1k5/4P3/8/8/8/8/8/KRKQR3 w - - 0 1"),
+            ["e7e8"]
+        );
+    }
+    let game = game_of("tests/data/games/fewer.alg");
+    let state = game.from_fen("k1k5/8/8/8/8/8/8/K1K4q b - - 0 1").unwrap();
+    assert_eq!(ending(&game, &state), None);
+    let after = play(&game, state, &["h1c1"]);
+    assert_eq!(ending(&game, &after), Some(Ending::Win(PlayerId::new(1))));
+}

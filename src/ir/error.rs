@@ -70,6 +70,17 @@ pub enum ExpandError {
         help: String,
     },
 
+    /// `fewer(X, n)` called with something else, or a count elsewhere.
+    #[error("`fewer` takes a piece and a count")]
+    #[diagnostic(code(chessalg::expand::fewer), help("{help}"))]
+    Fewer {
+        /// The call, or the count.
+        #[label("here")]
+        span: Span,
+        /// How to write it.
+        help: String,
+    },
+
     /// A function called with the wrong number of arguments.
     #[error("`{name}` takes {expected} argument(s) but is given {found}")]
     #[diagnostic(code(chessalg::expand::arity), help("{help}"))]

@@ -22,6 +22,12 @@ pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
 /// any marks) and `pieces(white)` (any piece of that player).
 pub(crate) const PIECES: &str = "pieces";
 
+/// `fewer(X, n)`: holds while the board has fewer than n pieces of X.
+pub(crate) const FEWER: &str = "fewer";
+
+/// The largest count `fewer(X, n)` takes (a guard n bindings deep).
+const MAX_FEWER: u32 = 64;
+
 /// `%from: M`: the word that makes the square the piece of interest
 /// started on the piece of interest.
 pub(crate) const ORIGIN: &str = "from";
@@ -378,6 +384,10 @@ impl<'a> Expander<'a> {
             ExprKind::Nil => Ok(Value::Move(Move::Nil)),
             ExprKind::Empty => Ok(Value::Pattern(Pattern::empty())),
             ExprKind::Identity => Ok(Value::Movement(Movement::IDENTITY)),
+            ExprKind::Count(_) => err(ExpandError::Fewer {
+                span: e.span,
+                help: "a count is only the second argument of `fewer(♖, 2)`".into(),
+            }),
             ExprKind::Square => Ok(origin(Cell::Empty)),
             ExprKind::Poi => Ok(origin(Cell::Poi(Marks::NONE))),
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
@@ -713,6 +723,9 @@ impl<'a> Expander<'a> {
         if n == PIECES && !self.defs.contains_key(n) {
             return self.pieces_of(args, span, src);
         }
+        if n == FEWER && !self.defs.contains_key(n) {
+            return self.fewer(args, span, scope, src);
+        }
         if BUILTINS.contains(&n) {
             if args.len() != 1 {
                 return arity_error(1, format!("call it as `{n}(X)`"));
@@ -736,6 +749,56 @@ impl<'a> Expander<'a> {
                 .map_err(|_| Some((src, ExpandError::MovementTooFar { span })));
         }
         Err(Some((src, self.undefined_function(name))))
+    }
+
+    /// `fewer(X, n)`: nothing changes, and the move goes on, while the
+    /// board holds fewer than n pieces that X matches. It is the guard
+    /// `!{%X: (% -> .) %X: (% -> .) ... %X: nil}` with n bindings: "there
+    /// are not n distinct such pieces".
+    fn fewer(&mut self, args: &'a [Expr], span: Span, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        let bad = |help: &str| {
+            Err(Some((
+                src,
+                ExpandError::Fewer {
+                    span,
+                    help: help.into(),
+                },
+            )))
+        };
+        let [piece, count] = args else {
+            return bad("call it as `fewer(♖, 2)`: a piece and a count");
+        };
+        let n = match count.kind {
+            ExprKind::Count(n) => n,
+            ExprKind::Empty => 0,
+            ExprKind::Identity => 1,
+            _ => return bad("the second argument is a count, written in digits: `fewer(♖, 2)`"),
+        };
+        if n > MAX_FEWER {
+            return bad("the count is at most 64");
+        }
+        let pieces = match self.expr(piece, scope, src)? {
+            Value::Pattern(p) => poi_pieces(&p),
+            _ => None,
+        };
+        let Some(pieces) = pieces else {
+            return bad("the first argument is a piece (`♖`, `♖°`, `(♖ | ♕)`), as after `%`");
+        };
+        let take = Move::rewrite(
+            Pattern::square(Offset::new(0, 0), CellSet::one(Cell::Poi(Marks::NONE))),
+            Pattern::square(Offset::new(0, 0), CellSet::one(Cell::Empty)),
+        );
+        // Innermost first: the n-th piece need only be there.
+        let mut body = Move::Nil;
+        for i in 0..n {
+            let inner = if i == 0 {
+                body
+            } else {
+                Move::seq(vec![take.clone(), body])
+            };
+            body = Move::with_poi(pieces.clone(), inner);
+        }
+        Ok(Value::Move(Move::guard(false, body)))
     }
 
     /// `pieces()`: every declared piece, with any marks; `pieces(white)`: the

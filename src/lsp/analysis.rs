@@ -24,7 +24,7 @@ const HOVER_EXPANSION: usize = 600;
 
 /// The names the language gives without a definition: built-in moves and
 /// functions, with what each does.
-pub const BUILTINS: [(&str, &str); 6] = [
+pub const BUILTINS: [(&str, &str); 7] = [
     (
         "flipped",
         "`flipped(M)`: M turned half way round with the colours swapped (the other side's view)",
@@ -36,6 +36,10 @@ pub const BUILTINS: [(&str, &str); 6] = [
     (
         "pieces",
         "`pieces()`: any declared piece; `pieces(PLAYER)`: any piece of that player",
+    ),
+    (
+        "fewer",
+        "`fewer(X, n)`: holds, changing nothing, while the board has fewer than n pieces that X matches (`fewer(♖, 2)`)",
     ),
     (
         "attacked",

@@ -185,6 +185,8 @@ pub enum ExprKind {
     Empty,
     /// `1`: the identity movement.
     Identity,
+    /// `2` as an argument: a count (`fewer(♖, 2)`).
+    Count(u32),
     /// `.`: an empty square.
     Square,
     /// `%`: the piece of interest.

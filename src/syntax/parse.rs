@@ -415,6 +415,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::nil
         | Rule::empty
         | Rule::identity
+        | Rule::count_arg
         | Rule::square
         | Rule::poi
         | Rule::off_board
@@ -971,6 +972,8 @@ impl Builder {
             Rule::nil => ExprKind::Nil,
             Rule::empty => ExprKind::Empty,
             Rule::identity => ExprKind::Identity,
+            // A count too large for `u32` is refused where it is used.
+            Rule::count_arg => ExprKind::Count(text.parse().unwrap_or(u32::MAX)),
             Rule::square => ExprKind::Square,
             Rule::poi => ExprKind::Poi,
             Rule::off_board => ExprKind::OffBoard,

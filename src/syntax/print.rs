@@ -71,6 +71,7 @@ pub(super) fn write_expr(out: &mut String, e: &Expr, depth: usize) {
         ExprKind::Nil => ("nil".into(), vec![]),
         ExprKind::Empty => ("empty 0".into(), vec![]),
         ExprKind::Identity => ("identity 1".into(), vec![]),
+        ExprKind::Count(n) => (format!("count {n}"), vec![]),
         ExprKind::Square => ("square .".into(), vec![]),
         ExprKind::Poi => ("poi %".into(), vec![]),
         ExprKind::OffBoard => ("off-board #".into(), vec![]),
