@@ -573,7 +573,7 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
 /// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
 /// up to this many leaves, and how many counts that is. Every number
 /// Fairy-Stockfish's own tests publish for them is among these.
-const FAIRY_VARIANTS: [(&str, u64, usize); 12] = [
+const FAIRY_VARIANTS: [(&str, u64, usize); 38] = [
     ("seirawan960", 1_000_000, 24),
     ("seirawan", 1_000_000, 19),
     ("shogi", 800_000, 28),
@@ -586,6 +586,32 @@ const FAIRY_VARIANTS: [(&str, u64, usize); 12] = [
     ("capablanca", 2_000_000, 29),
     ("grasshopper", 2_000_000, 21),
     ("extinction", 2_000_000, 10),
+    ("losalamos", 300_000, 36),
+    ("torpedo", 300_000, 24),
+    ("pawnsideways", 300_000, 17),
+    ("pawnback", 300_000, 17),
+    ("legan", 300_000, 21),
+    ("almost", 300_000, 23),
+    ("sortofalmost", 300_000, 23),
+    ("chigorin", 300_000, 23),
+    ("perfect", 300_000, 26),
+    ("amazon", 300_000, 21),
+    ("makpong", 300_000, 26),
+    ("asean", 300_000, 17),
+    ("ai-wok", 300_000, 26),
+    ("manchu", 300_000, 24),
+    ("jesonmor", 300_000, 24),
+    ("spartan", 300_000, 41),
+    ("koedem", 300_000, 24),
+    ("embassy", 300_000, 21),
+    ("janus", 300_000, 18),
+    ("modern", 300_000, 21),
+    ("chancellor", 300_000, 18),
+    ("centaur", 300_000, 27),
+    ("courier", 300_000, 27),
+    ("tencubed", 300_000, 27),
+    ("wolf", 300_000, 40),
+    ("shako", 300_000, 35),
 ];
 
 /// Fairy-Stockfish's variants against its published counts and counts of
