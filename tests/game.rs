@@ -978,3 +978,20 @@ fn fewer_counts_the_pieces_on_the_board() {
     let after = play(&game, state, &["h1c1"]);
     assert_eq!(ending(&game, &after), Some(Ending::Win(PlayerId::new(1))));
 }
+
+/// A piece that becomes another where it stands is named as a move onto its
+/// own square (`b3b3q`, Fairy-Stockfish's `g7g7f` in sittuyin); a `+N`
+/// that becomes an `N` again is named with `-` (Kyoto shogi's `a1a2-`), and
+/// both names are read back.
+#[test]
+fn changes_in_place_and_back_are_named_as_fairy_stockfish_names_them() {
+    let game = game_of("tests/data/games/in_place.alg");
+    let names = legal_names(&game, "4k3/8/8/8/8/1P6/8/1N2K3 w - - 0 1");
+    assert!(names.iter().any(|n| n == "b3b3q"), "{names:?}");
+    assert!(names.iter().any(|n| n == "b1c3+"), "{names:?}");
+    let names = legal_names(&game, "4k3/8/8/8/8/1P6/8/1+N2K3 w - - 0 1");
+    assert!(names.iter().any(|n| n == "b1c3-"), "{names:?}");
+    let state = game.from_fen("4k3/8/8/8/8/1P6/8/1+N2K3 w - - 0 1").unwrap();
+    let after = play(&game, state, &["b3b3q", "e8d8", "b1c3-"]);
+    assert_eq!(game.to_fen(&after), "3k4/8/8/8/8/1QN5/8/4K3 b - - 2 2");
+}

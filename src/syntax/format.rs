@@ -435,6 +435,7 @@ impl<'c> Atoms<'c> {
                     self.postfix(p.clone(), g);
                 }
             }
+            Rule::count_arg => self.push(e.as_str(), e.as_span().start(), gap),
             _ => self.postfix(e, gap),
         }
     }

@@ -48,6 +48,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::Nil => "nil".into(),
         ExprKind::Empty => "0".into(),
         ExprKind::Identity => "1".into(),
+        ExprKind::Count(n) => format!("count {n}"),
         ExprKind::Square => ".".into(),
         ExprKind::Poi => "%".into(),
         ExprKind::OffBoard => "#".into(),

@@ -68,6 +68,17 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     }
     let (from, to) = match (action.from, action.to) {
         (Some(from), Some(to)) if from != to => (from, to),
+        // A piece that became another where it stands (a promotion in
+        // place) is named as a move onto its own square with the letter of
+        // what it became, as Fairy-Stockfish names it (`b3b3f`).
+        (Some(at), Some(_))
+            if matches!(
+                (state.position().get(at), arrived_as(state, action, at)),
+                (Content::Piece(a, _), Some(b)) if a != b
+            ) =>
+        {
+            (at, at)
+        }
         _ => {
             return match (dropped(game, state, action), placed(state, action)) {
                 (Some((piece, at)), _) => format!("{}@{}", game.san_letter(piece), name(&game.frame, at)),
@@ -82,8 +93,12 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
     {
         match game.info[b.index()].fen {
             // A promotion to a piece FEN writes `+P` is named with `+`, as
-            // Fairy-Stockfish names promotions to such pieces.
+            // Fairy-Stockfish names promotions to such pieces, and the way
+            // back from `+P` to `P` with `-`.
             Some(_) if game.info[b.index()].fen_promoted => s.push('+'),
+            Some(l) if game.info[a.index()].fen_promoted && game.info[a.index()].fen == Some(l) => {
+                s.push('-')
+            }
             Some(l) => s.push(l.to_ascii_lowercase()),
             None => s.push(game.pieces.symbol(b)),
         }
