@@ -573,7 +573,7 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
 /// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
 /// up to this many leaves, and how many counts that is. Every number
 /// Fairy-Stockfish's own tests publish for them is among these.
-const FAIRY_VARIANTS: [(&str, u64, usize); 38] = [
+const FAIRY_VARIANTS: [(&str, u64, usize); 64] = [
     ("seirawan960", 1_000_000, 24),
     ("seirawan", 1_000_000, 19),
     ("shogi", 800_000, 28),
@@ -612,6 +612,32 @@ const FAIRY_VARIANTS: [(&str, u64, usize); 38] = [
     ("tencubed", 300_000, 27),
     ("wolf", 300_000, 40),
     ("shako", 300_000, 35),
+    ("atomar", 300_000, 28),
+    ("chessgi", 300_000, 22),
+    ("codrus", 300_000, 34),
+    ("coregal", 300_000, 35),
+    ("dobutsu", 300_000, 27),
+    ("euroshogi", 300_000, 15),
+    ("grand", 300_000, 14),
+    ("gustav3", 300_000, 12),
+    ("hoppelpoppel", 300_000, 19),
+    ("kinglet", 300_000, 28),
+    ("kyotoshogi", 300_000, 23),
+    ("loop", 300_000, 23),
+    ("losers", 300_000, 32),
+    ("micro", 300_000, 19),
+    ("newzealand", 300_000, 18),
+    ("nightrider", 300_000, 18),
+    ("nocheckatomic", 300_000, 27),
+    ("opulent", 300_000, 19),
+    ("pocketknight", 300_000, 16),
+    ("shatar", 300_000, 24),
+    ("shoshogi", 300_000, 21),
+    ("shouse", 300_000, 25),
+    ("sittuyin", 50_000, 33),
+    ("threekings", 300_000, 15),
+    ("torishogi", 300_000, 18),
+    ("yarishogi", 300_000, 15),
 ];
 
 /// Fairy-Stockfish's variants against its published counts and counts of
