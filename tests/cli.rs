@@ -364,7 +364,9 @@ fn bundled_games_are_found_by_name_from_any_directory() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
-        err.contains("cannot read no-such-game") && err.contains("bundled games: amazons"),
+        err.contains("cannot read no-such-game")
+            && err.contains("bundled games: ")
+            && err.contains(" amazons,"),
         "{err}"
     );
 }
