@@ -995,3 +995,31 @@ fn changes_in_place_and_back_are_named_as_fairy_stockfish_names_them() {
     let after = play(&game, state, &["b3b3q", "e8d8", "b1c3-"]);
     assert_eq!(game.to_fen(&after), "3k4/8/8/8/8/1QN5/8/4K3 b - - 2 2");
 }
+
+/// On a board with walls, a place is still the square it names: the pawns
+/// on b2 and d2, with walls below them, step twice from `@2`, on both
+/// engines (a wall reads as off the board, so counting squares down to the
+/// edge would put them on the first rank).
+#[test]
+fn places_on_a_board_with_walls_are_the_squares_they_name() {
+    for engine in ["fast", "backtrack"] {
+        let (code, out, err) = chessalg(&["--engine", engine, "moves", "tests/data/games/walled_places.alg"]);
+        assert_eq!(code, 0, "{err}");
+        let moves: Vec<&str> = out.lines().collect();
+        assert_eq!(moves, ["b2b3", "b2b4", "c1c2", "d2d3", "d2d4"], "{engine}");
+    }
+}
+
+/// A pawn from the hand put down either face up is named as
+/// Fairy-Stockfish names Kyoto shogi's drops (`P@a2`, `+P@a2`), and a
+/// promoted piece that moves turns back with `-`.
+#[test]
+fn kyoto_shogi_drops_and_turns_are_named_as_fairy_stockfish_names_them() {
+    let game = game_of("rules/kyotoshogi.alg");
+    let names = legal_names(&game, "p+nks+l/5/5/5/+LSK+NP[P] w - - 0 1");
+    for name in ["P@a2", "+P@a2", "a1a2-"] {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+    let names = legal_names(&game, "p+nks+l/5/5/5/+LSK+NP[p] b - - 0 1");
+    assert!(names.iter().any(|n| n == "+P@a4"), "{names:?}");
+}

@@ -65,6 +65,10 @@ pub struct PieceTable {
     boxes: Vec<String>,
     regions: Vec<(String, Vec<(u32, u32)>)>,
     players: Vec<String>,
+    /// The board's rectangle (files, ranks) and the places in it that are
+    /// no squares, as (file, rank) from 0: places (`@b3`) are found from
+    /// them on a board with holes.
+    shape: (u32, u32, Vec<(u32, u32)>),
 }
 
 /// A box: a named place off the board holding any number of pieces (a hand
@@ -121,6 +125,30 @@ impl PieceTable {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, s)| s.as_slice())
+    }
+
+    /// Declares the board's shape: its rectangle and the places in it that
+    /// are no squares.
+    pub fn declare_shape(&mut self, files: u32, ranks: u32, holes: Vec<(u32, u32)>) {
+        self.shape = (files, ranks, holes);
+    }
+
+    /// Whether the board declared has places in its rectangle that are no squares.
+    pub fn has_holes(&self) -> bool {
+        !self.shape.2.is_empty()
+    }
+
+    /// The board's rectangle: files and ranks.
+    pub fn rectangle(&self) -> (u32, u32) {
+        (self.shape.0, self.shape.1)
+    }
+
+    /// Whether (file, rank), counted from 0, is a square of the board declared.
+    pub fn is_square(&self, file: i64, rank: i64) -> bool {
+        let (files, ranks, holes) = &self.shape;
+        (0..*files as i64).contains(&file)
+            && (0..*ranks as i64).contains(&rank)
+            && !holes.contains(&(file as u32, rank as u32))
     }
 
     /// Names the players in turn order (`pieces(white)` looks them up).

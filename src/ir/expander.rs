@@ -393,13 +393,16 @@ impl<'a> Expander<'a> {
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
             ExprKind::AnySquare => Ok(origin(Cell::Any)),
             ExprKind::Place { file, rank } => {
-                let p = place(*file, *rank);
+                let p = self.place(*file, *rank);
                 self.note_place(&p, src, e.span);
                 Ok(Value::Pattern(p))
             }
             ExprKind::Region(name) => match self.pieces.region(name) {
                 Some(squares) => {
-                    let each: Vec<Pattern> = squares.iter().map(|&(f, r)| place(Some(f), Some(r))).collect();
+                    let each: Vec<Pattern> = squares
+                        .iter()
+                        .map(|&(f, r)| self.place(Some(f), Some(r)))
+                        .collect();
                     // Each square alone too: a guard takes a region's squares one by one.
                     for p in &each {
                         self.note_place(p, src, e.span);
@@ -799,6 +802,78 @@ impl<'a> Expander<'a> {
             body = Move::with_poi(pieces.clone(), inner);
         }
         Ok(Value::Move(Move::guard(false, body)))
+    }
+
+    /// `@d4`, `@d`, `@4`: "here is that square (file, rank)". On a board
+    /// without holes, the squares between here and the left and bottom
+    /// edges ([`place`]). On a board with holes, where a hole also reads
+    /// as off the board, the paths to the edges name each square and hole
+    /// on the way (and, if that is not yet one square alone, the paths to
+    /// the right and top edges too); a file or a rank alone is the choice
+    /// of its squares.
+    fn place(&self, file: Option<u32>, rank: Option<u32>) -> Pattern {
+        if !self.pieces.has_holes() {
+            return place(file, rank);
+        }
+        let (files, ranks) = self.pieces.rectangle();
+        let squares: Vec<(u32, u32)> = (0..files)
+            .flat_map(|f| (0..ranks).map(move |r| (f, r)))
+            .filter(|&(f, r)| file.is_none_or(|x| x == f) && rank.is_none_or(|y| y == r))
+            .filter(|&(f, r)| self.pieces.is_square(f as i64, r as i64))
+            .collect();
+        let each: Vec<Pattern> = squares
+            .iter()
+            .map(|&(f, r)| self.square_on_holed_board(f, r))
+            .collect();
+        if each.is_empty() {
+            // No such square: a place no square matches (as off the board).
+            return place(file, rank);
+        }
+        Pattern::either(each)
+    }
+
+    /// The pattern that holds on square (f, r) of a board with holes and on
+    /// no other square of it.
+    fn square_on_holed_board(&self, f: u32, r: u32) -> Pattern {
+        let (files, ranks) = self.pieces.rectangle();
+        let (f, r) = (f as i64, r as i64);
+        let path = |dx: i64, dy: i64, n: i64| -> Vec<(i64, i64, bool)> {
+            (1..=n + 1)
+                .map(|i| {
+                    (
+                        dx * i,
+                        dy * i,
+                        i <= n && self.pieces.is_square(f + dx * i, r + dy * i),
+                    )
+                })
+                .collect()
+        };
+        let mut cells = path(-1, 0, f);
+        cells.extend(path(0, -1, r));
+        let matches_only_here = |cells: &[(i64, i64, bool)]| {
+            (0..files as i64)
+                .flat_map(|x| (0..ranks as i64).map(move |y| (x, y)))
+                .filter(|&(x, y)| self.pieces.is_square(x, y))
+                .filter(|&(x, y)| {
+                    cells
+                        .iter()
+                        .all(|&(dx, dy, sq)| self.pieces.is_square(x + dx, y + dy) == sq)
+                })
+                .count()
+                == 1
+        };
+        if !matches_only_here(&cells) {
+            cells.extend(path(1, 0, files as i64 - 1 - f));
+            cells.extend(path(0, 1, ranks as i64 - 1 - r));
+        }
+        cells
+            .iter()
+            .map(|&(dx, dy, sq)| {
+                let cell = if sq { Cell::Any } else { Cell::OffBoard };
+                Pattern::square(Offset::new(dx as i32, dy as i32), CellSet::one(cell))
+            })
+            .try_fold(Pattern::empty(), |acc, t| acc.glue(&t))
+            .expect("a place's squares are distinct")
     }
 
     /// `pieces()`: every declared piece, with any marks; `pieces(white)`: the

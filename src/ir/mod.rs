@@ -390,7 +390,60 @@ fn declare_pieces(
             }
         }
     }
+    let board = file.items.iter().rev().find_map(|i| match i {
+        ast::Item::Declaration(ast::Declaration::Board(b)) => Some(b),
+        _ => None,
+    });
+    if let Some(b) = board {
+        let (files, ranks, holes) = board_shape(b, &table);
+        table.declare_shape(files, ranks, holes);
+    }
     table
+}
+
+/// A board diagram's rectangle (files, ranks) and the places in it that are
+/// no squares (a space, or a row shorter than the longest), as (file, rank)
+/// from the bottom left.
+fn board_shape(b: &ast::BoardDecl, table: &PieceTable) -> (u32, u32, Vec<(u32, u32)>) {
+    let rows: Vec<Vec<bool>> = b
+        .rows
+        .iter()
+        .map(|(text, _)| {
+            text.chars()
+                .filter(|&c| table.mark(c).is_none() && !matches!(c, '\u{FE0E}' | '\u{FE0F}'))
+                .map(|c| c != ' ')
+                .collect()
+        })
+        .collect();
+    // The rectangle around the squares, as square names count from it.
+    let squares: Vec<(usize, usize)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(_, s)| **s)
+                .map(move |(x, _)| (x, i))
+        })
+        .collect();
+    let (Some(x0), Some(x1), Some(i0), Some(i1)) = (
+        squares.iter().map(|s| s.0).min(),
+        squares.iter().map(|s| s.0).max(),
+        squares.iter().map(|s| s.1).min(),
+        squares.iter().map(|s| s.1).max(),
+    ) else {
+        return (0, 0, Vec::new());
+    };
+    let (files, ranks) = ((x1 - x0 + 1) as u32, (i1 - i0 + 1) as u32);
+    let mut holes = Vec::new();
+    for (i, row) in rows.iter().enumerate().take(i1 + 1).skip(i0) {
+        for x in x0..=x1 {
+            if !row.get(x).copied().unwrap_or(false) {
+                holes.push(((x - x0) as u32, (i1 - i) as u32));
+            }
+        }
+    }
+    (files, ranks, holes)
 }
 
 /// Definitions by name, reporting duplicates, reserved names and clashes.

@@ -217,17 +217,57 @@ impl Pattern {
         self.terms.is_empty()
     }
 
-    /// `f + g`, refusing two squares on one spot (in any choice of alternatives).
+    /// `f + g`, refusing two squares on one spot (in any choice of
+    /// alternatives), unless one of them is only looked at (`_`, as a place
+    /// on a board with holes has them): that one takes the other's contents.
     pub fn glue(&self, other: &Pattern) -> Result<Pattern, Overlap> {
         let mine = self.reach();
-        for at in other.reach() {
-            if mine.contains(&at) {
-                return Err(Overlap { at });
-            }
+        if let Some(at) = other.reach().into_iter().find(|at| mine.contains(at)) {
+            return self.glue_looking(other).ok_or(Overlap { at });
         }
         let mut terms = self.terms.clone();
         terms.extend(other.terms.iter().cloned());
         Ok(Pattern::normalised(terms))
+    }
+
+    /// `f + g` where squares meet, each alternative of one with each of the
+    /// other: a square only looked at (`_`) takes the contents of the square
+    /// it meets, which must be a square of the board (`None` otherwise, or
+    /// past a few hundred alternatives).
+    fn glue_looking(&self, other: &Pattern) -> Option<Pattern> {
+        const MOST: usize = 256;
+        let lefts = self.alternatives(MOST)?;
+        let rights = other.alternatives(MOST)?;
+        let looked = CellSet::one(Cell::Any);
+        let mut out = Vec::new();
+        for a in &lefts {
+            for b in &rights {
+                let mut terms = a.terms.clone();
+                for t in &b.terms {
+                    let Term::Square { at, contents } = t else {
+                        terms.push(t.clone());
+                        continue;
+                    };
+                    let met = terms.iter_mut().find_map(|u| match u {
+                        Term::Square { at: a, contents: c } if a == at => Some(c),
+                        _ => None,
+                    });
+                    match met {
+                        None => terms.push(t.clone()),
+                        Some(c) if *c == looked && !contents.cells().contains(&Cell::OffBoard) => {
+                            *c = contents.clone()
+                        }
+                        Some(c) if *contents == looked && !c.cells().contains(&Cell::OffBoard) => {}
+                        Some(_) => return None,
+                    }
+                }
+                out.push(Pattern::normalised(terms));
+                if out.len() > MOST {
+                    return None;
+                }
+            }
+        }
+        Some(Pattern::either(out))
     }
 
     /// `f | g`: single squares at one spot merge into one set of contents.

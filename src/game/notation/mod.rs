@@ -82,6 +82,12 @@ pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String 
         _ => {
             return match (dropped(game, state, action), placed(state, action)) {
                 (Some((piece, at)), _) => format!("{}@{}", game.san_letter(piece), name(&game.frame, at)),
+                // A piece out of a box put down as its promoted form (`+P`
+                // for a `P` from the hand): `+P@a2`, as Fairy-Stockfish
+                // names Kyoto shogi's drops.
+                (None, Some(at)) if let Some(piece) = dropped_promoted(game, state, action, at) => {
+                    format!("+{}@{}", game.san_letter(piece), name(&game.frame, at))
+                }
                 (None, Some(at)) => name(&game.frame, at),
                 (None, None) => changes_name(game, action),
             };
@@ -130,6 +136,32 @@ fn from_box_onto(game: &Game, state: &State, action: &Action, at: Coord) -> Opti
         let (_, p) = game.pieces.slot_of(slot);
         match c.content {
             Content::Count(n) if p == piece && n < state.position().tally(slot) => Some(piece),
+            _ => None,
+        }
+    })
+}
+
+/// The piece a move puts on `at` as a promoted form (`fen +P`) of a piece
+/// of the same letter that it takes out of a box, if it does.
+fn dropped_promoted(game: &Game, state: &State, action: &Action, at: Coord) -> Option<crate::core::PieceId> {
+    let Some(Content::Piece(put, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content) else {
+        return None;
+    };
+    let info = &game.info[put.index()];
+    if !info.fen_promoted {
+        return None;
+    }
+    action.changes().iter().find_map(|c| {
+        let slot = c.at.tally_slot()?;
+        let (_, p) = game.pieces.slot_of(slot);
+        match c.content {
+            Content::Count(n)
+                if n < state.position().tally(slot)
+                    && !game.info[p.index()].fen_promoted
+                    && game.info[p.index()].fen == info.fen =>
+            {
+                Some(put)
+            }
             _ => None,
         }
     })
