@@ -127,41 +127,35 @@ fn letter(game: &Game, piece: crate::core::PieceId) -> char {
 
 /// The piece a move puts on `at` after taking it out of a box, if it does.
 fn from_box_onto(game: &Game, state: &State, action: &Action, at: Coord) -> Option<crate::core::PieceId> {
-    let Some(Content::Piece(piece, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content)
-    else {
-        return None;
-    };
-    action.changes().iter().find_map(|c| {
-        let slot = c.at.tally_slot()?;
-        let (_, p) = game.pieces.slot_of(slot);
-        match c.content {
-            Content::Count(n) if p == piece && n < state.position().tally(slot) => Some(piece),
-            _ => None,
-        }
-    })
+    put_from_box(game, state, action, at, |put, taken| taken == put)
 }
 
 /// The piece a move puts on `at` as a promoted form (`fen +P`) of a piece
 /// of the same letter that it takes out of a box, if it does.
 fn dropped_promoted(game: &Game, state: &State, action: &Action, at: Coord) -> Option<crate::core::PieceId> {
+    put_from_box(game, state, action, at, |put, taken| {
+        let (put, taken) = (&game.info[put.index()], &game.info[taken.index()]);
+        put.fen_promoted && !taken.fen_promoted && put.fen == taken.fen
+    })
+}
+
+/// The piece a move puts on `at`, if the move also takes a piece out of a
+/// box that `matches` it (`matches(put, taken)`).
+fn put_from_box(
+    game: &Game,
+    state: &State,
+    action: &Action,
+    at: Coord,
+    matches: impl Fn(crate::core::PieceId, crate::core::PieceId) -> bool,
+) -> Option<crate::core::PieceId> {
     let Some(Content::Piece(put, _)) = action.changes().iter().find(|c| c.at == at).map(|c| c.content) else {
         return None;
     };
-    let info = &game.info[put.index()];
-    if !info.fen_promoted {
-        return None;
-    }
     action.changes().iter().find_map(|c| {
         let slot = c.at.tally_slot()?;
-        let (_, p) = game.pieces.slot_of(slot);
+        let (_, taken) = game.pieces.slot_of(slot);
         match c.content {
-            Content::Count(n)
-                if n < state.position().tally(slot)
-                    && !game.info[p.index()].fen_promoted
-                    && game.info[p.index()].fen == info.fen =>
-            {
-                Some(put)
-            }
+            Content::Count(n) if n < state.position().tally(slot) && matches(put, taken) => Some(put),
             _ => None,
         }
     })
