@@ -41,6 +41,13 @@ pub(crate) fn with_marks(code: Code, marks: Marks) -> Code {
     }
 }
 
+/// Whether `a` and `b` hold the same thing but for marks: a move that
+/// changes a square only from one to the other does not attack what
+/// stands there (`attacked`).
+pub(crate) fn same_but_marks(a: Code, b: Code) -> bool {
+    with_marks(a, Marks::NONE) == with_marks(b, Marks::NONE)
+}
+
 /// Whether `code` is a piece carrying at least `marks`.
 pub(crate) fn has_marks(code: Code, marks: Marks) -> bool {
     as_piece(code).is_some_and(|(_, m)| m.contains(marks))

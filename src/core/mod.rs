@@ -12,7 +12,8 @@ mod player;
 
 pub use content::{Change, Content, MAX_PIECES};
 pub(crate) use content::{
-    Code, CodeSet, EMPTY, MARK_BITS, OFF, as_piece, at_least, has_marks, piece as piece_code, with_marks,
+    Code, CodeSet, EMPTY, MARK_BITS, OFF, as_piece, at_least, has_marks, piece as piece_code, same_but_marks,
+    with_marks,
 };
 pub(crate) use geometry::write_steps;
 pub use geometry::{Coord, MAX_TRANSLATION, Movement, MovementOverflow, Offset, superscript};

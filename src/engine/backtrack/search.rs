@@ -570,9 +570,9 @@ impl Search<'_> {
                     if level == 0
                         && let Some(at) = self.find
                     {
-                        let c = &mut *self.cache;
-                        c.board.diff(c.levels[0].base, &mut c.diff);
-                        return Ok(c.diff.iter().any(|ch| ch.at == at));
+                        // A change of marks alone is no change of the piece.
+                        let now = self.cache.board.get(at.x, at.y);
+                        return Ok(!code::same_but_marks(now, self.before));
                     }
                     self.record(level);
                     return Ok(false);

@@ -453,6 +453,9 @@ impl Bulk {
             // The piece there changes it by any move it has.
             *reads = Squares::MAX;
             let moves = rays.iter().any(|ray| {
+                if code::same_but_marks(ray.behind, here) {
+                    return false;
+                }
                 let onto = &self.class_sets[ray.onto];
                 let over = ray.slide.as_ref().map(|l| &self.class_sets[l.over]);
                 let (dx, dy) = ray.step;
@@ -480,7 +483,9 @@ impl Bulk {
             let (dx, dy) = ray.step;
             let Some(lines) = &ray.slide else {
                 // A step: a piece one step back.
-                return board.at(x - dx, y - dy).is_some_and(|s| on >> s & 1 == 1);
+                return board
+                    .at(x - dx, y - dy)
+                    .is_some_and(|s| on >> s & 1 == 1 && !code::same_but_marks(board.read(s), here));
             };
             if lines.back[at as usize] & on == 0 {
                 return false;
@@ -492,7 +497,7 @@ impl Bulk {
                 *reads |= 1 << s;
                 let there = board.read(s);
                 if pieces.contains(&there) {
-                    return true;
+                    return !code::same_but_marks(there, here);
                 }
                 if !over.is_some_and(|o| o.contains(there)) {
                     return false;
@@ -534,7 +539,7 @@ impl Bulk {
                         continue;
                     }
                     if rule.tails.is_empty() {
-                        if wr.code != here {
+                        if !code::same_but_marks(wr.code, here) {
                             return true;
                         }
                         continue;
@@ -561,7 +566,7 @@ impl Bulk {
                         &mut made,
                         &mut |made| {
                             let last = made.iter().rev().find(|m| m.0 == at as i32);
-                            changed |= last.is_some_and(|m| m.1 != here);
+                            changed |= last.is_some_and(|m| !code::same_but_marks(m.1, here));
                         },
                     );
                     if changed {

@@ -664,7 +664,7 @@ impl Plan {
             let places = self.places(rule, &scratch.occupied);
             rule.choices.iter().flatten().any(|wr| {
                 let t = target - wr.shift;
-                wr.code != old && (0..w * h).contains(&t) && places >> t & 1 == 1
+                !code::same_but_marks(wr.code, old) && (0..w * h).contains(&t) && places >> t & 1 == 1
             })
         })
     }

@@ -220,8 +220,20 @@ fn changed_squares(program: &Program, position: &Position) -> BTreeSet<Coord> {
     let outcomes = engine::search(program, position, &mut cache, &Limits::default()).unwrap();
     outcomes
         .iter()
-        .flat_map(|o| o.changes.iter().map(|c| c.at))
+        .flat_map(|o| o.changes.iter())
+        .filter(|c| !same_but_marks(c.content, position.get(c.at)))
+        .map(|c| c.at)
         .collect()
+}
+
+/// Whether two contents are the same but for the piece's marks.
+fn same_but_marks(a: crate::core::Content, b: crate::core::Content) -> bool {
+    use crate::core::{Content, Marks};
+    let plain = |c| match c {
+        Content::Piece(p, _) => Content::Piece(p, Marks::NONE),
+        c => c,
+    };
+    plain(a) == plain(b)
 }
 
 // ---- Collect mode ---------------------------------------------------------

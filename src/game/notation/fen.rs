@@ -128,7 +128,10 @@ impl Game {
             }
         }
         let target = fields.get(3).copied().unwrap_or("-");
-        if target != "-" {
+        // Fairy-Stockfish writes its counting limit here in games with a
+        // counting rule: a number, which no square's name is; read as none.
+        let counting = target.bytes().all(|b| b.is_ascii_digit());
+        if target != "-" && !counting {
             let Some(listed) = parse_squares(&self.frame, target) else {
                 return Err(bad(
                     "target square (fourth)",

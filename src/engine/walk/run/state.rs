@@ -836,7 +836,7 @@ impl Run<'_> {
                     return true;
                 }
                 let t = self.find.expect("a targeted walk");
-                return self.s.cur[t.at as usize] != t.before;
+                return !code::same_but_marks(self.s.cur[t.at as usize], t.before);
             }
             Sink::Stash {
                 base,
