@@ -1023,3 +1023,29 @@ fn kyoto_shogi_drops_and_turns_are_named_as_fairy_stockfish_names_them() {
     let names = legal_names(&game, "p+nks+l/5/5/5/+LSK+NP[p] b - - 0 1");
     assert!(names.iter().any(|n| n == "+P@a4"), "{names:?}");
 }
+
+/// Under `notation coordinates walls` a move that also puts a piece
+/// elsewhere is named as Fairy-Stockfish names its walls: the move, a
+/// comma, its landing square and the square of the piece put (the duck);
+/// castling names the king's move and promotion its piece before the comma.
+/// The duck must move: no move puts it back where it stood. Names read back.
+#[test]
+fn duck_moves_are_named_as_fairy_stockfish_names_walls() {
+    let game = game_of("rules/duck.alg");
+    let state = game.from_fen("r3k2r/1P6/8/3*4/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut Cache::new()).unwrap();
+    let names = game.move_names(&state, &legal);
+    assert_eq!(names.len(), 1910);
+    for name in ["e1g1,g1h1", "e1c1,c1b1", "b7b8q,b8b7", "a1a2,a2d4"] {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.ends_with("d5")), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains('/')), "{names:?}");
+    let mut after = state;
+    for m in ["e1c1,c1b1", "e8g8,g8e8"] {
+        let legal = game.legal_actions(&after, &mut Cache::new()).unwrap();
+        let i = game.read_move(&after, &legal, m).unwrap();
+        after = game.play(&after, &legal[i]);
+    }
+    assert_eq!(game.to_fen(&after), "r3*rk1/1P6/8/8/8/8/8/2KR3R w - - 2 2");
+}

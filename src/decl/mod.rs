@@ -88,6 +88,10 @@ pub struct GameSpec {
     pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).
     pub notation: Notation,
+    /// `notation coordinates walls`: a move that also puts a piece on
+    /// another square is named as Fairy-Stockfish names its walls, by the
+    /// move, a comma, its landing square and that square (`a2a3,a3d5`).
+    pub wall_names: bool,
     /// How boards draw the squares (`board uniform`).
     pub board_drawing: crate::syntax::ast::BoardDrawing,
     /// The rectangles of the declared regions, as (file, rank) corners

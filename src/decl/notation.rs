@@ -1,4 +1,4 @@
-//! `notation numbered` or `notation coordinates [partner]`: how squares,
+//! `notation numbered` or `notation coordinates [partner] [walls]`: how squares,
 //! moves and positions are written.
 
 use super::{Collect, Declare};
@@ -28,6 +28,7 @@ impl Declare for NotationDecl {
                 (false, false) => Notation::Coordinates,
                 (false, true) => Notation::CoordinatesByPartner,
             };
+            cx.spec.wall_names = self.walls;
         }
     }
 }

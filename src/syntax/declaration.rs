@@ -239,7 +239,7 @@ impl DeclarationSyntax for TurnsDecl {
     }
 }
 
-/// `notation numbered` or `notation coordinates [partner]`: how squares,
+/// `notation numbered` or `notation coordinates [partner] [walls]`: how squares,
 /// moves and positions are written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotationDecl {
@@ -248,6 +248,9 @@ pub struct NotationDecl {
     /// Whether it says `coordinates partner`: a royal piece's move with a
     /// partner is named by the partner's square.
     pub partner: bool,
+    /// Whether it says `walls` (after `coordinates`): a move that also
+    /// puts a piece on another square is named `a2a3,a3d5`.
+    pub walls: bool,
     /// The declaration.
     pub span: Span,
 }
@@ -262,7 +265,8 @@ impl DeclarationSyntax for NotationDecl {
             (false, false) => "coordinates",
             (false, true) => "coordinates partner",
         };
-        let _ = writeln!(out, "notation {kind}");
+        let walls = if self.walls { " walls" } else { "" };
+        let _ = writeln!(out, "notation {kind}{walls}");
     }
 }
 

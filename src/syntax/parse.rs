@@ -783,7 +783,8 @@ impl Builder {
                 let kind = p.into_inner().next().map_or("", |q| q.as_str());
                 Ok(Item::Declaration(Declaration::Notation(NotationDecl {
                     numbered: kind == "numbered",
-                    partner: kind.ends_with("partner"),
+                    partner: kind.split_whitespace().any(|w| w == "partner"),
+                    walls: kind.split_whitespace().any(|w| w == "walls"),
                     span,
                 })))
             }

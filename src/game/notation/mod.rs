@@ -247,6 +247,7 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
             }
             break;
         }
+        let before = names.clone();
         for i in shared {
             let action = &legal[i];
             let suffix = if round == 0 && action.changes().is_empty() {
@@ -270,10 +271,32 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
                 changes_name(game, action)
             };
             let base = names[i].split('/').next().unwrap_or_default().to_string();
-            names[i] = format!("{base}/{suffix}");
+            names[i] = match action.to {
+                Some(to) if round == 0 && game.spec().wall_names && !suffix.is_empty() => {
+                    let put = wall_squares(game, legal, &before, i);
+                    format!("{base},{}{put}", game.square_label(to))
+                }
+                _ => format!("{base}/{suffix}"),
+            };
         }
     }
     names
+}
+
+/// Fairy-Stockfish's name for the wall of `legal[i]` (`notation
+/// coordinates walls`): the squares where it puts a piece that the other
+/// moves of its name do not (the duck's new square, not the rook's in
+/// castling).
+fn wall_squares(game: &Game, legal: &[Action], names: &[String], i: usize) -> String {
+    let alike: Vec<&Action> = (0..legal.len())
+        .filter(|&j| j != i && names[j] == names[i])
+        .map(|j| &legal[j])
+        .collect();
+    (legal[i].changes().iter())
+        .filter(|c| matches!(c.content, Content::Piece(..)) && Some(c.at) != legal[i].to)
+        .filter(|c| !alike.iter().all(|a| a.changes().contains(c)))
+        .map(|c| game.square_label(c.at))
+        .collect()
 }
 
 fn content_symbol(game: &Game, c: Content) -> String {
