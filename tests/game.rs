@@ -1049,3 +1049,16 @@ fn duck_moves_are_named_as_fairy_stockfish_names_walls() {
     }
     assert_eq!(game.to_fen(&after), "r3*rk1/1P6/8/8/8/8/8/2KR3R w - - 2 2");
 }
+
+/// `region dark colour a1` is every square of a1's colour, and `colour b1`
+/// after squares keeps those of b1's colour: the king steps onto dark
+/// squares off rank 1 and onto b1 or d1 on it, on both engines.
+#[test]
+fn a_region_of_a_colour_is_the_squares_of_that_colour() {
+    for engine in ["fast", "backtrack"] {
+        let (code, out, err) = chessalg(&["--engine", engine, "moves", "tests/data/games/colours.alg"]);
+        assert_eq!(code, 0, "{err}");
+        let moves: Vec<&str> = out.lines().collect();
+        assert_eq!(moves, ["c1b1", "c1b2", "c1d1", "c1d2"], "{engine}");
+    }
+}

@@ -370,9 +370,6 @@ fn declare_pieces(
             ast::Item::Declaration(ast::Declaration::Box(b)) => {
                 table.declare_box(&b.name.text);
             }
-            ast::Item::Declaration(ast::Declaration::Region(r)) => {
-                table.declare_region(&r.name.text, r.squares())
-            }
             ast::Item::Declaration(ast::Declaration::Players(p)) => {
                 table.declare_players(p.players.iter().map(|i| i.text.clone()).collect());
             }
@@ -394,9 +391,18 @@ fn declare_pieces(
         ast::Item::Declaration(ast::Declaration::Board(b)) => Some(b),
         _ => None,
     });
-    if let Some(b) = board {
-        let (files, ranks, holes) = board_shape(b, &table);
-        table.declare_shape(files, ranks, holes);
+    let (files, ranks) = match board {
+        Some(b) => {
+            let (files, ranks, holes) = board_shape(b, &table);
+            table.declare_shape(files, ranks, holes);
+            (files, ranks)
+        }
+        None => (0, 0),
+    };
+    for item in &file.items {
+        if let ast::Item::Declaration(ast::Declaration::Region(r)) = item {
+            table.declare_region(&r.name.text, r.squares(files, ranks));
+        }
     }
     table
 }

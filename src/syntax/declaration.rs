@@ -664,13 +664,31 @@ pub struct RegionDecl {
     /// Its rectangles as written (`d1-f3`, or one square `e4`), each as the
     /// (file, rank) of two corners counted from 0, and its span.
     pub parts: Vec<RegionPart>,
+    /// Its `colour a1` parts: of its squares (of the whole board if it has
+    /// no others) those coloured as that square (file plus rank even or odd
+    /// as its), as (file, rank) from 0, and the span.
+    pub colours: Vec<((u32, u32), Span)>,
     /// The declaration.
     pub span: Span,
 }
 
 impl RegionDecl {
-    /// Every square of the region as (file, rank), counted from 0, in order.
-    pub fn squares(&self) -> Vec<(u32, u32)> {
+    /// Every square of the region as (file, rank), counted from 0, in
+    /// order, on a board of `files` x `ranks`.
+    pub fn squares(&self, files: u32, ranks: u32) -> Vec<(u32, u32)> {
+        let mut out = self.rectangles();
+        if self.colours.is_empty() {
+            return out;
+        }
+        if self.parts.is_empty() {
+            out = (0..ranks).flat_map(|r| (0..files).map(move |f| (f, r))).collect();
+        }
+        out.retain(|&(f, r)| (self.colours.iter()).any(|&((f0, r0), _)| (f + r) % 2 == (f0 + r0) % 2));
+        out
+    }
+
+    /// The squares of its rectangles, in order.
+    fn rectangles(&self) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         for &((f0, r0), (f1, r1), _) in &self.parts {
             for r in r0.min(r1)..=r0.max(r1) {
@@ -702,7 +720,10 @@ impl DeclarationSyntax for RegionDecl {
                 }
             })
             .collect();
-        let _ = writeln!(out, "region {}{parts}", self.name.text);
+        let colours: String = (self.colours.iter())
+            .map(|&(a, _)| format!(" colour {}", name(a)))
+            .collect();
+        let _ = writeln!(out, "region {}{parts}{colours}", self.name.text);
     }
 }
 

@@ -608,8 +608,22 @@ impl Builder {
                     (1..=256).contains(&rank).then_some((file, rank - 1))
                 };
                 let mut parts = Vec::new();
+                let mut colours = Vec::new();
                 for q in inner {
                     let s = self.span(&q);
+                    if q.as_rule() == Rule::region_colour {
+                        let square = q.into_inner().next().expect("a square");
+                        match corner(square.as_str()).filter(|_| !square.as_str().contains('-')) {
+                            Some(at) => colours.push((at, s)),
+                            None => {
+                                return Err(SyntaxError::BadPlace {
+                                    span: self.span(&square),
+                                    text: square.as_str().to_string(),
+                                });
+                            }
+                        }
+                        continue;
+                    }
                     let text = q.as_str();
                     let (a, b) = text.split_once('-').unwrap_or((text, text));
                     match (corner(a), corner(b)) {
@@ -625,6 +639,7 @@ impl Builder {
                 Ok(Item::Declaration(Declaration::Region(RegionDecl {
                     name,
                     parts,
+                    colours,
                     span,
                 })))
             }

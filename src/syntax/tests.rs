@@ -2,7 +2,8 @@
 //!
 //! Unit tests of the parser: precedence, suffixes, layout, spans and errors.
 
-use super::ast::{Declaration, Expr, ExprKind, File, Item, RepeatSyntax};
+use super::ast::{Declaration, Expr, ExprKind, File, Item, RegionDecl, RepeatSyntax};
+use super::declaration::DeclarationSyntax;
 use super::{MAX_NESTING, SyntaxError, parse_expression, parse_file};
 use crate::source::Span;
 
@@ -1142,4 +1143,25 @@ fn a_comment_may_follow_board() {
     };
     let rows: Vec<&str> = board.rows.iter().map(|(r, _)| r.as_str()).collect();
     assert_eq!(rows, ["X.", ".O"]);
+}
+
+#[test]
+fn a_colour_in_a_region_keeps_the_squares_of_that_colour() {
+    let f =
+        file("region dark colour a1\nregion light_home a1-d1 colour b1\nregion odd colour a1 colour b1\n");
+    let regions: Vec<&RegionDecl> = f
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Declaration(Declaration::Region(r)) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(regions[0].squares(3, 2), [(0, 0), (2, 0), (1, 1)]);
+    assert_eq!(regions[1].squares(8, 8), [(1, 0), (3, 0)]);
+    assert_eq!(regions[2].squares(2, 1), [(0, 0), (1, 0)]);
+    let mut printed = String::new();
+    regions[1].print(&mut printed);
+    assert_eq!(printed, "region light_home a1-d1 colour b1\n");
+    assert!(!file_errors("region x colour a1-b2\n").is_empty());
 }
