@@ -666,3 +666,20 @@ fn a_variant_names_itself_in_its_pgn() {
     assert_eq!(code, 0, "{out}");
     assert!(!std::fs::read_to_string(pgn).unwrap().contains("[Variant"));
 }
+
+/// In Duck chess every capture comes with some sixty places for the duck;
+/// the quiescence search plays each exchange once, not once per duck
+/// square (the duck belongs to nobody), so a depth-1 search stays small
+/// and still sees the pawn that takes back on d5.
+#[test]
+fn the_quiescence_search_plays_an_exchange_once_whatever_the_duck_does() {
+    let game = game_of("rules/duck.alg");
+    let mut cache = Cache::new();
+    let state = game.from_fen("4k3/8/4p3/3p4/8/8/8/3QK2* w - - 0 1").unwrap();
+    let legal = game.legal_actions(&state, &mut cache).unwrap();
+    let c = Ai::new(1)
+        .choose(&game, &state, &legal, Budget { depth: 1, time: None }, &mut cache)
+        .unwrap();
+    assert!(!game.action_name(&state, &legal[c.index]).starts_with("d1d5"));
+    assert!(c.nodes < 20_000, "{} positions searched", c.nodes);
+}

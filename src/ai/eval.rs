@@ -35,6 +35,16 @@ pub(super) fn value_gain(game: &Game, state: &State, action: &Action) -> i32 {
     if added > 0 { taken } else { taken + own }
 }
 
+/// The changes of `action` that take, put or move a piece with an owner
+/// (those that decide an exchange), in order.
+pub(super) fn owned_changes(game: &Game, state: &State, action: &Action) -> Vec<(Coord, Content)> {
+    let owned = |c: Content| matches!(c, Content::Piece(p, _) if game.piece_info(p).owner.is_some());
+    (action.changes().iter())
+        .filter(|c| owned(c.content) || owned(state.position().get(c.at)))
+        .map(|c| (c.at, c.content))
+        .collect()
+}
+
 /// How many of `moves` count for mobility: those that move a piece on the
 /// board (a piece of interest), where there are any; else all of them. A
 /// drop from a hand is not counted: a player with pieces in hand has a

@@ -21,7 +21,7 @@ pub use learned::{Feature, Weights, WeightsError};
 pub use rng::Rng;
 
 use crate::core::Coord;
-use eval::{has_more_than_least, material_gain, mobility, value_gain, value_of};
+use eval::{has_more_than_least, material_gain, mobility, owned_changes, value_gain, value_of};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -716,6 +716,10 @@ impl Ai {
             .map(|(i, a)| (value_gain(game, state, a), i))
             .filter(|&(g, _)| g > 0)
             .collect();
+        // Moves that differ only in pieces nobody owns (where Duck chess's
+        // duck goes) make the same exchange: the first of them stands for all.
+        let mut exchanges = FxHashSet::default();
+        gains.retain(|&(_, i)| exchanges.insert(owned_changes(game, state, &moves.actions[i])));
         // Where most moves win something (every move of Othello or Clobber
         // takes), no exchange settles: the static score is all there is.
         if gains.len() > QUIESCENCE_BREADTH && gains.len() * 2 > moves.actions.len() {
