@@ -247,7 +247,16 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
             }
             break;
         }
-        let before = names.clone();
+        // The moves of each shared name, for Fairy-Stockfish's walls.
+        let mut alike: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+        if round == 0 && game.spec().wall_names {
+            for &i in &shared {
+                alike.entry(names[i].as_str()).or_default().push(i);
+            }
+        }
+        let alike: Vec<Vec<usize>> = (0..names.len())
+            .map(|i| alike.get(names[i].as_str()).cloned().unwrap_or_default())
+            .collect();
         for i in shared {
             let action = &legal[i];
             let suffix = if round == 0 && action.changes().is_empty() {
@@ -273,7 +282,7 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
             let base = names[i].split('/').next().unwrap_or_default().to_string();
             names[i] = match action.to {
                 Some(to) if round == 0 && game.spec().wall_names && !suffix.is_empty() => {
-                    let put = wall_squares(game, legal, &before, i);
+                    let put = wall_squares(game, legal, &alike[i], i);
                     format!("{base},{}{put}", game.square_label(to))
                 }
                 _ => format!("{base}/{suffix}"),
@@ -285,16 +294,12 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
 
 /// Fairy-Stockfish's name for the wall of `legal[i]` (`notation
 /// coordinates walls`): the squares where it puts a piece that the other
-/// moves of its name do not (the duck's new square, not the rook's in
-/// castling).
-fn wall_squares(game: &Game, legal: &[Action], names: &[String], i: usize) -> String {
-    let alike: Vec<&Action> = (0..legal.len())
-        .filter(|&j| j != i && names[j] == names[i])
-        .map(|j| &legal[j])
-        .collect();
+/// moves of its name (`alike`, itself among them) do not all put there
+/// (the duck's new square, not the rook's in castling).
+fn wall_squares(game: &Game, legal: &[Action], alike: &[usize], i: usize) -> String {
     (legal[i].changes().iter())
         .filter(|c| matches!(c.content, Content::Piece(..)) && Some(c.at) != legal[i].to)
-        .filter(|c| !alike.iter().all(|a| a.changes().contains(c)))
+        .filter(|c| !alike.iter().all(|&j| legal[j].changes().contains(c)))
         .map(|c| game.square_label(c.at))
         .collect()
 }
