@@ -1002,11 +1002,20 @@ fn changes_in_place_and_back_are_named_as_fairy_stockfish_names_them() {
 /// edge would put them on the first rank).
 #[test]
 fn places_on_a_board_with_walls_are_the_squares_they_name() {
+    assert_start_moves_on_both_engines(
+        "tests/data/games/walled_places.alg",
+        &["b2b3", "b2b4", "c1c2", "d2d3", "d2d4"],
+    );
+}
+
+/// `chessalg moves FILE` lists exactly `expected` on the fast engine and on
+/// the backtracker.
+fn assert_start_moves_on_both_engines(file: &str, expected: &[&str]) {
     for engine in ["fast", "backtrack"] {
-        let (code, out, err) = chessalg(&["--engine", engine, "moves", "tests/data/games/walled_places.alg"]);
+        let (code, out, err) = chessalg(&["--engine", engine, "moves", file]);
         assert_eq!(code, 0, "{err}");
         let moves: Vec<&str> = out.lines().collect();
-        assert_eq!(moves, ["b2b3", "b2b4", "c1c2", "d2d3", "d2d4"], "{engine}");
+        assert_eq!(moves, expected, "{file} on {engine}");
     }
 }
 
@@ -1055,10 +1064,5 @@ fn duck_moves_are_named_as_fairy_stockfish_names_walls() {
 /// squares off rank 1 and onto b1 or d1 on it, on both engines.
 #[test]
 fn a_region_of_a_colour_is_the_squares_of_that_colour() {
-    for engine in ["fast", "backtrack"] {
-        let (code, out, err) = chessalg(&["--engine", engine, "moves", "tests/data/games/colours.alg"]);
-        assert_eq!(code, 0, "{err}");
-        let moves: Vec<&str> = out.lines().collect();
-        assert_eq!(moves, ["c1b1", "c1b2", "c1d1", "c1d2"], "{engine}");
-    }
+    assert_start_moves_on_both_engines("tests/data/games/colours.alg", &["c1b1", "c1b2", "c1d1", "c1d2"]);
 }

@@ -247,16 +247,14 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
             }
             break;
         }
-        // The moves of each shared name, for Fairy-Stockfish's walls.
-        let mut alike: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+        // The moves of each shared name, for Fairy-Stockfish's walls (a
+        // move's name is read here before the loop below renames it).
+        let mut alike: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
         if round == 0 && game.spec().wall_names {
             for &i in &shared {
-                alike.entry(names[i].as_str()).or_default().push(i);
+                alike.entry(names[i].clone()).or_default().push(i);
             }
         }
-        let alike: Vec<Vec<usize>> = (0..names.len())
-            .map(|i| alike.get(names[i].as_str()).cloned().unwrap_or_default())
-            .collect();
         for i in shared {
             let action = &legal[i];
             let suffix = if round == 0 && action.changes().is_empty() {
@@ -280,9 +278,9 @@ pub(crate) fn distinct(game: &Game, state: &State, legal: &[Action], mut names: 
                 changes_name(game, action)
             };
             let base = names[i].split('/').next().unwrap_or_default().to_string();
-            names[i] = match action.to {
-                Some(to) if round == 0 && game.spec().wall_names && !suffix.is_empty() => {
-                    let put = wall_squares(game, legal, &alike[i], i);
+            names[i] = match (action.to, alike.get(&names[i])) {
+                (Some(to), Some(alike)) if !suffix.is_empty() => {
+                    let put = wall_squares(game, legal, alike, i);
                     format!("{base},{}{put}", game.square_label(to))
                 }
                 _ => format!("{base}/{suffix}"),
