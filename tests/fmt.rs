@@ -1,7 +1,7 @@
 //! `chessalg fmt`: every rule file in `rules/` is in the canonical layout;
 //! mangled copies of them (spaces added and taken away around operators,
 //! blanks at line ends) come back to it, meaning the same (`expand`, the
-//! game's start and its moves); the layout is idempotent; `--check` shows a
+//! game's start and its moves, its outcomes); the layout is idempotent; `--check` shows a
 //! diff and exits 1.
 
 use chessalg::decl::Spec;
@@ -42,6 +42,20 @@ fn meaning(path: &str, text: &str) -> String {
         let start = game.initial();
         let legal = game.legal_actions(&start, &mut Cache::new()).unwrap();
         out += &format!("{}\n{:?}\n", game.to_fen(&start), game.move_names(&start, &legal));
+        // How it ends: each outcome line's condition (a `when`'s move as
+        // written, without its spaces), result and whether perft stops there.
+        for o in &spec.game().outcomes {
+            let condition = format!("{:?}", o.condition);
+            let condition = match o.written.as_str() {
+                "" => condition,
+                written => format!(
+                    "{} {}",
+                    condition.split('(').next().unwrap_or_default(),
+                    written.replace(' ', "")
+                ),
+            };
+            out += &format!("{condition} {:?} {}\n", o.verdict, o.automatic);
+        }
     }
     out
 }

@@ -4,7 +4,7 @@
 use chessalg::core::Coord;
 use chessalg::core::PlayerId;
 use chessalg::engine::Cache;
-use chessalg::game::{Candidates, Ending, Game, State};
+use chessalg::game::{Candidates, Ending, Game, Reason, State};
 use chessalg::source::Source;
 
 mod common;
@@ -1065,4 +1065,58 @@ fn duck_moves_are_named_as_fairy_stockfish_names_walls() {
 #[test]
 fn a_region_of_a_colour_is_the_squares_of_that_colour() {
     assert_start_moves_on_both_engines("tests/data/games/colours.alg", &["c1b1", "c1b2", "c1d1", "c1d2"]);
+}
+
+/// Janggi's ends: two passes in a row (`outcome passes 2`) and the
+/// generals facing in two positions in a row (`outcome when facing for 2`),
+/// decided by the pieces' values with black given 1.5 (`points black 1.5`).
+/// A pass is named by the general's square twice, as Fairy-Stockfish names
+/// it, and reads as `pass` and `0000` too.
+#[test]
+fn passes_and_a_pattern_held_over_a_move_end_the_game_by_points() {
+    let game = game_of("rules/janggi.alg");
+    let mut cache = Cache::new();
+    let (white, black) = (PlayerId::new(0), PlayerId::new(1));
+    let start = game.initial();
+    let legal = game.legal_actions(&start, &mut cache).unwrap();
+    let pass = game.read_move(&start, &legal, "e2e2").unwrap();
+    assert_eq!(game.move_names(&start, &legal)[pass], "e2e2");
+    assert_eq!(game.read_move(&start, &legal, "pass"), Ok(pass));
+    assert_eq!(game.read_move(&start, &legal, "0000"), Ok(pass));
+    assert_eq!(
+        game.san(&start, &legal[pass], &legal, &mut cache).unwrap(),
+        "pass"
+    );
+
+    // One pass goes on; a second in a row ends the game, black ahead by 1.5.
+    let once = play(&game, start.clone(), &["e2e2"]);
+    assert_eq!(ending(&game, &once), None);
+    let twice = play(&game, once, &["e9e9"]);
+    let legal = game.legal_actions(&twice, &mut cache).unwrap();
+    assert_eq!(
+        game.ending_reason(&twice, &legal, &mut cache).unwrap(),
+        Some((Ending::Win(black), Reason::Passes(2)))
+    );
+    // A move between two passes starts the count again.
+    let apart = play(&game, start, &["e2e2", "a7a6", "e2e2"]);
+    assert_eq!(ending(&game, &apart), None);
+
+    // Bikjang: facing at the start of the record does not end the game;
+    // facing still after a pass does, white's chariot (13) against 1.5.
+    let facing = game.from_fen("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+    assert_eq!(ending(&game, &facing), None);
+    let held = play(&game, facing.clone(), &["e1e1"]);
+    let legal = game.legal_actions(&held, &mut cache).unwrap();
+    assert_eq!(
+        game.ending_reason(&held, &legal, &mut cache).unwrap(),
+        Some((Ending::Win(white), Reason::When("facing for 2 positions".into())))
+    );
+    // Breaking the facing goes on.
+    let broken = play(&game, facing, &["e1d1"]);
+    assert_eq!(ending(&game, &broken), None);
+    // Without the chariot black's 1.5 wins; in check the pass stays legal.
+    let bare = game.from_fen("3k5/9/9/9/9/9/9/9/9/3K3r1 w - - 0 1").unwrap();
+    assert_eq!(names(&game, &bare), ["d1d1", "d1e2"]);
+    let held = play(&game, bare, &["d1d1"]);
+    assert_eq!(ending(&game, &held), Some(Ending::Win(black)));
 }

@@ -573,7 +573,7 @@ fn every_published_position_is_plausible_and_impossible_ones_are_not() {
 /// The Fairy-Stockfish variants of `rules/` (issue 20): each file's counts
 /// up to this many leaves, and how many counts that is. Every number
 /// Fairy-Stockfish's own tests publish for them is among these.
-const FAIRY_VARIANTS: [(&str, u64, usize); 70] = [
+const FAIRY_VARIANTS: [(&str, u64, usize); 71] = [
     ("seirawan960", 1_000_000, 24),
     ("seirawan", 1_000_000, 19),
     ("shogi", 800_000, 28),
@@ -644,6 +644,7 @@ const FAIRY_VARIANTS: [(&str, u64, usize); 70] = [
     ("karouk", 300_000, 17),
     ("duck", 300_000, 14),
     ("placement", 300_000, 32),
+    ("janggi", 1_100_000, 67),
 ];
 
 /// Fairy-Stockfish's variants against its published counts and counts of

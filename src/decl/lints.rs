@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Collect, Legality};
 use crate::ir::{ExpandError, Move};
-use crate::syntax::ast::{ConditionKind, Declaration, Item};
+use crate::syntax::ast::{Declaration, Item};
 
 /// Runs every lint of the declarations once the game is read.
 pub(super) fn run(cx: &mut Collect<'_>) {
@@ -102,7 +102,7 @@ fn unused_definitions(cx: &mut Collect<'_>) {
                 used.extend(m.body.names().into_iter().map(|(n, _)| n))
             }
             Item::Declaration(Declaration::Outcome(o)) => {
-                if let ConditionKind::When(e) = &o.condition {
+                if let Some(e) = o.condition.when_expr() {
                     used.extend(e.names().into_iter().map(|(n, _)| n));
                 }
             }

@@ -35,8 +35,13 @@ pub enum Condition<W = Move> {
     /// A player has nothing left but pieces of these kinds (and pairs), while
     /// the other has more; the verdict is that player's.
     Bare(Vec<PieceId>),
+    /// The last this many moves each changed nothing on the board.
+    Passes(u32),
     /// This move has a result.
     When(W),
+    /// This move has a result in this position and in the positions before
+    /// it, this many in all (since the game or its FEN began).
+    Held(W, u32),
 }
 
 impl<W> Condition<W> {
@@ -57,13 +62,15 @@ impl<W> Condition<W> {
             },
             Condition::Extinct(k) => Condition::Extinct(k.clone()),
             Condition::Bare(k) => Condition::Bare(k.clone()),
+            Condition::Passes(n) => Condition::Passes(*n),
             Condition::When(w) => Condition::When(f(w)?),
+            Condition::Held(w, n) => Condition::Held(f(w)?, *n),
         })
     }
 }
 
 /// Who an outcome favours.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     /// A win: for the named player, or (`None`) the player to move.
     Win(Option<PlayerId>),
@@ -74,6 +81,10 @@ pub enum Verdict {
     /// A win for the player who owns most of these pieces on the board; a
     /// draw when no player has more than every other (`majority P Q`).
     Majority(Vec<PieceId>),
+    /// A win for the player whose pieces on the board are worth most (their
+    /// `value`s), the named player given this much more; a draw when no
+    /// player has more than every other (`points black 1.5`).
+    Points(Option<(PlayerId, f64)>),
 }
 
 /// `outcome CONDITION = RESULT`.
@@ -83,8 +94,9 @@ pub struct OutcomeRule {
     pub condition: Condition,
     /// What it means.
     pub verdict: Verdict,
-    /// Whether it ends the game in perft too (`when` and `no_moves` always
-    /// do; `repetition`, `quiet` and `material` when marked `automatic`).
+    /// Whether it ends the game in perft too (`when`, `passes`, `no_moves`,
+    /// `extinct` and `bare` always do; `repetition`, `quiet` and `material`
+    /// when marked `automatic`).
     pub automatic: bool,
     /// Where it is written.
     pub place: Place,
@@ -121,6 +133,11 @@ impl Declare for OutcomeDecl {
                 }
                 Verdict::Majority(counted)
             }
+            ("points", None) => Verdict::Points(None),
+            ("points", Some(p)) => match cx.player(p) {
+                Some(i) => Verdict::Points(Some((i, self.bonus.unwrap_or(0.0)))),
+                None => return,
+            },
             _ => Verdict::Draw,
         };
         let condition = match &self.condition {
@@ -156,24 +173,45 @@ impl Declare for OutcomeDecl {
                     Condition::Bare(kinds)
                 }
             }
+            ConditionKind::Passes(n) => Condition::Passes(*n),
             ConditionKind::When(e) => match cx.expand_move(e, "an outcome's `when`") {
                 Some(m) => Condition::When(m),
                 None => return,
             },
+            ConditionKind::WhenFor(e, n) => match cx.expand_move(e, "an outcome's `when`") {
+                Some(m) => Condition::Held(m, *n),
+                None => return,
+            },
         };
+        if matches!(
+            self.condition,
+            ConditionKind::Passes(0) | ConditionKind::WhenFor(_, 0)
+        ) {
+            cx.error(crate::ir::ExpandError::ZeroCount { span: self.span });
+            return;
+        }
         let place = cx.place(self.span);
-        let written = match &self.condition {
-            ConditionKind::When(e) => {
+        let written = match self.condition.when_expr() {
+            Some(e) => {
                 let text = &cx.rules.source_of(cx.origin).text;
                 let raw = text.get(e.span.start..e.span.end).unwrap_or_default();
-                raw.split_whitespace().collect::<Vec<_>>().join(" ")
+                let words = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+                match self.condition {
+                    ConditionKind::WhenFor(_, n) => format!("{words} for {n} positions"),
+                    _ => words,
+                }
             }
-            _ => String::new(),
+            None => String::new(),
         };
         let automatic = self.automatic
             || matches!(
                 condition,
-                Condition::When(_) | Condition::NoMoves { .. } | Condition::Extinct(_) | Condition::Bare(_)
+                Condition::When(_)
+                    | Condition::Held(..)
+                    | Condition::Passes(_)
+                    | Condition::NoMoves { .. }
+                    | Condition::Extinct(_)
+                    | Condition::Bare(_)
             );
         cx.spec.outcomes.push(OutcomeRule {
             condition,

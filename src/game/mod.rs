@@ -212,8 +212,10 @@ pub enum Reason {
     Extinct,
     /// A player had nothing left but the kinds a `bare` outcome lists.
     Bare,
+    /// This many moves in a row changed nothing (`passes N`).
+    Passes(u32),
     /// A `when` pattern matched: the condition as the file writes it
-    /// (`four(●)`; empty if unknown).
+    /// (`four(●)`; `facing for 2 positions`; empty if unknown).
     When(std::sync::Arc<str>),
     /// A player ran out of time on the clock (the match's, not the rules').
     Time,
@@ -229,6 +231,7 @@ impl fmt::Display for Reason {
             Reason::Material => f.write_str("the material left"),
             Reason::Extinct => f.write_str("a player had no piece left of a kind an `extinct` outcome lists"),
             Reason::Bare => f.write_str("a player had nothing left but the pieces a `bare` outcome lists"),
+            Reason::Passes(n) => write!(f, "{n} moves in a row that changed nothing"),
             Reason::When(written) if written.is_empty() => f.write_str("an outcome pattern matched"),
             Reason::When(written) => write!(f, "{written}"),
             Reason::Time => f.write_str("a player ran out of time"),
@@ -261,6 +264,9 @@ pub struct Game {
     /// How the turn passes.
     turn_order: TurnOrder,
     outcomes: Vec<CompiledOutcome>,
+    /// The patterns of the `outcome when EXPR for N` lines, in the file's
+    /// order (what [`State::runs`] counts).
+    held_patterns: Vec<usize>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
     pub(crate) frame: BoardBox,
@@ -425,6 +431,13 @@ impl Game {
             engine,
             legality,
             turn_order,
+            held_patterns: outcomes
+                .iter()
+                .filter_map(|o| match o.condition {
+                    Condition::Held(pattern, _) => Some(pattern),
+                    _ => None,
+                })
+                .collect(),
             outcomes,
             frame,
             spec,

@@ -156,6 +156,7 @@ impl Game {
                 Verdict::Loss => Ending::Win(self.next_turn(subject)),
                 Verdict::Draw => Ending::Draw,
                 Verdict::Majority(counted) => self.majority(state.position(), counted),
+                Verdict::Points(bonus) => self.points(state.position(), *bonus),
             };
             let reason = match condition {
                 Condition::NoMoves { checked } => Reason::NoMoves { checked: *checked },
@@ -164,7 +165,8 @@ impl Game {
                 Condition::Material { .. } => Reason::Material,
                 Condition::Extinct(_) => Reason::Extinct,
                 Condition::Bare(_) => Reason::Bare,
-                Condition::When(_) => Reason::When(written.clone()),
+                Condition::Passes(n) => Reason::Passes(*n),
+                Condition::When(_) | Condition::Held(..) => Reason::When(written.clone()),
             };
             return Ok(Some((ending, reason)));
         }
@@ -197,7 +199,13 @@ impl Game {
                 same_colour,
             } => self.material_matches(state.position(), exact, any, *same_colour),
             Condition::Extinct(_) | Condition::Bare(_) => self.ran_out(condition, state).is_some(),
+            Condition::Passes(n) => state.passes() >= *n,
             Condition::When(p) => self.when_holds(*p, state, cache)?,
+            Condition::Held(p, n) => self
+                .held_patterns
+                .iter()
+                .position(|q| q == p)
+                .is_some_and(|i| state.runs()[i] >= *n),
         })
     }
 
@@ -272,6 +280,29 @@ impl Game {
         let leaders: Vec<usize> = (0..per_player.len()).filter(|&i| per_player[i] == best).collect();
         match leaders.as_slice() {
             [only] if best > 0 => Ending::Win(PlayerId::new(*only)),
+            _ => Ending::Draw,
+        }
+    }
+
+    /// The player whose pieces on the board are worth most (their `value`s;
+    /// `bonus`: a player given that much more), or a draw when no player
+    /// has more than every other.
+    fn points(&self, position: &Position, bonus: Option<(PlayerId, f64)>) -> Ending {
+        let mut per_player = vec![0.0f64; self.players.len()];
+        if let Some((p, n)) = bonus {
+            per_player[p.index()] += n;
+        }
+        for (_, c) in position.squares() {
+            if let Content::Piece(p, _) = c
+                && let Some(owner) = self.info[p.index()].owner
+            {
+                per_player[owner.index()] += self.info[p.index()].value.unwrap_or(0.0);
+            }
+        }
+        let best = per_player.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let leaders: Vec<usize> = (0..per_player.len()).filter(|&i| per_player[i] == best).collect();
+        match leaders.as_slice() {
+            [only] => Ending::Win(PlayerId::new(*only)),
             _ => Ending::Draw,
         }
     }

@@ -73,7 +73,8 @@ impl PerftTable {
 impl Game {
     /// The key a perft table files `state` under (in a game it serves, see
     /// [`Game::perft_table_applies`]): the position and the player to move,
-    /// and the quiet count where an automatic `quiet` outcome reads it.
+    /// the quiet count where an automatic `quiet` outcome reads it, and
+    /// the passes in a row and runs of `when ... for N` where outcomes read them.
     fn perft_key(&self, state: &State) -> u64 {
         let mut key = state.key();
         if self
@@ -82,6 +83,16 @@ impl Game {
             .any(|o| o.automatic && matches!(o.condition, Condition::Quiet(_)))
         {
             key ^= (state.quiet_plies() as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
+        }
+        if self
+            .outcomes
+            .iter()
+            .any(|o| matches!(o.condition, Condition::Passes(_)))
+        {
+            key ^= (state.passes() as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25);
+        }
+        for (i, &run) in state.runs().iter().enumerate() {
+            key ^= ((run as u64 + 1) << 8 | i as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         }
         key
     }

@@ -20,6 +20,12 @@ pub struct State {
     turn: PlayerId,
     quiet_plies: u32,
     fullmove: u32,
+    /// How many moves in a row, the last one included, changed nothing on
+    /// the board (for `outcome passes N`).
+    passes: u32,
+    /// Per `outcome when EXPR for N` (in the file's order), in how many
+    /// positions in a row, this one included, EXPR had a result.
+    runs: Vec<u32>,
     /// The keys of the positions since the game began, this one last.
     history: Vec<u64>,
 }
@@ -32,8 +38,22 @@ impl State {
             turn,
             quiet_plies,
             fullmove,
+            passes: 0,
+            runs: Vec::new(),
             history: Vec::new(),
         }
+    }
+
+    /// How many moves in a row, the last one included, changed nothing on
+    /// the board.
+    pub fn passes(&self) -> u32 {
+        self.passes
+    }
+
+    /// Per `outcome when EXPR for N` line (in the file's order), in how many
+    /// positions in a row, this one included, EXPR had a result.
+    pub fn runs(&self) -> &[u32] {
+        &self.runs
     }
 
     /// The board.
@@ -79,6 +99,12 @@ impl State {
     }
 }
 
+thread_local! {
+    /// The scratch space of the searches that [`Game::make`] runs for
+    /// `outcome when EXPR for N` (which has no cache of the caller's).
+    static RUNS_CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::new());
+}
+
 /// What [`Game::make`] changed, for [`Game::unmake`] to take back.
 #[derive(Clone, Debug)]
 pub struct Undo {
@@ -89,6 +115,8 @@ pub struct Undo {
     turn: PlayerId,
     quiet_plies: u32,
     fullmove: u32,
+    passes: u32,
+    runs: Vec<u32>,
     history: usize,
 }
 
@@ -99,8 +127,10 @@ impl Game {
     pub fn make(&self, state: &mut State, action: &Action) -> Undo {
         let reset = self.resets_quiet(state, action);
         let version = state.position.version;
+        let hash = state.position.content_hash();
         let moved = state.position.apply(action.changes());
-        self.pass_turn(state, moved, reset, version)
+        let changed = state.position.content_hash() != hash;
+        self.pass_turn(state, moved, reset, changed, version)
     }
 
     /// Makes `action`, one of `candidates`, on `state` if it is legal there
@@ -120,9 +150,11 @@ impl Game {
         }
         let reset = self.resets_quiet(state, action);
         let version = state.position.version;
+        let hash = state.position.content_hash();
         let moved = state.position.apply(action.changes());
+        let changed = state.position.content_hash() != hash;
         match self.royal_attacked(&state.position, state.turn, cache) {
-            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset, version))),
+            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset, changed, version))),
             other => {
                 state.position.undo(&moved, version);
                 other.map(|_| None)
@@ -147,13 +179,27 @@ impl Game {
     }
 
     /// The rest of a move once its changes are made (`moved` is what they
-    /// replaced): the turn passes, the counters move on, the next player's
-    /// expiring marks are cleared and the position is recorded.
-    fn pass_turn(&self, state: &mut State, moved: Changes, reset: bool, version: Version) -> Undo {
-        let (turn, quiet_plies, fullmove, history) =
-            (state.turn, state.quiet_plies, state.fullmove, state.history.len());
+    /// replaced; `changed`, whether the board is another): the turn passes,
+    /// the counters move on, the next player's expiring marks are cleared
+    /// and the position is recorded.
+    fn pass_turn(
+        &self,
+        state: &mut State,
+        moved: Changes,
+        reset: bool,
+        changed: bool,
+        version: Version,
+    ) -> Undo {
+        let (turn, quiet_plies, fullmove, passes, history) = (
+            state.turn,
+            state.quiet_plies,
+            state.fullmove,
+            state.passes,
+            state.history.len(),
+        );
         let next = self.next_turn(state.turn);
         state.quiet_plies = if reset { 0 } else { state.quiet_plies + 1 };
+        state.passes = if changed { 0 } else { state.passes + 1 };
         if next.index() == 0 {
             state.fullmove += 1;
         }
@@ -167,6 +213,7 @@ impl Game {
             expired.extend(moved);
             expired
         };
+        let runs = self.count_runs(state);
         state.record();
         Undo {
             restore,
@@ -174,6 +221,8 @@ impl Game {
             turn,
             quiet_plies,
             fullmove,
+            passes,
+            runs,
             history,
         }
     }
@@ -184,6 +233,8 @@ impl Game {
         state.turn = undo.turn;
         state.quiet_plies = undo.quiet_plies;
         state.fullmove = undo.fullmove;
+        state.passes = undo.passes;
+        state.runs = undo.runs;
         state.history.truncate(undo.history);
     }
 
@@ -198,7 +249,29 @@ impl Game {
     /// position: how the first turn begins.
     pub(super) fn begin(&self, state: &mut State) {
         self.expire_marks(state);
+        state.runs = vec![0; self.held_patterns.len()];
+        self.count_runs(state);
         state.record();
+    }
+
+    /// Moves on the runs of `outcome when EXPR for N` (see [`State::runs`])
+    /// to the position now on the board; returns the runs before. A search
+    /// whose limits stop it counts as no result (the pattern is a guard's
+    /// test of one position, far below any limit a game sets).
+    fn count_runs(&self, state: &mut State) -> Vec<u32> {
+        if self.held_patterns.is_empty() {
+            return Vec::new();
+        }
+        let before = state.runs.clone();
+        RUNS_CACHE.with_borrow_mut(|cache| {
+            for (run, &pattern) in state.runs.iter_mut().zip(&self.held_patterns) {
+                let holds = (self.engine)
+                    .pattern_holds(pattern, state.turn.index(), &state.position, cache, &self.limits)
+                    .unwrap_or(false);
+                *run = if holds { *run + 1 } else { 0 };
+            }
+        });
+        before
     }
 
     /// Clears the expiring marks of the pieces of the player to move;

@@ -348,6 +348,21 @@ pub enum ExpandError {
         letters: usize,
     },
 
+    /// `outcome passes 0` or `outcome when EXPR for 0`: a count of moves
+    /// or positions that every position meets.
+    #[error("a count of 0 holds in every position: the game would end at once")]
+    #[diagnostic(
+        code(chessalg::expand::zero_count),
+        help(
+            "count from 1: `passes 2` is two moves in a row that changed nothing, `when EXPR for 2` EXPR in two positions in a row"
+        )
+    )]
+    ZeroCount {
+        /// The count.
+        #[label("here")]
+        span: Span,
+    },
+
     /// `fen turn` letters that do not match the players one to one.
     #[error("{players} player(s) but {letters} turn letter(s)")]
     #[diagnostic(

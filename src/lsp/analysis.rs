@@ -356,10 +356,7 @@ impl Analysis {
                     vec![&d.body]
                 }
                 Item::Declaration(Declaration::Moves(m)) => vec![&m.body],
-                Item::Declaration(Declaration::Outcome(o)) => match &o.condition {
-                    crate::syntax::ast::ConditionKind::When(e) => vec![e],
-                    _ => vec![],
-                },
+                Item::Declaration(Declaration::Outcome(o)) => o.condition.when_expr().into_iter().collect(),
                 _ => vec![],
             };
             for e in exprs {

@@ -377,6 +377,7 @@ impl DeclarationSyntax for OutcomeDecl {
             .player
             .as_ref()
             .map_or(String::new(), |p| format!(" {}", p.text));
+        let bonus = self.bonus.map_or(String::new(), |n| format!(" {n}"));
         let automatic = if self.automatic { " automatic" } else { "" };
         let turn = self
             .turn
@@ -384,11 +385,11 @@ impl DeclarationSyntax for OutcomeDecl {
             .map_or(String::new(), |p| format!("turn {} ", p.text));
         let _ = writeln!(
             out,
-            "outcome {turn}{:?}{automatic} = {}{player}",
+            "outcome {turn}{:?}{automatic} = {}{player}{bonus}",
             self.condition.label(),
             self.verdict
         );
-        if let ConditionKind::When(e) = &self.condition {
+        if let Some(e) = self.condition.when_expr() {
             super::print::write_expr(out, e, 1);
         }
     }
@@ -423,7 +424,17 @@ impl ConditionKind {
                 let names: Vec<String> = items.iter().map(|(c, _)| c.to_string()).collect();
                 format!("{word} {}", names.join(" "))
             }
+            ConditionKind::Passes(n) => format!("passes {n}"),
             ConditionKind::When(_) => "when".to_string(),
+            ConditionKind::WhenFor(_, n) => format!("when for {n}"),
+        }
+    }
+
+    /// The move of a `when` (with or without `for N`).
+    pub fn when_expr(&self) -> Option<&Expr> {
+        match self {
+            ConditionKind::When(e) | ConditionKind::WhenFor(e, _) => Some(e),
+            _ => None,
         }
     }
 }
@@ -541,8 +552,13 @@ pub enum ConditionKind {
     Extinct(Vec<(char, Span)>),
     /// `bare ♔`: a player has nothing left but these kinds.
     Bare(Vec<(char, Span)>),
+    /// `passes N`: the last N moves each changed nothing.
+    Passes(u32),
     /// `when EXPR`.
     When(Expr),
+    /// `when EXPR for N`: the move has a result in this position and the
+    /// N-1 positions before it.
+    WhenFor(Expr, u32),
 }
 
 /// `outcome CONDITION = RESULT`.
@@ -552,12 +568,14 @@ pub struct OutcomeDecl {
     pub turn: Option<Ident>,
     /// The condition.
     pub condition: ConditionKind,
-    /// `win`, `loss`, `draw` or `majority`.
+    /// `win`, `loss`, `draw`, `majority` or `points`.
     pub verdict: String,
     /// The player named after `win`, if any.
     pub player: Option<Ident>,
     /// The pieces counted after `majority`, with where each is written.
     pub counted: Vec<(char, Span)>,
+    /// What `points PLAYER N` gives PLAYER (named in `player`).
+    pub bonus: Option<f64>,
     /// Whether a `repetition`, `quiet` or `material` condition says
     /// `automatic`: it ends the game in perft too.
     pub automatic: bool,

@@ -336,6 +336,9 @@ impl<'c> Atoms<'c> {
                             self.push("when", kw.as_span().start(), Gap::Space);
                             let e = inner.next().expect("an expression");
                             self.expr(e, Gap::Space, true);
+                            if let Some(held) = inner.next() {
+                                self.push(collapse(held.as_str()), held.as_span().start(), Gap::Space);
+                            }
                         }
                         Rule::verdict => {
                             if let Some(before) = &last {

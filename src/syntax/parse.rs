@@ -688,15 +688,7 @@ impl Builder {
                     Rule::repetition | Rule::quiet => {
                         let rule = cond.as_rule();
                         let span = self.span(&cond);
-                        let n = cond
-                            .into_inner()
-                            .find(|c| c.as_rule() == Rule::count)
-                            .map_or("", |c| c.as_str());
-                        let n: u32 = n.parse().map_err(|_| SyntaxError::RepetitionBounds {
-                            span,
-                            reason: "the count is too large".into(),
-                            max_count: u32::MAX,
-                        })?;
+                        let n = count_in(cond, span)?;
                         if rule == Rule::repetition {
                             ConditionKind::Repetition(n)
                         } else {
@@ -731,30 +723,53 @@ impl Builder {
                             ConditionKind::Bare(items)
                         }
                     }
+                    Rule::passes => {
+                        let span = self.span(&cond);
+                        ConditionKind::Passes(count_in(cond, span)?)
+                    }
                     Rule::when => {
-                        let e = cond.into_inner().nth(1).expect("when has an expression");
-                        ConditionKind::When(self.expr(e)?)
+                        let span = self.span(&cond);
+                        let mut parts = cond.into_inner().skip(1);
+                        let e = parts.next().expect("when has an expression");
+                        let expr = self.expr(e)?;
+                        match parts.next() {
+                            Some(held) => ConditionKind::WhenFor(expr, count_in(held, span)?),
+                            None => ConditionKind::When(expr),
+                        }
                     }
                     r => unreachable!("condition {r:?}"),
                 };
                 let mut v = verdict.into_inner();
                 let first = v.next().expect("a verdict kind");
+                let mut bonus = None;
+                let mut player = None;
                 let (kind, counted) = if first.as_rule() == Rule::majority {
                     let counted = first
                         .into_inner()
                         .map(|q| (first_char(q.as_str()), self.span(&q)))
                         .collect();
                     ("majority".to_string(), counted)
+                } else if first.as_rule() == Rule::points {
+                    let mut given = first.into_inner();
+                    player = given.next().map(|q| self.ident(&q));
+                    bonus = match given.next() {
+                        Some(n) => n.as_str().parse::<f64>().ok(),
+                        None => None,
+                    };
+                    ("points".to_string(), Vec::new())
                 } else {
                     (first.as_str().to_string(), Vec::new())
                 };
-                let player = v.next().map(|q| self.ident(&q));
+                if let Some(q) = v.next() {
+                    player = Some(self.ident(&q));
+                }
                 Ok(Item::Declaration(Declaration::Outcome(OutcomeDecl {
                     turn,
                     condition,
                     verdict: kind,
                     player,
                     counted,
+                    bonus,
                     automatic,
                     span,
                 })))
@@ -1202,4 +1217,18 @@ fn repetition_bounds(p: Pair<'_, Rule>, span: Span) -> Result1<(u32, Option<u32>
 fn is_place(s: &str) -> bool {
     let digits = s.strip_prefix(|c: char| c.is_ascii_lowercase()).unwrap_or(s);
     digits.chars().all(|c| c.is_ascii_digit()) && (digits.len() < s.len() || !digits.is_empty())
+}
+
+/// The count (`Rule::count`) inside `pair` (`repetition 3`, `passes 2`,
+/// `for 2`); a count too large for a `u32` is an error at `span`.
+fn count_in(pair: Pair<'_, Rule>, span: Span) -> Result<u32, SyntaxError> {
+    let n = pair
+        .into_inner()
+        .find(|c| c.as_rule() == Rule::count)
+        .map_or("", |c| c.as_str());
+    n.parse().map_err(|_| SyntaxError::RepetitionBounds {
+        span,
+        reason: "the count is too large".into(),
+        max_count: u32::MAX,
+    })
 }

@@ -38,7 +38,9 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
     Some(Coord::new(frame.x0 + file as i32, frame.y0 + rank as i32 - 1))
 }
 
-/// `pass` for a pass; under `notation coordinates partner`, a piece's
+/// `pass` for a pass, and for a move that changes nothing (`nil`) without a
+/// piece of interest; such a move of a piece named by the piece's square
+/// twice (`e2e2`: Janggi's pass, as Fairy-Stockfish names it); under `notation coordinates partner`, a piece's
 /// move with a partner by the two pieces' start squares (`e1h1`), and so
 /// a move written as a piece's with a royal partner (castling as the rook's
 /// move, `h1e1`) under any notation; a piece put from a box on the square
@@ -51,7 +53,10 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
 pub(crate) fn coordinate(game: &Game, state: &State, action: &Action) -> String {
     // A move that changes nothing (`nil`) is a pass too.
     if action.is_pass() || action.changes().is_empty() {
-        return "pass".to_string();
+        return match action.from {
+            Some(at) if !action.is_pass() => format!("{0}{0}", name(&game.frame, at)),
+            _ => "pass".to_string(),
+        };
     }
     if let (Some(from), Some(to)) = (action.from, action.to)
         && let Content::Piece(piece, _) = state.position().get(from)

@@ -10,6 +10,8 @@
 //!   that piece ends on the royal piece's lower-file side (a rook on f1 beside
 //!   a king on g1) and `O-O-O` on the higher (d1 beside c1).
 //! - A piece that changes into another is promoted: `=Q`.
+//! - A move that changes nothing is `pass` (named by its piece's square
+//!   twice, `e2e2`, when several pieces could pass).
 //! - After the move: `#` when the move wins the game, `+` when a royal piece
 //!   of the player to move is attacked.
 //! - When several pieces of the same kind can reach the square, the file of
@@ -29,6 +31,16 @@ impl Game {
     pub fn san_core(&self, state: &State, action: &Action, legal: &[Action]) -> String {
         if self.is_numbered() {
             return self.action_name(state, action);
+        }
+        // A move that changes nothing is `pass` where it is the only one,
+        // else named by its piece's square twice (`e2e2`).
+        if action.changes().is_empty() {
+            let alone = legal.iter().filter(|a| a.changes().is_empty()).count() <= 1;
+            return if alone {
+                "pass".to_string()
+            } else {
+                self.action_name(state, action)
+            };
         }
         if let Some((piece, at)) = super::dropped(self, state, action) {
             let letter = if self.info[piece.index()].san_unlettered {
@@ -308,8 +320,9 @@ impl Game {
     fn spellings(&self, state: &State, action: &Action, legal: &[Action]) -> Vec<String> {
         let san = self.san_core(state, action, legal);
         let mut out = vec![self.action_name(state, action), super::changes_name(self, action)];
-        if action.is_pass() {
-            // UCI's null move.
+        if action.changes().is_empty() {
+            // A pass, also as UCI's null move.
+            out.push("pass".to_string());
             out.push("0000".to_string());
         }
         if let (Some(from), Some(to), Content::Piece(piece, _)) = (
