@@ -847,6 +847,28 @@ fn seirawan_gates_are_named_and_written_as_fairy_stockfish_does() {
     assert!(fen.contains(" w KQBCDFGkqbcdfg - 0 1"), "{fen}");
 }
 
+/// S-house: a knight that takes a hawk (which goes to black's hand) and
+/// gates a hawk from it leaves the hand's count as it was, and is still
+/// named as a gate, `b8a6h`, as Fairy-Stockfish names it; the same capture
+/// without a gate is `b8a6` (the list is Fairy-Stockfish's `go perft 1`).
+#[test]
+fn a_gate_of_the_kind_just_taken_is_named_as_a_gate() {
+    let game = game_of("rules/shouse.alg");
+    let names = legal_names(
+        &game,
+        "rnbqkbnr/pppppppp/H7/8/8/8/PPPPPPPP/RNBQKBNR[Ehe] b KQBCDFGkqbcdfg - 0 1",
+    );
+    let knight: Vec<&String> = names.iter().filter(|n| n.starts_with("b8")).collect();
+    assert_eq!(knight, ["b8a6", "b8a6e", "b8a6h", "b8c6", "b8c6e", "b8c6h"]);
+    // A knight that takes a knight and gates one (of the two in the hand).
+    let names = legal_names(
+        &game,
+        "1rb2ber/pppkqppp/4p2n/3rPp2/8/P3PK1n/pP1P1PP1/hhBQ1BNR[Ne] w CDFGHcfh - 0 17",
+    );
+    let knight: Vec<&String> = names.iter().filter(|n| n.starts_with("g1h3")).collect();
+    assert_eq!(knight, ["g1h3", "g1h3n"]);
+}
+
 #[test]
 fn a_piece_in_a_box_is_worth_its_value_to_its_owner() {
     let game = game_of("rules/crazyhouse.alg");

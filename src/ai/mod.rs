@@ -443,10 +443,12 @@ impl Ai {
     ) -> Result<i32, Stop> {
         self.count_node(timed)?;
         let after_null = std::mem::take(&mut self.after_null);
-        let key = state.key();
-        if self.seen.contains(&key) {
+        if self.seen.contains(&state.key()) {
             return Ok(0);
         }
+        // The table tells positions apart by the counters outcomes read
+        // too (passes in a row, runs of `when ... for N`).
+        let key = state.key() ^ state.counters_key();
         // At the horizon the material is the static score's base: worked
         // out once, for the lazy test and for the quiescence search.
         let horizon_material = (depth == 0).then(|| self.material(game, state, cache));

@@ -41,7 +41,7 @@ pub enum Condition<W = Move> {
     When(W),
     /// This move has a result in this position and in the positions before
     /// it, this many in all (since the game or its FEN began).
-    Held(W, u32),
+    WhenFor(W, u32),
 }
 
 impl<W> Condition<W> {
@@ -64,7 +64,7 @@ impl<W> Condition<W> {
             Condition::Bare(k) => Condition::Bare(k.clone()),
             Condition::Passes(n) => Condition::Passes(*n),
             Condition::When(w) => Condition::When(f(w)?),
-            Condition::Held(w, n) => Condition::Held(f(w)?, *n),
+            Condition::WhenFor(w, n) => Condition::WhenFor(f(w)?, *n),
         })
     }
 }
@@ -179,7 +179,7 @@ impl Declare for OutcomeDecl {
                 None => return,
             },
             ConditionKind::WhenFor(e, n) => match cx.expand_move(e, "an outcome's `when`") {
-                Some(m) => Condition::Held(m, *n),
+                Some(m) => Condition::WhenFor(m, *n),
                 None => return,
             },
         };
@@ -207,7 +207,7 @@ impl Declare for OutcomeDecl {
             || matches!(
                 condition,
                 Condition::When(_)
-                    | Condition::Held(..)
+                    | Condition::WhenFor(..)
                     | Condition::Passes(_)
                     | Condition::NoMoves { .. }
                     | Condition::Extinct(_)

@@ -266,7 +266,7 @@ pub struct Game {
     outcomes: Vec<CompiledOutcome>,
     /// The patterns of the `outcome when EXPR for N` lines, in the file's
     /// order (what [`State::runs`] counts).
-    held_patterns: Vec<usize>,
+    when_for_patterns: Vec<usize>,
     quiet_resets: QuietResets,
     /// The geometry names use: the initial board's bounding box.
     pub(crate) frame: BoardBox,
@@ -431,10 +431,10 @@ impl Game {
             engine,
             legality,
             turn_order,
-            held_patterns: outcomes
+            when_for_patterns: outcomes
                 .iter()
                 .filter_map(|o| match o.condition {
-                    Condition::Held(pattern, _) => Some(pattern),
+                    Condition::WhenFor(pattern, _) => Some(pattern),
                     _ => None,
                 })
                 .collect(),

@@ -166,7 +166,7 @@ impl Game {
                 Condition::Extinct(_) => Reason::Extinct,
                 Condition::Bare(_) => Reason::Bare,
                 Condition::Passes(n) => Reason::Passes(*n),
-                Condition::When(_) | Condition::Held(..) => Reason::When(written.clone()),
+                Condition::When(_) | Condition::WhenFor(..) => Reason::When(written.clone()),
             };
             return Ok(Some((ending, reason)));
         }
@@ -201,8 +201,8 @@ impl Game {
             Condition::Extinct(_) | Condition::Bare(_) => self.ran_out(condition, state).is_some(),
             Condition::Passes(n) => state.passes() >= *n,
             Condition::When(p) => self.when_holds(*p, state, cache)?,
-            Condition::Held(p, n) => self
-                .held_patterns
+            Condition::WhenFor(p, n) => self
+                .when_for_patterns
                 .iter()
                 .position(|q| q == p)
                 .is_some_and(|i| state.runs()[i] >= *n),

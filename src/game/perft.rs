@@ -87,12 +87,9 @@ impl Game {
         if self
             .outcomes
             .iter()
-            .any(|o| matches!(o.condition, Condition::Passes(_)))
+            .any(|o| matches!(o.condition, Condition::Passes(_) | Condition::WhenFor(..)))
         {
-            key ^= (state.passes() as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25);
-        }
-        for (i, &run) in state.runs().iter().enumerate() {
-            key ^= ((run as u64 + 1) << 8 | i as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+            key ^= state.counters_key();
         }
         key
     }

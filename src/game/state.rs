@@ -86,6 +86,18 @@ impl State {
         self.position.content_hash() ^ (self.turn.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
+    /// A hash of the counters that `outcome passes N` and `outcome when
+    /// EXPR for N` read (0 while they are all 0): what a search table adds
+    /// to [`State::key`], since the same position may end sooner or later
+    /// by them.
+    pub fn counters_key(&self) -> u64 {
+        let mut key = u64::from(self.passes).wrapping_mul(0x9FB2_1C65_1E98_DF25);
+        for (i, &run) in self.runs.iter().enumerate() {
+            key ^= (u64::from(run) << 8 | i as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        }
+        key
+    }
+
     /// Adds this position to the history.
     fn record(&mut self) {
         let key = self.key();
@@ -249,7 +261,7 @@ impl Game {
     /// position: how the first turn begins.
     pub(super) fn begin(&self, state: &mut State) {
         self.expire_marks(state);
-        state.runs = vec![0; self.held_patterns.len()];
+        state.runs = vec![0; self.when_for_patterns.len()];
         self.count_runs(state);
         state.record();
     }
@@ -259,12 +271,12 @@ impl Game {
     /// whose limits stop it counts as no result (the pattern is a guard's
     /// test of one position, far below any limit a game sets).
     fn count_runs(&self, state: &mut State) -> Vec<u32> {
-        if self.held_patterns.is_empty() {
+        if self.when_for_patterns.is_empty() {
             return Vec::new();
         }
         let before = state.runs.clone();
         RUNS_CACHE.with_borrow_mut(|cache| {
-            for (run, &pattern) in state.runs.iter_mut().zip(&self.held_patterns) {
+            for (run, &pattern) in state.runs.iter_mut().zip(&self.when_for_patterns) {
                 let holds = (self.engine)
                     .pattern_holds(pattern, state.turn.index(), &state.position, cache, &self.limits)
                     .unwrap_or(false);

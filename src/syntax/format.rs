@@ -336,8 +336,8 @@ impl<'c> Atoms<'c> {
                             self.push("when", kw.as_span().start(), Gap::Space);
                             let e = inner.next().expect("an expression");
                             self.expr(e, Gap::Space, true);
-                            if let Some(held) = inner.next() {
-                                self.push(collapse(held.as_str()), held.as_span().start(), Gap::Space);
+                            if let Some(count) = inner.next() {
+                                self.push(collapse(count.as_str()), count.as_span().start(), Gap::Space);
                             }
                         }
                         Rule::verdict => {

@@ -733,7 +733,7 @@ impl Builder {
                         let e = parts.next().expect("when has an expression");
                         let expr = self.expr(e)?;
                         match parts.next() {
-                            Some(held) => ConditionKind::WhenFor(expr, count_in(held, span)?),
+                            Some(count) => ConditionKind::WhenFor(expr, count_in(count, span)?),
                             None => ConditionKind::When(expr),
                         }
                     }

@@ -131,8 +131,31 @@ fn letter(game: &Game, piece: crate::core::PieceId) -> char {
 }
 
 /// The piece a move puts on `at` after taking it out of a box, if it does.
+/// When the same move also put a piece of that kind into the box (a capture
+/// in S-house, gating the kind it took) the box's count does not change; a
+/// piece then put on the square the mover left (not where it arrived) that
+/// no other square of the board gave up, of a kind a box holds, came out of
+/// the box too.
 fn from_box_onto(game: &Game, state: &State, action: &Action, at: Coord) -> Option<crate::core::PieceId> {
-    put_from_box(game, state, action, at, |put, taken| taken == put)
+    put_from_box(game, state, action, at, |put, taken| taken == put).or_else(|| {
+        let put = match action.changes().iter().rfind(|c| c.at == at)?.content {
+            Content::Piece(put, _) if action.from == Some(at) && action.to != Some(at) => put,
+            _ => return None,
+        };
+        let gave_up = action.changes().iter().any(|c| {
+            c.at != at
+                && c.at.tally_slot().is_none()
+                && matches!(state.position().get(c.at), Content::Piece(p, _) if p == put)
+                && !matches!(c.content, Content::Piece(p, _) if p == put)
+        });
+        let boxed = (0..game.pieces.box_count()).any(|b| {
+            state
+                .position()
+                .tally(game.pieces.slot(crate::core::BoxId(b as u16), put))
+                > 0
+        });
+        (!gave_up && boxed).then_some(put)
+    })
 }
 
 /// The piece a move puts on `at` as a promoted form (`fen +P`) of a piece
