@@ -19,7 +19,8 @@
 //! 7. [`ai`]: a player for any game; [`session`]: a game in progress.
 //! 8. Protocols and tools over games and rule files: [`uci`] for engine
 //!    GUIs, [`lsp`] for editors, [`inspect`] for authors, [`web`] for the
-//!    browser.
+//!    browser ([`lsp`] and [`web`] behind the cargo features of those
+//!    names, on by default; the Python package builds without them).
 //!
 //! Front ends (the `chessalg` binary's `cli`) sit on top and are the only
 //! place that prints.
@@ -37,6 +38,7 @@ pub mod game;
 pub mod inspect;
 pub mod ir;
 pub mod learn;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod program;
 pub mod report;
@@ -44,4 +46,5 @@ pub mod session;
 pub mod source;
 pub mod syntax;
 pub mod uci;
+#[cfg(feature = "web")]
 pub mod web;

@@ -48,3 +48,13 @@ def test_an_illegal_action_ends_the_game_as_a_loss():
         e.step(illegal)
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1
+
+
+def test_the_submodule_is_reached_from_the_package_alone():
+    # A fresh interpreter, so that no other test has imported it by name.
+    import subprocess
+    import sys
+
+    code = "import chessalg; e = chessalg.pettingzoo.env('connect4'); e.reset(seed=1); print(e.agents)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['red', 'yellow']"

@@ -18,3 +18,15 @@ complete (`state.pending`). `state.legal_actions()`, `state.action_mask()`,
 from ._chessalg import Game, State
 
 __all__ = ["Game", "State"]
+
+# The submodules that need packages of their own (PettingZoo, Ray) are
+# imported when first named: `import chessalg` then `chessalg.pettingzoo.env(path)`.
+_SUBMODULES = ("pettingzoo", "distributed")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'chessalg' has no attribute {name!r}")
