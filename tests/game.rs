@@ -1142,3 +1142,23 @@ fn passes_and_a_pattern_held_over_a_move_end_the_game_by_points() {
     let held = play(&game, bare, &["d1d1"]);
     assert_eq!(ending(&game, &held), Some(Ending::Win(black)));
 }
+
+/// Shogi's uchifuzume as Fairy-Stockfish plays it: a pawn drop that mates
+/// is a legal move after which the player who dropped it has lost; the
+/// pawn carries a mark that FEN writes (`P!`), so the finished position
+/// reads back as the foul it is. A pawn that mates by moving wins.
+#[test]
+fn a_pawn_drop_that_mates_is_played_and_loses() {
+    let game = game_of("rules/shogi.alg");
+    let start = game.from_fen("3rkr3/9/3G1G3/9/9/9/9/9/4K4[P] w 0 1").unwrap();
+    let fouled = play(&game, start, &["P@e8"]);
+    assert_eq!(ending(&game, &fouled), Some(Ending::Win(PlayerId::new(1))));
+    let fen = game.to_fen(&fouled);
+    assert!(fen.starts_with("3rkr3/4P!4/"), "{fen}");
+    let again = game.from_fen(&fen).unwrap();
+    assert_eq!(ending(&game, &again), Some(Ending::Win(PlayerId::new(1))));
+    // The same pawn stepping there mates.
+    let start = game.from_fen("3rkr3/9/3GPG3/9/9/9/9/9/4K4[-] w 0 1").unwrap();
+    let mated = play(&game, start, &["e7e8"]);
+    assert_eq!(ending(&game, &mated), Some(Ending::Win(PlayerId::new(0))));
+}
