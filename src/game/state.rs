@@ -92,7 +92,7 @@ impl State {
     /// by them.
     pub fn counters_key(&self) -> u64 {
         let mut key = u64::from(self.passes).wrapping_mul(0x9FB2_1C65_1E98_DF25);
-        for (i, &run) in self.runs.iter().enumerate() {
+        for (i, &run) in self.runs.iter().enumerate().filter(|&(_, &run)| run > 0) {
             key ^= (u64::from(run) << 8 | i as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         }
         key

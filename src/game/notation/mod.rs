@@ -39,9 +39,9 @@ pub(crate) fn parse_square(frame: &BoardBox, text: &str) -> Option<Coord> {
 }
 
 /// `pass` for a pass, and for a move that changes nothing (`nil`) without a
-/// piece of interest; such a move of a piece named by the piece's square
-/// twice (`e2e2`: Janggi's pass, as Fairy-Stockfish names it); under `notation coordinates partner`, a piece's
-/// move with a partner by the two pieces' start squares (`e1h1`), and so
+/// piece of interest; such a move of a piece by the piece's square twice
+/// (`e2e2`: Janggi's pass, as Fairy-Stockfish names it); under `notation
+/// coordinates partner`, a piece's move with a partner by the two pieces' start squares (`e1h1`), and so
 /// a move written as a piece's with a royal partner (castling as the rook's
 /// move, `h1e1`) under any notation; a piece put from a box on the square
 /// the piece left adds its letter (`h1e1h`); `e2e4`,
