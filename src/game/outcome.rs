@@ -267,19 +267,9 @@ impl Game {
     /// The player who owns most of the `counted` pieces on the board, or a
     /// draw when no player has more than every other.
     fn majority(&self, position: &Position, counted: &[PieceId]) -> Ending {
-        let mut per_player = vec![0usize; self.players.len()];
-        for (_, c) in position.squares() {
-            if let Content::Piece(p, _) = c
-                && counted.contains(&p)
-                && let Some(owner) = self.info[p.index()].owner
-            {
-                per_player[owner.index()] += 1;
-            }
-        }
-        let best = per_player.iter().copied().max().unwrap_or(0);
-        let leaders: Vec<usize> = (0..per_player.len()).filter(|&i| per_player[i] == best).collect();
-        match leaders.as_slice() {
-            [only] if best > 0 => Ending::Win(PlayerId::new(*only)),
+        let per_player = self.owned_sums(position, |p| if counted.contains(&p) { 1.0 } else { 0.0 });
+        match sole_leader(&per_player) {
+            Some(i) if per_player[i] > 0.0 => Ending::Win(PlayerId::new(i)),
             _ => Ending::Draw,
         }
     }
@@ -288,23 +278,27 @@ impl Game {
     /// `bonus`: a player given that much more), or a draw when no player
     /// has more than every other.
     fn points(&self, position: &Position, bonus: Option<(PlayerId, f64)>) -> Ending {
-        let mut per_player = vec![0.0f64; self.players.len()];
+        let mut per_player = self.owned_sums(position, |p| self.info[p.index()].value.unwrap_or(0.0));
         if let Some((p, n)) = bonus {
             per_player[p.index()] += n;
         }
+        match sole_leader(&per_player) {
+            Some(i) => Ending::Win(PlayerId::new(i)),
+            None => Ending::Draw,
+        }
+    }
+
+    /// Per player, the sum of `weight` over the pieces they own on the board.
+    fn owned_sums(&self, position: &Position, weight: impl Fn(PieceId) -> f64) -> Vec<f64> {
+        let mut per_player = vec![0.0f64; self.players.len()];
         for (_, c) in position.squares() {
             if let Content::Piece(p, _) = c
                 && let Some(owner) = self.info[p.index()].owner
             {
-                per_player[owner.index()] += self.info[p.index()].value.unwrap_or(0.0);
+                per_player[owner.index()] += weight(p);
             }
         }
-        let best = per_player.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let leaders: Vec<usize> = (0..per_player.len()).filter(|&i| per_player[i] == best).collect();
-        match leaders.as_slice() {
-            [only] => Ending::Win(PlayerId::new(*only)),
-            _ => Ending::Draw,
-        }
+        per_player
     }
 
     fn material_matches(
@@ -327,5 +321,15 @@ impl Game {
             }
         }
         needed.is_empty() && !(same_colour && colours[0] && colours[1])
+    }
+}
+
+/// The index of the one highest of `sums`, if no other equals it.
+fn sole_leader(sums: &[f64]) -> Option<usize> {
+    let best = sums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut leaders = (0..sums.len()).filter(|&i| sums[i] == best);
+    match (leaders.next(), leaders.next()) {
+        (Some(i), None) => Some(i),
+        _ => None,
     }
 }

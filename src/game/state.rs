@@ -117,6 +117,18 @@ thread_local! {
     static RUNS_CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::new());
 }
 
+/// A move's changes made on the board, before the turn passes.
+struct BoardChange {
+    /// What the changes replaced.
+    moved: Changes,
+    /// Whether the move restarts the quiet count.
+    reset: bool,
+    /// Whether the board is another (else the move was a pass).
+    changed: bool,
+    /// The position's version before the move.
+    version: Version,
+}
+
 /// What [`Game::make`] changed, for [`Game::unmake`] to take back.
 #[derive(Clone, Debug)]
 pub struct Undo {
@@ -137,12 +149,22 @@ impl Game {
     /// counters move on, the next player's expiring marks are cleared and
     /// the position is recorded.
     pub fn make(&self, state: &mut State, action: &Action) -> Undo {
+        let made = self.change_board(state, action);
+        self.pass_turn(state, made)
+    }
+
+    /// Makes `action`'s changes on the board alone (the turn does not pass).
+    fn change_board(&self, state: &mut State, action: &Action) -> BoardChange {
         let reset = self.resets_quiet(state, action);
         let version = state.position.version;
         let hash = state.position.content_hash();
         let moved = state.position.apply(action.changes());
-        let changed = state.position.content_hash() != hash;
-        self.pass_turn(state, moved, reset, changed, version)
+        BoardChange {
+            changed: state.position.content_hash() != hash,
+            moved,
+            reset,
+            version,
+        }
     }
 
     /// Makes `action`, one of `candidates`, on `state` if it is legal there
@@ -160,15 +182,11 @@ impl Game {
         if candidates.tested {
             return Ok(Some(self.make(state, action)));
         }
-        let reset = self.resets_quiet(state, action);
-        let version = state.position.version;
-        let hash = state.position.content_hash();
-        let moved = state.position.apply(action.changes());
-        let changed = state.position.content_hash() != hash;
+        let made = self.change_board(state, action);
         match self.royal_attacked(&state.position, state.turn, cache) {
-            Ok(false) => Ok(Some(self.pass_turn(state, moved, reset, changed, version))),
+            Ok(false) => Ok(Some(self.pass_turn(state, made))),
             other => {
-                state.position.undo(&moved, version);
+                state.position.undo(&made.moved, made.version);
                 other.map(|_| None)
             }
         }
@@ -190,18 +208,16 @@ impl Game {
         Ok(!attacked?)
     }
 
-    /// The rest of a move once its changes are made (`moved` is what they
-    /// replaced; `changed`, whether the board is another): the turn passes,
-    /// the counters move on, the next player's expiring marks are cleared
-    /// and the position is recorded.
-    fn pass_turn(
-        &self,
-        state: &mut State,
-        moved: Changes,
-        reset: bool,
-        changed: bool,
-        version: Version,
-    ) -> Undo {
+    /// The rest of a move once its changes are made: the turn passes, the
+    /// counters move on, the next player's expiring marks are cleared and
+    /// the position is recorded.
+    fn pass_turn(&self, state: &mut State, made: BoardChange) -> Undo {
+        let BoardChange {
+            moved,
+            reset,
+            changed,
+            version,
+        } = made;
         let (turn, quiet_plies, fullmove, passes, history) = (
             state.turn,
             state.quiet_plies,
