@@ -633,7 +633,7 @@ fn only_a_seats_token_moves_for_it() {
 fn games_come_back_after_the_server_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite3");
-    let (seated, open, white, black) = {
+    let (seated, open, white, black, undone) = {
         let s = Served::start_on("rules/chess.alg", &["--clock", "5+3"], &db);
         let (_, made) = s.json("POST", "/api/games", r#"{"seats": true}"#);
         let seated = made["id"].as_u64().unwrap();
@@ -652,10 +652,14 @@ fn games_come_back_after_the_server_is_killed() {
                 &format!(r#"{{"move": "{m}"}}"#),
             );
         }
-        let (status, _) = s.json("POST", &format!("/api/games/{open}/undo"), "{}");
+        let (_, before) = s.json("GET", &format!("/api/games/{open}"), "");
+        let (status, undone) = s.json("POST", &format!("/api/games/{open}/undo"), "{}");
         assert_eq!(status, 200);
+        // Every change makes the game's version grow: a page keeps the newest.
+        let version = |g: &serde_json::Value| g["version"].as_u64().expect("a version");
+        assert!(version(&undone) > version(&before), "{undone} after {before}");
         // `Served` is dropped here: Child::kill sends SIGKILL.
-        (seated, open, white, black)
+        (seated, open, white, black, version(&undone))
     };
     let s = Served::start_on("rules/chess.alg", &[], &db);
     let (status, back) = s.json_as("GET", &format!("/api/games/{seated}"), "", Some(&black));
@@ -685,6 +689,8 @@ fn games_come_back_after_the_server_is_killed() {
     let (_, back) = s.json("GET", &format!("/api/games/{open}"), "");
     assert_eq!(back["history"], serde_json::json!(["d2d4", "d7d5"]));
     assert_eq!(back["clock"]["base_ms"], 60_000);
+    // Loaded again, the game is newer than any description sent before.
+    assert!(back["version"].as_u64().unwrap() > undone, "{back}");
     let (_, listed) = s.json("GET", "/api/games", "");
     let ids: Vec<u64> = (listed["games"].as_array().unwrap().iter())
         .map(|g| g["id"].as_u64().unwrap())

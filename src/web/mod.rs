@@ -548,6 +548,7 @@ fn watch_clock(server: &Arc<Server>, id: u64, slot: &Arc<Slot>, deadline: Option
 fn flag(server: &Server, id: u64, slot: &Slot, p: &mut Played) {
     let turn = p.last().turn().index();
     p.flagged = Some(turn);
+    p.version += 1;
     if let Err(e) = server.store.flag(id, turn) {
         eprintln!("chessalg serve: game {id}: {e}");
     }

@@ -90,6 +90,12 @@ pub(super) struct Played {
     /// The rule text it is played under, when not the server's (a
     /// playground game).
     pub(super) rules_text: Option<String>,
+    /// Counts up on every change (a move, a take-back, a time loss), from
+    /// the time it was made or loaded in microseconds, so it keeps growing
+    /// across a server restart: a page takes a description only if it is
+    /// not older than the one it shows (an event stream's message can
+    /// arrive after the reply to a later move).
+    pub(super) version: u64,
 }
 
 /// Who a request is, by its seat token.
@@ -124,6 +130,7 @@ impl Played {
             flagged: None,
             created_ms: now_ms(),
             rules_text: None,
+            version: now_ms().saturating_mul(1000),
         }
     }
 
@@ -215,6 +222,7 @@ impl Played {
         self.names.push(names[i].clone());
         self.actions.push(legal[i].clone());
         self.states.push(next);
+        self.version += 1;
         self.played.push(StoredMove {
             name: names[i].clone(),
             played_ms: now,
@@ -229,6 +237,7 @@ impl Played {
             return false;
         }
         self.flagged = None;
+        self.version += 1;
         self.states.pop();
         self.actions.pop();
         self.names.pop();
@@ -394,6 +403,7 @@ impl Played {
             "legal": moves,
             "ply": shown,
             "plies": last,
+            "version": self.version,
             "history": self.names,
             "record": self.record,
             "result": result,
