@@ -210,3 +210,35 @@ fn a_rule_file_names_the_weights_its_ai_plays_with() {
     assert!(err.contains("relative to the rule file's folder"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The action space of every rule file, as the README's table gives it:
+/// its size, and how many of its actions are table moves.
+#[test]
+fn the_readme_gives_every_rule_files_action_space() {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .unwrap()
+        .filter_map(|e| e.ok()?.path().to_str().map(str::to_string))
+        .filter(|p| p.ends_with(".alg") && !p.ends_with("prelude.alg"))
+        .collect();
+    files.sort();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut missing = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let spec = chessalg::decl::Spec::load(&chessalg::source::Source::new(&path, text))
+            .unwrap()
+            .0;
+        let game = chessalg::game::Game::new(&spec).unwrap();
+        let space = chessalg::learn::ActionSpace::new(&game);
+        let name = path.trim_start_matches("rules/").trim_end_matches(".alg");
+        let row = format!("| {name} | {} | {} |", space.len(), space.table_moves());
+        if !readme.contains(&row) {
+            missing.push(row);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the README lacks these rows:\n{}",
+        missing.join("\n")
+    );
+}

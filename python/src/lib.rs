@@ -5,10 +5,12 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use numpy::ndarray::Array3;
-use numpy::{IntoPyArray, PyArray1, PyArray3};
+use numpy::ndarray::{Array2, Array3, Array4};
+use numpy::{IntoPyArray, PyArray1, PyArray3, PyReadonlyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 use chessalg::ai::{Weights, WeightsError};
 use chessalg::decl::Spec;
@@ -113,9 +115,11 @@ impl PyGame {
         Ok(PyState::new(self.shared.clone(), state, Vec::new()))
     }
 
-    /// What an action says: `("pass",)` or `(from, to, then)` with squares
-    /// as (file, rank) from the bottom left and `then` one of `"goes on"`,
-    /// `"empty"` or the symbol of the piece on `to` afterwards.
+    /// What an action says, squares named as the game names them:
+    /// `["move", from, to]` (the first two clicks of a move), `["click",
+    /// square]`, `["choose", piece]` (the piece on the last clicked square
+    /// afterwards, or `"nothing"`: among moves with the same clicks) or
+    /// `["pass"]`.
     fn describe_action(&self, action: u32) -> PyResult<Vec<String>> {
         let step = self.shared.space.step(action).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -123,23 +127,22 @@ impl PyGame {
                 self.shared.space.len()
             ))
         })?;
+        let game = &self.shared.game;
+        let square = |(f, r): (u32, u32)| game.square_label(game.square_at(f, r));
         Ok(match step {
             Step::Pass => vec!["pass".to_string()],
-            Step::Squares { from, to, then } => {
-                let square =
-                    |(f, r): (u32, u32)| self.shared.game.square_label(self.shared.game.square_at(f, r));
-                let then = match then {
-                    Then::GoesOn => "goes on".to_string(),
-                    Then::Empty => "empty".to_string(),
-                    Then::Piece(p) => self
-                        .shared
-                        .game
+            Step::Move { from, to } => vec!["move".to_string(), square(from), square(to)],
+            Step::Click { at } => vec!["click".to_string(), square(at)],
+            Step::Choose(then) => vec![
+                "choose".to_string(),
+                match then {
+                    Then::Empty => "nothing".to_string(),
+                    Then::Piece(p) => game
                         .pieces()
                         .symbol(chessalg::core::PieceId::new(p as u16))
                         .to_string(),
-                };
-                vec![square(from), square(to), then]
-            }
+                },
+            ],
         })
     }
 
@@ -495,10 +498,374 @@ impl PyState {
     }
 }
 
+/// One game of a [`PyVectorEnv`]: its position, the steps of the move
+/// being made, the legal moves' steps, and the plies played.
+struct Slot {
+    state: State,
+    pending: Vec<u32>,
+    choices: Arc<Choices>,
+    plies: usize,
+}
+
+/// What one game's step gave.
+#[derive(Clone, Copy, Default)]
+struct Stepped {
+    terminated: bool,
+    truncated: bool,
+    /// The index of the winner, when the game ended with one.
+    winner: Option<usize>,
+}
+
+impl Slot {
+    /// The game's start, its moves worked out.
+    fn start(shared: &Shared, cache: &mut Cache) -> Result<Slot, String> {
+        Slot::at(shared, shared.game.initial(), 0, cache)
+    }
+
+    fn at(shared: &Shared, state: State, plies: usize, cache: &mut Cache) -> Result<Slot, String> {
+        let choices = Choices::of(&shared.game, &shared.space, &state, cache).map_err(|e| e.to_string())?;
+        Ok(Slot {
+            state,
+            pending: Vec::new(),
+            choices: Arc::new(choices),
+            plies,
+        })
+    }
+
+    /// How the game ended, if it did: as `State.outcome` tells it.
+    fn ending(&self, shared: &Shared, cache: &mut Cache) -> Result<Option<Ending>, String> {
+        let found = (shared.game)
+            .ending_reason(&self.state, &self.choices.legal, cache)
+            .map_err(|e| e.to_string())?;
+        Ok(found
+            .map(|(e, _)| e)
+            .or_else(|| self.choices.legal.is_empty().then_some(Ending::Draw)))
+    }
+
+    /// Whether `action` is legal now (it completes a move or goes on with one).
+    fn takes(&self, action: u32) -> bool {
+        let mut done = self.pending.clone();
+        done.push(action);
+        self.choices.completed(&done).is_some() || !self.choices.next(&done).is_empty()
+    }
+
+    /// Takes `action`; a game that ends (or reaches `max_plies`) starts
+    /// again.
+    fn step(
+        &mut self,
+        shared: &Shared,
+        action: u32,
+        max_plies: usize,
+        cache: &mut Cache,
+    ) -> Result<Stepped, String> {
+        let mut done = std::mem::take(&mut self.pending);
+        done.push(action);
+        let Some(i) = self.choices.completed(&done) else {
+            if self.choices.next(&done).is_empty() {
+                done.pop();
+                self.pending = done;
+                return Err(format!("action {action} is not legal here"));
+            }
+            self.pending = done;
+            return Ok(Stepped::default());
+        };
+        let next = shared.game.play(&self.state, &self.choices.legal[i]);
+        *self = Slot::at(shared, next, self.plies + 1, cache)?;
+        let mut out = Stepped::default();
+        match self.ending(shared, cache)? {
+            Some(e) => {
+                out.terminated = true;
+                out.winner = match e {
+                    Ending::Win(p) => Some(p.index()),
+                    Ending::Draw => None,
+                };
+            }
+            None if self.plies >= max_plies => out.truncated = true,
+            None => return Ok(out),
+        }
+        *self = Slot::start(shared, cache)?;
+        Ok(out)
+    }
+
+    /// Writes the observation and the action mask.
+    fn observe(&self, shared: &Shared, obs: &mut [f32], mask: &mut [bool]) {
+        obs.copy_from_slice(&observe(&shared.game, &shared.space, &self.state, &self.pending));
+        mask.fill(false);
+        for a in self.choices.next(&self.pending) {
+            mask[a as usize] = true;
+        }
+    }
+}
+
+/// Many games of one rule file stepped together, in the shape of
+/// gymnasium's vector environments: `reset` and `step` take and give numpy
+/// arrays for all games at once, and the games run in Rust, on every core.
+#[pyclass(name = "VectorEnv", module = "chessalg")]
+struct PyVectorEnv {
+    shared: Arc<Shared>,
+    slots: Vec<Slot>,
+    max_plies: usize,
+    caches: Vec<Mutex<Cache>>,
+    /// The state of `random_actions`' generator (set by `reset(seed=...)`).
+    seed: u64,
+}
+
+/// SplitMix64: the next of a stream of random numbers from `x`.
+fn split_mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl PyVectorEnv {
+    /// Runs `each` on every game (with its index), in parallel, each
+    /// thread with its own cache.
+    fn each<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        each: impl Fn(&Shared, usize, &mut Slot, &mut Cache) -> Result<T, String> + Sync,
+    ) -> PyResult<Vec<T>> {
+        let shared = &*self.shared;
+        let chunk = self.slots.len().div_ceil(self.caches.len()).max(1);
+        let caches = &self.caches;
+        let slots = &mut self.slots;
+        let out: Result<Vec<Vec<T>>, String> = py.detach(|| {
+            slots
+                .par_chunks_mut(chunk)
+                .enumerate()
+                .map(|(k, games)| {
+                    let mut cache = caches[k].lock().unwrap_or_else(|e| e.into_inner());
+                    games
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(j, slot)| each(shared, k * chunk + j, slot, &mut cache))
+                        .collect()
+                })
+                .collect()
+        });
+        Ok(out
+            .map_err(PyValueError::new_err)?
+            .into_iter()
+            .flatten()
+            .collect())
+    }
+
+    /// The observations of every game: a dict of `observation` and
+    /// `action_mask` arrays.
+    fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (f, r) = self.shared.game.dimensions();
+        let (f, r) = (f as usize, r as usize);
+        let planes = ActionSpace::planes(&self.shared.game);
+        let (n, actions, size) = (self.slots.len(), self.shared.space.len(), f * r * planes);
+        let mut obs = vec![0f32; n * size];
+        let mut mask = vec![false; n * actions];
+        let shared = &*self.shared;
+        let slots = &self.slots;
+        py.detach(|| {
+            obs.par_chunks_mut(size)
+                .zip(mask.par_chunks_mut(actions))
+                .zip(slots.par_iter())
+                .for_each(|((o, m), slot)| slot.observe(shared, o, m));
+        });
+        let dict = PyDict::new(py);
+        let obs = Array4::from_shape_vec((n, r, f, planes), obs)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mask =
+            Array2::from_shape_vec((n, actions), mask).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        dict.set_item("observation", obs.into_pyarray(py))?;
+        dict.set_item("action_mask", mask.into_pyarray(py))?;
+        Ok(dict)
+    }
+
+    /// The info dict: the player to move in each game (`to_move`).
+    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        let to_move: Vec<i64> = self.slots.iter().map(|s| s.state.turn().index() as i64).collect();
+        dict.set_item("to_move", to_move.into_pyarray(py))?;
+        Ok(dict)
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    /// `num_envs` games of the rule file `rules` (a path, a bundled name or
+    /// a `Game`), each cut off after `max_plies` moves; `threads` (default:
+    /// every core) run them.
+    #[new]
+    #[pyo3(signature = (rules, num_envs, max_plies = 1000, threads = None))]
+    fn new(
+        rules: &Bound<'_, PyAny>,
+        num_envs: usize,
+        max_plies: usize,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        let shared = match rules.cast::<PyGame>() {
+            Ok(g) => g.get().shared.clone(),
+            Err(_) => PyGame::new(&rules.extract::<String>()?)?.shared,
+        };
+        let threads = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, num_envs);
+        let mut cache = Cache::new();
+        let slots = (0..num_envs)
+            .map(|_| Slot::start(&shared, &mut cache))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(PyValueError::new_err)?;
+        Ok(PyVectorEnv {
+            shared,
+            slots,
+            max_plies,
+            caches: (0..threads).map(|_| Mutex::new(Cache::new())).collect(),
+            seed: 0,
+        })
+    }
+
+    /// The number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The number of actions of each game (the width of `action_mask`).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.shared.space.len()
+    }
+
+    /// The players, in turn order (the columns of `step`'s rewards).
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        self.shared.game.players().to_vec()
+    }
+
+    /// Starts every game again: `(obs, infos)`. The games start from the
+    /// rule file's start; `seed` seeds `random_actions`.
+    #[pyo3(signature = (seed = None, options = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        options: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let _ = options;
+        if let Some(seed) = seed {
+            self.seed = seed;
+        }
+        self.each(py, |shared, _, slot, cache| {
+            *slot = Slot::start(shared, cache)?;
+            Ok(())
+        })?;
+        Ok((self.observations(py)?, self.infos(py)?))
+    }
+
+    /// Takes one action in every game (`actions`: an integer array of
+    /// `num_envs`): `(obs, rewards, terminations, truncations, infos)`.
+    /// `rewards` has a column per player (1 for a winner, -1 for the
+    /// others, 0 in a draw and while a game goes on); a game that ends, or
+    /// reaches `max_plies`, starts again at once, and `obs` shows the new
+    /// start. An action that is not legal raises `ValueError` (naming the
+    /// game), and no game takes its action.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(
+        Bound<'py, PyDict>,
+        Bound<'py, PyArray2F32>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyDict>,
+    )> {
+        let actions = actions.as_slice()?.to_vec();
+        if actions.len() != self.slots.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} games",
+                actions.len(),
+                self.slots.len()
+            )));
+        }
+        let max_plies = self.max_plies;
+        let len = self.shared.space.len();
+        // Every action checked before any is taken: a bad one changes nothing.
+        for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
+            if a < 0 || a as usize >= len {
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: no action {a}: there are {len}"
+                )));
+            }
+            if !slot.takes(a as u32) {
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: action {a} is not legal here"
+                )));
+            }
+        }
+        let stepped = self.each(py, |shared, i, slot, cache| {
+            slot.step(shared, actions[i] as u32, max_plies, cache)
+                .map_err(|e| format!("game {i}: {e}"))
+        })?;
+        let players = self.shared.game.players().len();
+        let mut rewards = Array2::<f32>::zeros((stepped.len(), players));
+        for (i, s) in stepped.iter().enumerate() {
+            if let (true, Some(w)) = (s.terminated, s.winner) {
+                for p in 0..players {
+                    rewards[(i, p)] = if p == w { 1.0 } else { -1.0 };
+                }
+            }
+        }
+        let terminated: Vec<bool> = stepped.iter().map(|s| s.terminated).collect();
+        let truncated: Vec<bool> = stepped.iter().map(|s| s.truncated).collect();
+        Ok((
+            self.observations(py)?,
+            rewards.into_pyarray(py),
+            terminated.into_pyarray(py),
+            truncated.into_pyarray(py),
+            self.infos(py)?,
+        ))
+    }
+
+    /// A uniformly random legal action for every game (an integer array,
+    /// ready for `step`): random play without a loop in Python.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.seed = split_mix(self.seed);
+        let base = self.seed;
+        let slots = &self.slots;
+        let actions: Vec<i64> = py.detach(|| {
+            slots
+                .par_iter()
+                .enumerate()
+                .map(|(i, slot)| {
+                    let next = slot.choices.next(&slot.pending);
+                    let r = split_mix(base ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+                    next.get((r % next.len().max(1) as u64) as usize)
+                        .map_or(-1, |&a| a as i64)
+                })
+                .collect()
+        });
+        actions.into_pyarray(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "chessalg.VectorEnv({:?}, num_envs={})",
+            self.shared.game.name(),
+            self.slots.len()
+        )
+    }
+}
+
+/// A 2-dimensional array of `f32`.
+type PyArray2F32 = numpy::PyArray2<f32>;
+
 /// The compiled part of the `chessalg` package.
 #[pymodule]
 fn _chessalg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
+    m.add_class::<PyVectorEnv>()?;
     Ok(())
 }

@@ -70,10 +70,10 @@ def test_a_bundled_game_loads_by_name():
 def test_actions_play_the_moves_they_encode(chess):
     s = chess.from_fen("k7/4P3/8/8/8/8/8/7K w - - 0 1")
     acts = s.actions_of("e7e8n")
-    assert len(acts) == 1
-    assert chess.describe_action(acts[0]) == ["e7", "e8", "♘"]
+    assert [chess.describe_action(a) for a in acts] == [["move", "e7", "e8"], ["choose", "♘"]]
     assert s.move_of(acts) == "e7e8n"
-    assert s.step(acts[0]).fen() == s.play("e7e8n").fen()
+    assert s.step(acts[0]).step(acts[1]).fen() == s.play("e7e8n").fen()
+    assert len(s.actions_of("h1g1")) == 1, "a move that is not a promotion is one action"
     mask = s.action_mask()
     assert mask.dtype == np.bool_ and mask.shape == (chess.num_actions,)
     assert sorted(np.flatnonzero(mask)) == sorted(s.legal_actions())

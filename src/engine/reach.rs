@@ -46,6 +46,8 @@ struct Walk<'p> {
     w: i32,
     h: i32,
     bits: Vec<u64>,
+    /// Where the piece of interest stood at the outermost `Unbind`s met.
+    unbound_at: Vec<(i32, i32)>,
 }
 
 /// `None` means "everywhere".
@@ -135,7 +137,12 @@ impl Walk<'_> {
                 // A piece of interest inside another: not followed.
                 Inst::Bind { .. } | Inst::Origin { .. } => return None,
                 // What follows the piece of interest's move may write too.
-                Inst::Unbind { next } if depth == 0 => todo.push((next, UNBOUND)),
+                Inst::Unbind { next } if depth == 0 => {
+                    if d != UNBOUND {
+                        self.unbound_at.push(d);
+                    }
+                    todo.push((next, UNBOUND));
+                }
                 Inst::Unbind { .. } | Inst::Match => ends.push(d),
                 Inst::Guard { next, .. }
                 | Inst::Attacked { next }
@@ -164,6 +171,7 @@ fn reach_from(prog: &Program, start: Pc, width: u32, height: u32) -> Reach {
         w,
         h,
         bits: vec![0; size.div_ceil(64)],
+        unbound_at: Vec::new(),
     };
     match walk.walk(start, (0, 0), 0) {
         Some(_) => Reach::Within {
@@ -188,6 +196,64 @@ pub(crate) fn reaches(prog: &Program, width: u32, height: u32) -> (Vec<Reach>, V
         }
     }
     (binds, splits)
+}
+
+/// How far the pieces of interest of `prog`'s moves go, as offsets from
+/// where they start, on boards at most `width` by `height`: where each
+/// `%p:` may leave its piece (`ends`: the displacement at its `Unbind`), and
+/// what one rewrite may move a piece of interest by (`steps`). Each is
+/// sorted and without repeats. Not a bound: a move the analysis cannot
+/// follow (a `%p:` inside another, say) adds nothing, so a move may go
+/// further than these say.
+pub(crate) fn move_offsets(prog: &Program, width: u32, height: u32) -> MoveOffsets {
+    let (w, h) = (width as i32, height as i32);
+    let size = ((2 * w + 1) * (2 * h + 1)) as usize;
+    let mut ends = Vec::new();
+    for inst in &prog.insts {
+        if let Inst::Bind { next, .. } = *inst {
+            let mut walk = Walk {
+                prog,
+                w,
+                h,
+                bits: vec![0; size.div_ceil(64)],
+                unbound_at: Vec::new(),
+            };
+            // What was found before the walk gave up is still where some
+            // moves end.
+            let _ = walk.walk(next, (0, 0), 0);
+            ends.extend(walk.unbound_at.into_iter().filter(|&d| d != (0, 0)));
+        }
+    }
+    let mut steps = Vec::new();
+    for rewrite in &prog.rewrites {
+        for alt in rewrite.alternatives.iter() {
+            let Some(poi) = alt.checks.iter().find(|c| c.poi && c.accepts.is_empty()) else {
+                continue;
+            };
+            for choice in alt.choices.iter() {
+                for ch in choice.iter() {
+                    let d = (ch.dx - poi.dx, ch.dy - poi.dy);
+                    if matches!(ch.write, Write::Poi(_)) && d != (0, 0) {
+                        steps.push(d);
+                    }
+                }
+            }
+        }
+    }
+    for v in [&mut ends, &mut steps] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    MoveOffsets { ends, steps }
+}
+
+/// What [`move_offsets`] finds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MoveOffsets {
+    /// Where a `%p:` may leave its piece, from where it was bound.
+    pub(crate) ends: Vec<(i32, i32)>,
+    /// What one rewrite may move a piece of interest by.
+    pub(crate) steps: Vec<(i32, i32)>,
 }
 
 /// Whether the loop at `head` (a `Split` whose first branch is the body)

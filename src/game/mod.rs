@@ -572,6 +572,29 @@ impl Game {
         (self.frame.files, self.frame.ranks)
     }
 
+    /// The displacements (file, rank) from the first square a person
+    /// clicks for a move to the second, as the compiled moves suggest them:
+    /// where a piece of interest's `%p:` may leave it (under `notation
+    /// numbered`, where every landing square is clicked: what one rewrite
+    /// moves it by). Sorted, without repeats. Not a bound: moves the
+    /// analysis cannot follow may go elsewhere (see [`Game::click_sequences`]
+    /// for what is clicked).
+    pub fn move_offsets(&self) -> Vec<(i32, i32)> {
+        let (files, ranks) = self.dimensions();
+        let mut all = Vec::new();
+        for side in 0..self.engine.sides() {
+            let found = engine::move_offsets(self.engine.program(side), files, ranks);
+            all.extend(if self.numbers.is_empty() {
+                found.ends
+            } else {
+                found.steps
+            });
+        }
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
     /// The coordinates of the square on `file` and `rank`, counted from 0 at the bottom left.
     pub fn square_at(&self, file: u32, rank: u32) -> Coord {
         Coord::new(self.frame.x0 + file as i32, self.frame.y0 + rank as i32)

@@ -3,14 +3,25 @@
 //! the AI's evaluation from self-play ([`td`]).
 //!
 //! A move is played as its click sequence (the squares a person clicks, as
-//! the web board takes them) cut into steps of two squares: a move of one
-//! or two clicks is one action, a longer one (a checkers chain, Amazons'
-//! queen move and arrow) one action per segment, the same player acting
-//! until the move is complete. An action is `(from, to, tag)`: the tag says
-//! whether the move goes on, or, on its last step, which piece stands on
-//! its last square afterwards (a promotion's piece, a dropped piece, a
-//! gate), so moves alike in their squares get different actions. One more
-//! action is the pass (or any move without a square).
+//! the web board takes them), in as few actions as the rule file allows,
+//! as AlphaZero's encodings do by hand:
+//!
+//! - **a move**, one action for the first two clicks: a start square and a
+//!   square at one of the displacements the rule file's moves make (a
+//!   queen's lines and a knight's jumps in chess: [`Game::move_offsets`]);
+//! - **a click**, one action per square: the first click of a move that is
+//!   one square (a drop, a placement) or whose first displacement is not
+//!   in the table, and every click after the first two (a checkers chain's
+//!   next landing square, Amazons' arrow);
+//! - **a choice**, when moves share their clicks (a promotion's piece, the
+//!   piece dropped) or one move's clicks begin another's: what stands on
+//!   the last clicked square afterwards (a piece, or nothing);
+//! - **the pass**, a move without a square.
+//!
+//! So a chess move is one action (a promotion two: the move, then the
+//! piece), a drop two (the square, then the piece), a placement in
+//! Connect Four or Othello one. Each sequence of actions plays at most one
+//! legal move in a position, and every legal move has one.
 
 pub mod td;
 
@@ -20,14 +31,11 @@ use crate::core::{Content, Coord};
 use crate::engine::Cache;
 use crate::game::{Action, Game, PlayError, State};
 
-/// A step that leaves the move unfinished (more steps follow).
-const GOES_ON: usize = 1;
-
-/// The last step of a move after which its last square is empty.
-const EMPTY_AFTER: usize = 0;
-
 /// The steps of one move: the actions that play it, in order.
 pub type Steps = SmallVec<[u32; 2]>;
+
+/// No table move for a pair of squares.
+const NO_MOVE: u32 = u32::MAX;
 
 /// The fixed action space of a rule file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,61 +43,92 @@ pub struct ActionSpace {
     files: u32,
     ranks: u32,
     origin: Coord,
-    /// Tags: empty after, goes on, then one per piece kind.
-    tags: usize,
+    /// The table's moves, in action order: (start, end) square indices.
+    moves: Vec<(u32, u32)>,
+    /// Per pair of squares (start * squares + end), its move's action.
+    table: Vec<u32>,
+    /// Piece kinds: the choices are "nothing" and one per kind.
+    pieces: usize,
 }
 
-/// An action read back: its two squares (file, rank from the bottom left)
-/// and what its tag says.
+/// An action read back, with squares as (file, rank) from the bottom left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// A segment of a move: from one square to another (the same for a
-    /// placement or a drop); `then` is what the step's tag says.
-    Squares {
-        /// The first square (file, rank).
+    /// The first two clicks of a move: its start and a square at one of the
+    /// table's displacements from it.
+    Move {
+        /// The start square.
         from: (u32, u32),
-        /// The second square (file, rank).
+        /// The second square clicked.
         to: (u32, u32),
-        /// What follows or what stands on `to` afterwards.
-        then: Then,
     },
+    /// One square clicked.
+    Click {
+        /// The square.
+        at: (u32, u32),
+    },
+    /// Among moves with the same clicks, the one after which this stands
+    /// on the last square clicked.
+    Choose(Then),
     /// A pass, or a move that changes no square.
     Pass,
 }
 
-/// What a step's tag says.
+/// What stands on a move's last clicked square afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Then {
-    /// More steps follow.
-    GoesOn,
-    /// The move is complete and its last square is empty.
+    /// Nothing.
     Empty,
-    /// The move is complete and this piece (by index in the rule file's
-    /// declaration order) stands on its last square.
+    /// This piece (by index in the rule file's declaration order).
     Piece(usize),
 }
 
 impl ActionSpace {
-    /// The action space of `game`: every pair of squares of its board's
-    /// bounding box, times the tags, and the pass.
+    /// The action space of `game`: the table's moves (every start square
+    /// of the board's bounding box and every displacement of
+    /// [`Game::move_offsets`] that stays in it), a click per square, a
+    /// choice per piece kind and one for nothing, and the pass.
     pub fn new(game: &Game) -> ActionSpace {
         let (files, ranks) = game.dimensions();
+        let squares = (files * ranks) as usize;
+        let mut moves = Vec::new();
+        let mut table = vec![NO_MOVE; squares * squares];
+        let offsets = game.move_offsets();
+        for from in 0..squares as u32 {
+            let (f, r) = ((from % files) as i32, (from / files) as i32);
+            for &(dx, dy) in &offsets {
+                let (tf, tr) = (f + dx, r + dy);
+                if tf < 0 || tr < 0 || tf >= files as i32 || tr >= ranks as i32 {
+                    continue;
+                }
+                let to = tr as u32 * files + tf as u32;
+                table[from as usize * squares + to as usize] = moves.len() as u32;
+                moves.push((from, to));
+            }
+        }
         ActionSpace {
             files,
             ranks,
             origin: game.square_at(0, 0),
-            tags: 2 + game.pieces().len(),
+            moves,
+            table,
+            pieces: game.pieces().len(),
         }
     }
 
     /// The number of actions.
     pub fn len(&self) -> usize {
-        self.squares() * self.squares() * self.tags + 1
+        self.moves.len() + self.squares() + 1 + self.pieces + 1
     }
 
     /// Never empty: there is always the pass.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// The number of table moves (the actions before the clicks).
+    pub fn table_moves(&self) -> usize {
+        self.moves.len()
     }
 
     /// The pass's action.
@@ -108,71 +147,112 @@ impl ActionSpace {
             .then(|| r as usize * self.files as usize + f as usize)
     }
 
-    fn code(&self, from: usize, to: usize, tag: usize) -> u32 {
-        ((from * self.squares() + to) * self.tags + tag) as u32
+    fn click(&self, square: usize) -> u32 {
+        (self.moves.len() + square) as u32
+    }
+
+    fn choose(&self, then: Then) -> u32 {
+        let k = match then {
+            Then::Empty => 0,
+            Then::Piece(p) => 1 + p,
+        };
+        (self.moves.len() + self.squares() + k) as u32
+    }
+
+    fn file_rank(&self, square: u32) -> (u32, u32) {
+        (square % self.files, square / self.files)
     }
 
     /// What an action says, or `None` past the last.
     pub fn step(&self, action: u32) -> Option<Step> {
         let a = action as usize;
-        if a + 1 == self.len() {
-            return Some(Step::Pass);
-        }
-        if a >= self.len() {
+        let (moves, squares) = (self.moves.len(), self.squares());
+        Some(if a < moves {
+            let (from, to) = self.moves[a];
+            Step::Move {
+                from: self.file_rank(from),
+                to: self.file_rank(to),
+            }
+        } else if a < moves + squares {
+            Step::Click {
+                at: self.file_rank((a - moves) as u32),
+            }
+        } else if a < moves + squares + 1 + self.pieces {
+            Step::Choose(match a - moves - squares {
+                0 => Then::Empty,
+                k => Then::Piece(k - 1),
+            })
+        } else if a + 1 == self.len() {
+            Step::Pass
+        } else {
             return None;
-        }
-        let tag = a % self.tags;
-        let pair = a / self.tags;
-        let (from, to) = (pair / self.squares(), pair % self.squares());
-        let at = |i: usize| ((i % self.files as usize) as u32, (i / self.files as usize) as u32);
-        let then = match tag {
-            GOES_ON => Then::GoesOn,
-            EMPTY_AFTER => Then::Empty,
-            t => Then::Piece(t - 2),
-        };
-        Some(Step::Squares {
-            from: at(from),
-            to: at(to),
-            then,
         })
     }
 
     /// The steps of each of `legal` (the legal moves of `state`), in order.
     pub fn encode(&self, game: &Game, state: &State, legal: &[Action]) -> Vec<Steps> {
         let clicks = game.click_sequences(state, legal);
-        legal
-            .iter()
-            .zip(&clicks)
-            .map(|(action, clicks)| self.steps(state, action, clicks))
-            .collect()
+        let mut steps: Vec<Steps> = clicks.iter().map(|c| self.clicked(c)).collect();
+        // A choice ends the moves whose clicks another move shares or goes
+        // on from: sorted, such a move has a neighbour equal to it, or the
+        // next one different begins with it.
+        let mut order: Vec<usize> = (0..steps.len()).collect();
+        order.sort_by(|&a, &b| steps[a].cmp(&steps[b]));
+        let mut chosen = vec![false; steps.len()];
+        let mut start = 0;
+        for k in 1..=order.len() {
+            if k < order.len() && steps[order[k]] == steps[order[start]] {
+                continue;
+            }
+            let run = &order[start..k];
+            let goes_on = k < order.len() && steps[order[k]].starts_with(&steps[order[start]]);
+            if run.len() > 1 || goes_on {
+                run.iter().for_each(|&i| chosen[i] = true);
+            }
+            start = k;
+        }
+        for (i, s) in steps.iter_mut().enumerate() {
+            if chosen[i] {
+                s.push(self.choose(self.then(state, &legal[i], &clicks[i])));
+            }
+        }
+        steps
     }
 
-    fn steps(&self, state: &State, action: &Action, clicks: &[Coord]) -> Steps {
+    /// The actions of a click sequence, before any choice.
+    fn clicked(&self, clicks: &[Coord]) -> Steps {
         let squares: SmallVec<[usize; 4]> = clicks.iter().filter_map(|&c| self.index(c)).collect();
         if squares.is_empty() {
             return SmallVec::from_slice(&[self.pass()]);
         }
-        let last = *clicks.last().expect("clicks are not empty");
+        let head = match squares.get(1) {
+            Some(&to) => self.table[squares[0] * self.squares() + to],
+            None => NO_MOVE,
+        };
+        if head == NO_MOVE {
+            squares.iter().map(|&sq| self.click(sq)).collect()
+        } else {
+            std::iter::once(head)
+                .chain(squares[2..].iter().map(|&sq| self.click(sq)))
+                .collect()
+        }
+    }
+
+    /// What stands on the last clicked square after `action`.
+    fn then(&self, state: &State, action: &Action, clicks: &[Coord]) -> Then {
+        let Some(&last) = clicks.last() else {
+            return Then::Empty;
+        };
         let after = action
             .changes()
             .iter()
             .rev()
             .find(|c| c.at == last)
             .map_or_else(|| state.position().get(last), |c| c.content);
-        let final_tag = match after {
-            Content::Piece(p, _) => 2 + p.index(),
-            _ => EMPTY_AFTER,
-        };
-        if squares.len() == 1 {
-            return SmallVec::from_slice(&[self.code(squares[0], squares[0], final_tag)]);
+        match after {
+            Content::Piece(p, _) => Then::Piece(p.index()),
+            _ => Then::Empty,
         }
-        let n = squares.len() - 1;
-        (0..n)
-            .map(|i| {
-                let tag = if i + 1 == n { final_tag } else { GOES_ON };
-                self.code(squares[i], squares[i + 1], tag)
-            })
-            .collect()
     }
 
     /// The number of observation planes of `game` (see [`observe`]).
@@ -268,10 +348,13 @@ pub fn observe(game: &Game, space: &ActionSpace, state: &State, pending: &[u32])
         out[base + players + turn] = 1.0;
     }
     for &a in pending {
-        if let Some(Step::Squares { from, to, .. }) = space.step(a) {
-            for (f, r) in [from, to] {
-                out[cell(f as usize, ranks - 1 - r as usize) + moving] = 1.0;
-            }
+        let squares = match space.step(a) {
+            Some(Step::Move { from, to }) => [Some(from), Some(to)],
+            Some(Step::Click { at }) => [Some(at), None],
+            _ => [None, None],
+        };
+        for (f, r) in squares.into_iter().flatten() {
+            out[cell(f as usize, ranks - 1 - r as usize) + moving] = 1.0;
         }
     }
     out
@@ -288,49 +371,94 @@ mod tests {
     fn chess_moves_are_one_action_each_and_read_back() {
         let game = load("rules/chess.alg");
         let space = ActionSpace::new(&game);
-        assert_eq!(space.len(), 64 * 64 * 14 + 1);
+        // A queen's lines and a knight's jumps from every square that stay
+        // on the board (1,456 + 336), a click per square, nothing or one of
+        // 12 pieces, the pass.
+        assert_eq!(space.table_moves(), 1456 + 336);
+        assert_eq!(space.len(), 1792 + 64 + 13 + 1);
         let state = game.from_fen("k7/4P3/8/8/8/8/8/7K w - - 0 1").unwrap();
         let c = Choices::of(&game, &space, &state, &mut Cache::new()).unwrap();
         let names = game.move_names(&state, &c.legal);
         let e7e8q = names.iter().position(|n| n == "e7e8q").unwrap();
-        assert_eq!(c.steps[e7e8q].len(), 1);
+        let h1g1 = names.iter().position(|n| n == "h1g1").unwrap();
+        assert_eq!(c.steps[h1g1].len(), 1, "a move is one action");
+        assert_eq!(c.steps[e7e8q].len(), 2, "a promotion is the move, then the piece");
         let queen = game.pieces().lookup('♕').unwrap().index();
         assert_eq!(
             space.step(c.steps[e7e8q][0]),
-            Some(Step::Squares {
+            Some(Step::Move {
                 from: (4, 6),
-                to: (4, 7),
-                then: Then::Piece(queen)
+                to: (4, 7)
             })
         );
-        assert_eq!(c.next(&[]).len(), c.legal.len(), "every first step is a move");
+        assert_eq!(
+            space.step(c.steps[e7e8q][1]),
+            Some(Step::Choose(Then::Piece(queen)))
+        );
+        // The king's three moves and the pawn's one first step.
+        assert_eq!(c.next(&[]).len(), 4);
+        assert_eq!(c.next(&c.steps[e7e8q][..1]).len(), 4, "four pieces to choose");
     }
 
     #[test]
     fn a_checkers_chain_is_one_action_per_jump() {
         let game = load("rules/checkers.alg");
         let space = ActionSpace::new(&game);
+        assert!(space.len() <= 1024, "{}", space.len());
         let state = game.from_fen("B:W14,22,23,30:B9").unwrap();
         let c = Choices::of(&game, &space, &state, &mut Cache::new()).unwrap();
         assert!(c.steps.iter().all(|s| s.len() == 2));
         let first = c.next(&[]);
         assert_eq!(first.len(), 1, "both jumps start 9 to 18");
+        assert!(matches!(space.step(first[0]), Some(Step::Move { .. })));
         let second = c.next(&first);
         assert_eq!(second.len(), 2, "then 25 or 27");
         assert!(c.completed(&first).is_none());
         assert!(c.completed(&[first[0], second[1]]).is_some());
-        assert!(matches!(
-            space.step(first[0]),
-            Some(Step::Squares {
-                then: Then::GoesOn,
-                ..
-            })
-        ));
+        assert!(matches!(space.step(second[0]), Some(Step::Click { .. })));
+    }
+
+    #[test]
+    fn drops_and_placements_are_a_square_and_a_piece() {
+        let game = load("rules/crazyhouse.alg");
+        let space = ActionSpace::new(&game);
+        let state = game.from_fen("4k3/8/8/8/8/8/8/4K3[NQ] w - - 0 1").unwrap();
+        let c = Choices::of(&game, &space, &state, &mut Cache::new()).unwrap();
+        let names = game.move_names(&state, &c.legal);
+        let drop = names.iter().position(|n| n == "N@d4").unwrap();
+        let knight = game.pieces().lookup('♘').unwrap().index();
+        assert_eq!(
+            c.steps[drop]
+                .iter()
+                .map(|&a| space.step(a).unwrap())
+                .collect::<Vec<_>>(),
+            vec![Step::Click { at: (3, 3) }, Step::Choose(Then::Piece(knight))]
+        );
+        let connect4 = load("rules/connect4.alg");
+        let space = ActionSpace::new(&connect4);
+        let c = Choices::of(&connect4, &space, &connect4.initial(), &mut Cache::new()).unwrap();
+        assert_eq!(c.legal.len(), 7);
+        assert!(c.steps.iter().all(|s| s.len() == 1), "a placement is one click");
+    }
+
+    /// The sizes the learning environments of OpenSpiel and pgx have by
+    /// hand, at most twice over (shogi aside: see the README's table).
+    #[test]
+    fn action_spaces_are_as_small_as_hand_made_ones() {
+        for (file, most) in [
+            ("rules/chess.alg", 9_348),
+            ("rules/checkers.alg", 1_024),
+            ("rules/othello.alg", 130),
+            ("rules/tictactoe.alg", 18),
+        ] {
+            let len = ActionSpace::new(&load(file)).len();
+            assert!(len <= most, "{file}: {len} actions, more than {most}");
+        }
     }
 
     /// Along random games of every rule file, the legal moves' steps are
-    /// all different and none is a prefix of another's unless it goes on:
-    /// the actions cover every move, one way each.
+    /// all different and none is a prefix of another's: the actions cover
+    /// every move, and each sequence plays at most one.
     #[test]
     fn every_move_of_every_game_has_its_own_steps() {
         let mut files: Vec<_> = std::fs::read_dir("rules")
@@ -365,6 +493,8 @@ mod tests {
                             "{path}: a move is a prefix of another"
                         );
                     }
+                    // Each action says what it is, and the move's squares agree.
+                    assert!(s.iter().all(|&a| space.step(a).is_some()));
                 }
                 let obs = observe(&game, &space, &state, &[]);
                 let (f, r) = game.dimensions();

@@ -5,8 +5,6 @@
 //! changes are clicked after (an arrow shot, a second piece moved); what is
 //! still alike (a promotion's piece) the page asks in a picker.
 
-use std::collections::HashMap;
-
 use crate::core::{Coord, PieceId};
 use crate::game::{Action, Game, State};
 
@@ -24,11 +22,23 @@ fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Vec<Coor
         .map(|a| game.dropped_piece(state, a).map(|(pc, _)| pc))
         .collect();
     let mut clicks: Vec<Vec<Coord>> = legal.iter().map(|a| base_clicks(game, state, a)).collect();
-    let mut alike: HashMap<(Option<PieceId>, Vec<Coord>), Vec<usize>> = HashMap::new();
-    for (i, c) in clicks.iter().enumerate() {
-        alike.entry((drops[i], c.clone())).or_default().push(i);
+    // The moves alike (the same piece dropped, the same squares), side by
+    // side once sorted.
+    let key = |i: usize| (drops[i], clicks[i].iter().map(|c| (c.x, c.y)));
+    let mut order: Vec<usize> = (0..legal.len()).collect();
+    order.sort_by(|&a, &b| key(a).0.cmp(&key(b).0).then_with(|| key(a).1.cmp(key(b).1)));
+    let alike = |a: usize, b: usize| drops[a] == drops[b] && clicks[a] == clicks[b];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut start = 0;
+    for k in 1..=order.len() {
+        if k == order.len() || !alike(order[start], order[k]) {
+            if k - start > 1 {
+                groups.push(order[start..k].to_vec());
+            }
+            start = k;
+        }
     }
-    for group in alike.into_values().filter(|g| g.len() > 1) {
+    for group in groups {
         let extras: Vec<Vec<Coord>> = group
             .iter()
             .map(|&i| other_squares(&legal[i], &clicks[i]))
