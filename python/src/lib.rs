@@ -17,7 +17,7 @@ use chessalg::decl::Spec;
 use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, State};
 use chessalg::learn::td::{self, TrainOptions, Trajectory};
-use chessalg::learn::{ActionSpace, Choices, Step, Then, observe};
+use chessalg::learn::{ActionSpace, Choices, Step, Then, observe, observe_into};
 use chessalg::report::{self, Style};
 
 /// What every state of one game shares.
@@ -503,7 +503,9 @@ impl PyState {
 struct Slot {
     state: State,
     pending: Vec<u32>,
-    choices: Arc<Choices>,
+    choices: Choices,
+    /// The actions that may be taken now (`choices.next(&pending)`).
+    next: Vec<u32>,
     plies: usize,
 }
 
@@ -527,7 +529,8 @@ impl Slot {
         Ok(Slot {
             state,
             pending: Vec::new(),
-            choices: Arc::new(choices),
+            next: choices.next(&[]),
+            choices,
             plies,
         })
     }
@@ -544,9 +547,7 @@ impl Slot {
 
     /// Whether `action` is legal now (it completes a move or goes on with one).
     fn takes(&self, action: u32) -> bool {
-        let mut done = self.pending.clone();
-        done.push(action);
-        self.choices.completed(&done).is_some() || !self.choices.next(&done).is_empty()
+        self.next.binary_search(&action).is_ok()
     }
 
     /// Takes `action`; a game that ends (or reaches `max_plies`) starts
@@ -561,12 +562,14 @@ impl Slot {
         let mut done = std::mem::take(&mut self.pending);
         done.push(action);
         let Some(i) = self.choices.completed(&done) else {
-            if self.choices.next(&done).is_empty() {
+            let next = self.choices.next(&done);
+            if next.is_empty() {
                 done.pop();
                 self.pending = done;
                 return Err(format!("action {action} is not legal here"));
             }
             self.pending = done;
+            self.next = next;
             return Ok(Stepped::default());
         };
         let next = shared.game.play(&self.state, &self.choices.legal[i]);
@@ -589,9 +592,9 @@ impl Slot {
 
     /// Writes the observation and the action mask.
     fn observe(&self, shared: &Shared, obs: &mut [f32], mask: &mut [bool]) {
-        obs.copy_from_slice(&observe(&shared.game, &shared.space, &self.state, &self.pending));
+        observe_into(&shared.game, &shared.space, &self.state, &self.pending, obs);
         mask.fill(false);
-        for a in self.choices.next(&self.pending) {
+        for &a in &self.next {
             mask[a as usize] = true;
         }
     }
@@ -605,6 +608,8 @@ struct PyVectorEnv {
     shared: Arc<Shared>,
     slots: Vec<Slot>,
     max_plies: usize,
+    /// The threads the games run on, and one cache for each.
+    pool: rayon::ThreadPool,
     caches: Vec<Mutex<Cache>>,
     /// The state of `random_actions`' generator (set by `reset(seed=...)`).
     seed: u64,
@@ -619,41 +624,14 @@ fn split_mix(x: u64) -> u64 {
 }
 
 impl PyVectorEnv {
-    /// Runs `each` on every game (with its index), in parallel, each
-    /// thread with its own cache.
-    fn each<T: Send>(
+    /// Runs `each` on every game (with its index), in parallel on the
+    /// environment's threads (each with its own cache), then writes every
+    /// game's observation and mask: the results and the observations dict.
+    fn each<'py, T: Send>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         each: impl Fn(&Shared, usize, &mut Slot, &mut Cache) -> Result<T, String> + Sync,
-    ) -> PyResult<Vec<T>> {
-        let shared = &*self.shared;
-        let chunk = self.slots.len().div_ceil(self.caches.len()).max(1);
-        let caches = &self.caches;
-        let slots = &mut self.slots;
-        let out: Result<Vec<Vec<T>>, String> = py.detach(|| {
-            slots
-                .par_chunks_mut(chunk)
-                .enumerate()
-                .map(|(k, games)| {
-                    let mut cache = caches[k].lock().unwrap_or_else(|e| e.into_inner());
-                    games
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(j, slot)| each(shared, k * chunk + j, slot, &mut cache))
-                        .collect()
-                })
-                .collect()
-        });
-        Ok(out
-            .map_err(PyValueError::new_err)?
-            .into_iter()
-            .flatten()
-            .collect())
-    }
-
-    /// The observations of every game: a dict of `observation` and
-    /// `action_mask` arrays.
-    fn observations<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    ) -> PyResult<(Vec<T>, Bound<'py, PyDict>)> {
         let (f, r) = self.shared.game.dimensions();
         let (f, r) = (f as usize, r as usize);
         let planes = ActionSpace::planes(&self.shared.game);
@@ -661,13 +639,27 @@ impl PyVectorEnv {
         let mut obs = vec![0f32; n * size];
         let mut mask = vec![false; n * actions];
         let shared = &*self.shared;
-        let slots = &self.slots;
-        py.detach(|| {
-            obs.par_chunks_mut(size)
-                .zip(mask.par_chunks_mut(actions))
-                .zip(slots.par_iter())
-                .for_each(|((o, m), slot)| slot.observe(shared, o, m));
+        let caches = &self.caches;
+        let slots = &mut self.slots;
+        let pool = &self.pool;
+        let out: Result<Vec<T>, String> = py.detach(|| {
+            pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(obs.par_chunks_mut(size))
+                    .zip(mask.par_chunks_mut(actions))
+                    .enumerate()
+                    .map(|(i, ((slot, o), m))| {
+                        let k = rayon::current_thread_index().unwrap_or(0) % caches.len();
+                        let mut cache = caches[k].lock().unwrap_or_else(|e| e.into_inner());
+                        let t = each(shared, i, slot, &mut cache)?;
+                        slot.observe(shared, o, m);
+                        Ok(t)
+                    })
+                    .collect()
+            })
         });
+        let out = out.map_err(PyValueError::new_err)?;
         let dict = PyDict::new(py);
         let obs = Array4::from_shape_vec((n, r, f, planes), obs)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -675,7 +667,7 @@ impl PyVectorEnv {
             Array2::from_shape_vec((n, actions), mask).map_err(|e| PyValueError::new_err(e.to_string()))?;
         dict.set_item("observation", obs.into_pyarray(py))?;
         dict.set_item("action_mask", mask.into_pyarray(py))?;
-        Ok(dict)
+        Ok((out, dict))
     }
 
     /// The info dict: the player to move in each game (`to_move`).
@@ -710,6 +702,10 @@ impl PyVectorEnv {
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .clamp(1, num_envs);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
         let mut cache = Cache::new();
         let slots = (0..num_envs)
             .map(|_| Slot::start(&shared, &mut cache))
@@ -719,6 +715,7 @@ impl PyVectorEnv {
             shared,
             slots,
             max_plies,
+            pool,
             caches: (0..threads).map(|_| Mutex::new(Cache::new())).collect(),
             seed: 0,
         })
@@ -755,11 +752,11 @@ impl PyVectorEnv {
         if let Some(seed) = seed {
             self.seed = seed;
         }
-        self.each(py, |shared, _, slot, cache| {
+        let (_, obs) = self.each(py, |shared, _, slot, cache| {
             *slot = Slot::start(shared, cache)?;
             Ok(())
         })?;
-        Ok((self.observations(py)?, self.infos(py)?))
+        Ok((obs, self.infos(py)?))
     }
 
     /// Takes one action in every game (`actions`: an integer array of
@@ -804,7 +801,7 @@ impl PyVectorEnv {
                 )));
             }
         }
-        let stepped = self.each(py, |shared, i, slot, cache| {
+        let (stepped, obs) = self.each(py, |shared, i, slot, cache| {
             slot.step(shared, actions[i] as u32, max_plies, cache)
                 .map_err(|e| format!("game {i}: {e}"))
         })?;
@@ -820,7 +817,7 @@ impl PyVectorEnv {
         let terminated: Vec<bool> = stepped.iter().map(|s| s.terminated).collect();
         let truncated: Vec<bool> = stepped.iter().map(|s| s.truncated).collect();
         Ok((
-            self.observations(py)?,
+            obs,
             rewards.into_pyarray(py),
             terminated.into_pyarray(py),
             truncated.into_pyarray(py),
@@ -833,19 +830,14 @@ impl PyVectorEnv {
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         self.seed = split_mix(self.seed);
         let base = self.seed;
-        let slots = &self.slots;
-        let actions: Vec<i64> = py.detach(|| {
-            slots
-                .par_iter()
-                .enumerate()
-                .map(|(i, slot)| {
-                    let next = slot.choices.next(&slot.pending);
-                    let r = split_mix(base ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-                    next.get((r % next.len().max(1) as u64) as usize)
-                        .map_or(-1, |&a| a as i64)
-                })
-                .collect()
-        });
+        let actions: Vec<i64> = (self.slots.iter().enumerate())
+            .map(|(i, slot)| {
+                let r = split_mix(base ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+                let next = &slot.next;
+                next.get((r % next.len().max(1) as u64) as usize)
+                    .map_or(-1, |&a| a as i64)
+            })
+            .collect();
         actions.into_pyarray(py)
     }
 

@@ -311,9 +311,19 @@ impl Choices {
 /// value on every square), one per player (all ones for the player to
 /// move), and the squares of the move being made (`pending`: its steps).
 pub fn observe(game: &Game, space: &ActionSpace, state: &State, pending: &[u32]) -> Vec<f32> {
+    let planes = ActionSpace::planes(game);
+    let mut out = vec![0.0f32; (space.files * space.ranks) as usize * planes];
+    observe_into(game, space, state, pending, &mut out);
+    out
+}
+
+/// [`observe`] written into `out` (of the observation's length: ranks x
+/// files x planes), whatever it held before.
+pub fn observe_into(game: &Game, space: &ActionSpace, state: &State, pending: &[u32], out: &mut [f32]) {
     let (files, ranks) = (space.files as usize, space.ranks as usize);
     let planes = ActionSpace::planes(game);
-    let mut out = vec![0.0f32; files * ranks * planes];
+    assert_eq!(out.len(), files * ranks * planes, "an observation's length");
+    out.fill(0.0);
     let pieces = game.pieces();
     let (np, nm, nb) = (pieces.len(), pieces.mark_count(), pieces.box_count());
     let holes = np + nm;
@@ -357,7 +367,6 @@ pub fn observe(game: &Game, space: &ActionSpace, state: &State, pending: &[u32])
             out[cell(f as usize, ranks - 1 - r as usize) + moving] = 1.0;
         }
     }
-    out
 }
 
 #[cfg(test)]
