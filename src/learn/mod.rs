@@ -34,19 +34,18 @@ use crate::game::{Action, Game, PlayError, State};
 /// The steps of one move: the actions that play it, in order.
 pub type Steps = SmallVec<[u32; 2]>;
 
-/// No table move for a pair of squares.
-const NO_MOVE: u32 = u32::MAX;
-
 /// The fixed action space of a rule file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionSpace {
     files: u32,
     ranks: u32,
     origin: Coord,
-    /// The table's moves, in action order: (start, end) square indices.
+    /// The table's moves, in action order: (start, end) square indices,
+    /// by start, then by end.
     moves: Vec<(u32, u32)>,
-    /// Per pair of squares (start * squares + end), its move's action.
-    table: Vec<u32>,
+    /// Per start square, where its moves begin in `moves` (and, last, the
+    /// end of `moves`).
+    starts: Vec<u32>,
     /// Piece kinds: the choices are "nothing" and one per kind.
     pieces: usize,
 }
@@ -92,26 +91,28 @@ impl ActionSpace {
         let (files, ranks) = game.dimensions();
         let squares = (files * ranks) as usize;
         let mut moves = Vec::new();
-        let mut table = vec![NO_MOVE; squares * squares];
-        let offsets = game.move_offsets();
+        let mut starts = Vec::with_capacity(squares + 1);
+        // By rank, then file: each start's ends come in increasing order.
+        let mut offsets = game.move_offsets();
+        offsets.sort_unstable_by_key(|&(dx, dy)| (dy, dx));
         for from in 0..squares as u32 {
+            starts.push(moves.len() as u32);
             let (f, r) = ((from % files) as i32, (from / files) as i32);
             for &(dx, dy) in &offsets {
                 let (tf, tr) = (f + dx, r + dy);
                 if tf < 0 || tr < 0 || tf >= files as i32 || tr >= ranks as i32 {
                     continue;
                 }
-                let to = tr as u32 * files + tf as u32;
-                table[from as usize * squares + to as usize] = moves.len() as u32;
-                moves.push((from, to));
+                moves.push((from, tr as u32 * files + tf as u32));
             }
         }
+        starts.push(moves.len() as u32);
         ActionSpace {
             files,
             ranks,
             origin: game.square_at(0, 0),
             moves,
-            table,
+            starts,
             pieces: game.pieces().len(),
         }
     }
@@ -145,6 +146,15 @@ impl ActionSpace {
         let (f, r) = (at.x - self.origin.x, at.y - self.origin.y);
         (f >= 0 && r >= 0 && (f as u32) < self.files && (r as u32) < self.ranks)
             .then(|| r as usize * self.files as usize + f as usize)
+    }
+
+    /// The table move from square `from` to square `to`, if there is one.
+    fn table_move(&self, from: usize, to: usize) -> Option<u32> {
+        let (a, b) = (self.starts[from] as usize, self.starts[from + 1] as usize);
+        let k = self.moves[a..b]
+            .binary_search_by_key(&(to as u32), |&(_, t)| t)
+            .ok()?;
+        Some((a + k) as u32)
     }
 
     fn click(&self, square: usize) -> u32 {
@@ -225,16 +235,11 @@ impl ActionSpace {
         if squares.is_empty() {
             return SmallVec::from_slice(&[self.pass()]);
         }
-        let head = match squares.get(1) {
-            Some(&to) => self.table[squares[0] * self.squares() + to],
-            None => NO_MOVE,
-        };
-        if head == NO_MOVE {
-            squares.iter().map(|&sq| self.click(sq)).collect()
-        } else {
-            std::iter::once(head)
+        match squares.get(1).and_then(|&to| self.table_move(squares[0], to)) {
+            Some(head) => std::iter::once(head)
                 .chain(squares[2..].iter().map(|&sq| self.click(sq)))
-                .collect()
+                .collect(),
+            None => squares.iter().map(|&sq| self.click(sq)).collect(),
         }
     }
 
