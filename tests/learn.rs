@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+mod common;
+
 fn chessalg(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
         .args(args)
@@ -215,20 +217,9 @@ fn a_rule_file_names_the_weights_its_ai_plays_with() {
 /// its size, and how many of its actions are table moves.
 #[test]
 fn the_readme_gives_every_rule_files_action_space() {
-    let mut files: Vec<_> = std::fs::read_dir("rules")
-        .unwrap()
-        .filter_map(|e| e.ok()?.path().to_str().map(str::to_string))
-        .filter(|p| p.ends_with(".alg") && !p.ends_with("prelude.alg"))
-        .collect();
-    files.sort();
     let readme = std::fs::read_to_string("README.md").unwrap();
     let mut missing = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let spec = chessalg::decl::Spec::load(&chessalg::source::Source::new(&path, text))
-            .unwrap()
-            .0;
-        let game = chessalg::game::Game::new(&spec).unwrap();
+    for (path, game) in common::games() {
         let space = chessalg::learn::ActionSpace::new(&game);
         let name = path.trim_start_matches("rules/").trim_end_matches(".alg");
         let row = format!("| {name} | {} | {} |", space.len(), space.table_moves());

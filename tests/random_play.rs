@@ -23,24 +23,6 @@ impl Rng {
     }
 }
 
-/// The games of `rules/`, by path.
-fn games() -> Vec<(String, Game)> {
-    let mut paths: Vec<String> = std::fs::read_dir("rules")
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path().display().to_string())
-        .filter(|p| p.ends_with(".alg") && !p.ends_with("prelude.alg"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let g = common::game(&p);
-            (p, g)
-        })
-        .collect()
-}
-
 /// Plays `games` random games of at most `plies` plies of `game`, calling
 /// `visit` on every position reached and its legal moves.
 fn random_games(
@@ -68,7 +50,7 @@ fn random_games(
 #[test]
 fn every_position_of_random_play_reads_back_from_its_fen() {
     let mut failures = Vec::new();
-    for (path, game) in games() {
+    for (path, game) in common::games() {
         let mut checked = 0;
         random_games(&game, 12, 150, 0x5EED, &mut |state, _, cache| {
             let fen = game.to_fen(state);
@@ -93,7 +75,7 @@ fn every_position_of_random_play_reads_back_from_its_fen() {
 #[test]
 fn every_move_of_random_play_has_a_name_of_its_own() {
     let mut failures = Vec::new();
-    for (path, game) in games() {
+    for (path, game) in common::games() {
         random_games(&game, 12, 150, 0xC0FFEE, &mut |state, legal, cache| {
             let names = game.move_names(state, legal);
             let sans = game.san_all(state, legal, cache).unwrap();

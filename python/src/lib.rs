@@ -244,6 +244,36 @@ fn to_json(w: &Weights) -> PyResult<String> {
     serde_json::to_string(w).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// How the game at `state` (with its legal moves `legal`) has ended, and
+/// why, if it has: an outcome line, or no legal move (a draw) where no line
+/// says otherwise, since the game cannot go on.
+fn ending_of(
+    game: &Game,
+    state: &State,
+    legal: &[chessalg::game::Action],
+    cache: &mut Cache,
+) -> Result<Option<(Ending, String)>, String> {
+    let found = game
+        .ending_reason(state, legal, cache)
+        .map_err(|e| e.to_string())?;
+    Ok(found.map(|(e, r)| (e, r.to_string())).or_else(|| {
+        legal
+            .is_empty()
+            .then(|| (Ending::Draw, "no legal move".to_string()))
+    }))
+}
+
+/// Each of `players` players' return after `ending`: 1 for the winner and
+/// -1 for the others, 0 for all in a draw or while the game goes on.
+fn returns_of(ending: Option<&Ending>, players: usize) -> Vec<f64> {
+    match ending {
+        Some(Ending::Win(p)) => (0..players)
+            .map(|i| if i == p.index() { 1.0 } else { -1.0 })
+            .collect(),
+        _ => vec![0.0; players],
+    }
+}
+
 /// A position of a game, with the steps of a move being made (`pending`).
 /// States do not change: playing gives a new one.
 #[pyclass(frozen, name = "State", module = "chessalg")]
@@ -287,18 +317,13 @@ impl PyState {
             return Ok(e);
         }
         let choices = self.choices()?;
-        let found = self
-            .shared
-            .game
-            .ending_reason(&self.state, &choices.legal, &mut self.shared.cache())
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let ending = found.map(|(e, r)| (e, r.to_string())).or_else(|| {
-            // No legal move and no outcome line for it: the game cannot go on.
-            choices
-                .legal
-                .is_empty()
-                .then(|| (Ending::Draw, "no legal move".to_string()))
-        });
+        let ending = ending_of(
+            &self.shared.game,
+            &self.state,
+            &choices.legal,
+            &mut self.shared.cache(),
+        )
+        .map_err(PyValueError::new_err)?;
         Ok(self.ending.get_or_init(|| ending))
     }
 
@@ -387,11 +412,8 @@ impl PyState {
     /// Each player's return, in `Game.players` order: 1 for the winner and
     /// -1 for the others, 0 for all in a draw or while the game goes on.
     fn returns(&self) -> PyResult<Vec<f64>> {
-        let n = self.shared.game.players().len();
-        Ok(match self.ending()? {
-            Some((Ending::Win(p), _)) => (0..n).map(|i| if i == p.index() { 1.0 } else { -1.0 }).collect(),
-            _ => vec![0.0; n],
-        })
+        let players = self.shared.game.players().len();
+        Ok(returns_of(self.ending()?.as_ref().map(|(e, _)| e), players))
     }
 
     /// The position as FEN.
@@ -512,10 +534,9 @@ struct Slot {
 /// What one game's step gave.
 #[derive(Clone, Copy, Default)]
 struct Stepped {
-    terminated: bool,
     truncated: bool,
-    /// The index of the winner, when the game ended with one.
-    winner: Option<usize>,
+    /// How the game ended, when it did.
+    ending: Option<Ending>,
 }
 
 impl Slot {
@@ -533,16 +554,6 @@ impl Slot {
             choices,
             plies,
         })
-    }
-
-    /// How the game ended, if it did: as `State.outcome` tells it.
-    fn ending(&self, shared: &Shared, cache: &mut Cache) -> Result<Option<Ending>, String> {
-        let found = (shared.game)
-            .ending_reason(&self.state, &self.choices.legal, cache)
-            .map_err(|e| e.to_string())?;
-        Ok(found
-            .map(|(e, _)| e)
-            .or_else(|| self.choices.legal.is_empty().then_some(Ending::Draw)))
     }
 
     /// Whether `action` is legal now (it completes a move or goes on with one).
@@ -575,14 +586,8 @@ impl Slot {
         let next = shared.game.play(&self.state, &self.choices.legal[i]);
         *self = Slot::at(shared, next, self.plies + 1, cache)?;
         let mut out = Stepped::default();
-        match self.ending(shared, cache)? {
-            Some(e) => {
-                out.terminated = true;
-                out.winner = match e {
-                    Ending::Win(p) => Some(p.index()),
-                    Ending::Draw => None,
-                };
-            }
+        match ending_of(&shared.game, &self.state, &self.choices.legal, cache)? {
+            Some((e, _)) => out.ending = Some(e),
             None if self.plies >= max_plies => out.truncated = true,
             None => return Ok(out),
         }
@@ -808,13 +813,11 @@ impl PyVectorEnv {
         let players = self.shared.game.players().len();
         let mut rewards = Array2::<f32>::zeros((stepped.len(), players));
         for (i, s) in stepped.iter().enumerate() {
-            if let (true, Some(w)) = (s.terminated, s.winner) {
-                for p in 0..players {
-                    rewards[(i, p)] = if p == w { 1.0 } else { -1.0 };
-                }
+            for (p, r) in returns_of(s.ending.as_ref(), players).into_iter().enumerate() {
+                rewards[(i, p)] = r as f32;
             }
         }
-        let terminated: Vec<bool> = stepped.iter().map(|s| s.terminated).collect();
+        let terminated: Vec<bool> = stepped.iter().map(|s| s.ending.is_some()).collect();
         let truncated: Vec<bool> = stepped.iter().map(|s| s.truncated).collect();
         Ok((
             obs,

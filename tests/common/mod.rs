@@ -16,6 +16,25 @@ pub fn game(path: &str) -> Game {
     Game::new(&rules).unwrap()
 }
 
+/// The games of `rules/` (every rule file but `prelude.alg`, the library
+/// they share), by path, sorted.
+pub fn games() -> Vec<(String, Game)> {
+    let mut paths: Vec<String> = std::fs::read_dir("rules")
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path().display().to_string())
+        .filter(|p| p.ends_with(".alg") && !p.ends_with("prelude.alg"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let g = game(&p);
+            (p, g)
+        })
+        .collect()
+}
+
 /// `rules/chess.alg`.
 pub fn chess() -> Game {
     game("rules/chess.alg")
