@@ -583,8 +583,19 @@ impl Slot {
             self.next = next;
             return Ok(Stepped::default());
         };
-        let next = shared.game.play(&self.state, &self.choices.legal[i]);
-        *self = Slot::at(shared, next, self.plies + 1, cache)?;
+        // Made in place: a copy would copy the game's history each step.
+        let action = self.choices.legal[i].clone();
+        let undo = shared.game.make(&mut self.state, &action);
+        match Choices::of(&shared.game, &shared.space, &self.state, cache) {
+            Ok(choices) => self.choices = choices,
+            Err(e) => {
+                // The game stays where it was.
+                shared.game.unmake(&mut self.state, undo);
+                return Err(e.to_string());
+            }
+        }
+        self.plies += 1;
+        self.next = self.choices.next(&[]);
         let mut out = Stepped::default();
         match ending_of(&shared.game, &self.state, &self.choices.legal, cache)? {
             Some((e, _)) => out.ending = Some(e),

@@ -40,6 +40,8 @@ def test_a_game_through_the_aec_loop_gives_the_winner_its_reward():
 def test_an_illegal_action_ends_the_game_as_a_loss():
     e = env(rules("tictactoe.alg"))
     e.reset()
+    # At the start every square is legal; after one mark, its square is not.
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])

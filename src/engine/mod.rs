@@ -38,7 +38,7 @@ pub use choice::perft::{SetPerft, Stopped};
 pub(crate) use hash::mix as mix_key;
 pub(crate) use position::{CellWrite, Version};
 pub use position::{Changes, DiagramError, Position};
-pub(crate) use reach::move_offsets;
+pub(crate) use reach::{move_offsets, placements};
 pub use strategy::{EngineChoice, EngineReport, Meta, UnknownEngine};
 
 use miette::Diagnostic;

@@ -10,6 +10,7 @@
 
 use rustc_hash::FxHashSet;
 
+use crate::core::{Code, EMPTY};
 use crate::program::{Inst, Pc, Program, Write};
 
 /// The squares one bind's body may change, relative to the bound square.
@@ -245,6 +246,90 @@ pub(crate) fn move_offsets(prog: &Program, width: u32, height: u32) -> MoveOffse
         v.dedup();
     }
     MoveOffsets { ends, steps }
+}
+
+/// The pieces `prog`'s moves put down, when every move it gives puts one
+/// piece on one empty square and changes nothing else (Connect Four's
+/// drop, tic-tac-toe's mark): its codes, sorted. `None` when some path
+/// may do anything else (move a piece of interest, write twice, touch a
+/// box, write where the left side does not pin what stands) or the
+/// analysis cannot follow it.
+pub(crate) fn placements(prog: &Program) -> Option<Vec<Code>> {
+    let mut placed: Vec<Code> = Vec::new();
+    let mut seen: FxHashSet<(Pc, bool)> = FxHashSet::default();
+    // Each instruction reached, and whether the path there has put its piece down.
+    let mut todo = vec![(prog.start, false)];
+    while let Some((pc, down)) = todo.pop() {
+        if !seen.insert((pc, down)) {
+            continue;
+        }
+        if seen.len() > MAX_STATES {
+            return None;
+        }
+        match prog.insts[pc as usize] {
+            Inst::Match => {
+                if !down {
+                    return None;
+                }
+            }
+            Inst::Split { first, second } => {
+                todo.push((first, down));
+                todo.push((second, down));
+            }
+            Inst::Jump { to } => todo.push((to, down)),
+            // Tests of the position change nothing.
+            Inst::Guard { next, .. }
+            | Inst::Test { next, .. }
+            | Inst::Attacked { next }
+            | Inst::NoReply { next } => todo.push((next, down)),
+            Inst::Rewrite { id, next } => {
+                for alt in prog.rewrites[id.index()].boxless()? {
+                    for choice in alt.choices.iter() {
+                        let put = placement_of(alt, choice)?;
+                        if down && put.is_some() {
+                            return None;
+                        }
+                        placed.extend(put);
+                        todo.push((next, down || put.is_some()));
+                    }
+                }
+            }
+            Inst::Bind { .. } | Inst::Unbind { .. } | Inst::Origin { .. } | Inst::Ordered { .. } => {
+                return None;
+            }
+        }
+    }
+    placed.sort_unstable();
+    placed.dedup();
+    Some(placed)
+}
+
+/// What one replacement of `alt` puts down: nothing when it writes every
+/// square back with the one content its check accepts, the piece when it
+/// also puts one piece on a square the check wants empty; `None` for
+/// anything else.
+fn placement_of(
+    alt: &crate::program::Alternative,
+    choice: &[crate::program::SquareWrite],
+) -> Option<Option<Code>> {
+    let mut put = None;
+    for w in choice {
+        let Write::Code(code) = w.write else {
+            return None;
+        };
+        let check = alt
+            .checks
+            .iter()
+            .find(|c| (c.dx, c.dy) == (w.dx, w.dy) && !c.poi)?;
+        if check.accepts.is_only(code) && check.on_board.is_none() {
+            continue;
+        }
+        if put.is_some() || code <= EMPTY || !check.accepts.is_only(EMPTY) {
+            return None;
+        }
+        put = Some(code);
+    }
+    Some(put)
 }
 
 /// What [`move_offsets`] finds.

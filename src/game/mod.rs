@@ -595,6 +595,29 @@ impl Game {
         all
     }
 
+    /// For each player, the pieces its moves put down, when every legal
+    /// move of the game puts one piece on one empty square and changes
+    /// nothing else (no pass, no piece moved: Connect Four, tic-tac-toe),
+    /// as the compiled moves show; `None` otherwise, or where the analysis
+    /// cannot tell.
+    pub fn placed_pieces(&self) -> Option<Vec<Vec<PieceId>>> {
+        if self.turn_order == TurnOrder::AlternatePassing {
+            return None;
+        }
+        (0..self.engine.sides())
+            .map(|side| {
+                let codes = engine::placements(self.engine.program(side))?;
+                let mut pieces: Vec<PieceId> = codes
+                    .iter()
+                    .filter_map(|&c| crate::core::as_piece(c))
+                    .map(|(p, _)| p)
+                    .collect();
+                pieces.dedup();
+                Some(pieces)
+            })
+            .collect()
+    }
+
     /// The coordinates of the square on `file` and `rank`, counted from 0 at the bottom left.
     pub fn square_at(&self, file: u32, rank: u32) -> Coord {
         Coord::new(self.frame.x0 + file as i32, self.frame.y0 + rank as i32)

@@ -46,8 +46,11 @@ pub struct ActionSpace {
     /// Per start square, where its moves begin in `moves` (and, last, the
     /// end of `moves`).
     starts: Vec<u32>,
-    /// Piece kinds: the choices are "nothing" and one per kind.
-    pieces: usize,
+    /// The choices: "nothing" and one per piece kind, or none where no
+    /// two moves can share their clicks (see [`ActionSpace::new`]).
+    choices: usize,
+    /// Whether there is a pass action (a move without a square may come).
+    pass: bool,
 }
 
 /// An action read back, with squares as (file, rank) from the bottom left.
@@ -86,7 +89,11 @@ impl ActionSpace {
     /// The action space of `game`: the table's moves (every start square
     /// of the board's bounding box and every displacement of
     /// [`Game::move_offsets`] that stays in it), a click per square, a
-    /// choice per piece kind and one for nothing, and the pass.
+    /// choice per piece kind and one for nothing, and the pass. Where
+    /// every move puts one piece on one empty square ([`Game::placed_pieces`])
+    /// there is no pass, and no choice when each player has one piece to
+    /// put down (two moves on one square would be one move): Connect
+    /// Four's space is its squares.
     pub fn new(game: &Game) -> ActionSpace {
         let (files, ranks) = game.dimensions();
         let squares = (files * ranks) as usize;
@@ -107,24 +114,29 @@ impl ActionSpace {
             }
         }
         starts.push(moves.len() as u32);
+        let placed = game.placed_pieces();
+        let one_each = placed
+            .as_ref()
+            .is_some_and(|p| p.iter().all(|kinds| kinds.len() <= 1));
         ActionSpace {
             files,
             ranks,
             origin: game.square_at(0, 0),
             moves,
             starts,
-            pieces: game.pieces().len(),
+            choices: if one_each { 0 } else { 1 + game.pieces().len() },
+            pass: placed.is_none(),
         }
     }
 
     /// The number of actions.
     pub fn len(&self) -> usize {
-        self.moves.len() + self.squares() + 1 + self.pieces + 1
+        self.moves.len() + self.squares() + self.choices + usize::from(self.pass)
     }
 
-    /// Never empty: there is always the pass.
+    /// Whether there is no action (a board without squares and no pass).
     pub fn is_empty(&self) -> bool {
-        false
+        self.len() == 0
     }
 
     /// The number of table moves (the actions before the clicks).
@@ -132,9 +144,9 @@ impl ActionSpace {
         self.moves.len()
     }
 
-    /// The pass's action.
-    pub fn pass(&self) -> u32 {
-        (self.len() - 1) as u32
+    /// The pass's action, if there is one.
+    pub fn pass(&self) -> Option<u32> {
+        self.pass.then(|| (self.len() - 1) as u32)
     }
 
     fn squares(&self) -> usize {
@@ -187,12 +199,12 @@ impl ActionSpace {
             Step::Click {
                 at: self.file_rank((a - moves) as u32),
             }
-        } else if a < moves + squares + 1 + self.pieces {
+        } else if a < moves + squares + self.choices {
             Step::Choose(match a - moves - squares {
                 0 => Then::Empty,
                 k => Then::Piece(k - 1),
             })
-        } else if a + 1 == self.len() {
+        } else if self.pass && a + 1 == self.len() {
             Step::Pass
         } else {
             return None;
@@ -207,7 +219,7 @@ impl ActionSpace {
         // on from: sorted, such a move has a neighbour equal to it, or the
         // next one different begins with it.
         let mut order: Vec<usize> = (0..steps.len()).collect();
-        order.sort_by(|&a, &b| steps[a].cmp(&steps[b]));
+        order.sort_unstable_by(|&a, &b| steps[a].cmp(&steps[b]));
         let mut chosen = vec![false; steps.len()];
         let mut start = 0;
         for k in 1..=order.len() {
@@ -222,7 +234,8 @@ impl ActionSpace {
             start = k;
         }
         for (i, s) in steps.iter_mut().enumerate() {
-            if chosen[i] {
+            // Without choices (see `new`), no two moves share their clicks.
+            if chosen[i] && self.choices > 0 {
                 s.push(self.choose(self.then(state, &legal[i], &clicks[i])));
             }
         }
@@ -233,7 +246,8 @@ impl ActionSpace {
     fn clicked(&self, clicks: &[Coord]) -> Steps {
         let squares: SmallVec<[usize; 4]> = clicks.iter().filter_map(|&c| self.index(c)).collect();
         if squares.is_empty() {
-            return SmallVec::from_slice(&[self.pass()]);
+            // Without a pass (see `new`), every move has a square.
+            return self.pass().into_iter().collect();
         }
         match squares.get(1).and_then(|&to| self.table_move(squares[0], to)) {
             Some(head) => std::iter::once(head)
@@ -336,31 +350,28 @@ pub fn observe_into(game: &Game, space: &ActionSpace, state: &State, pending: &[
     let players = boxes + nb * np;
     let moving = players + game.players().len();
     let cell = |file: usize, rank_from_top: usize| (rank_from_top * files + file) * planes;
-    let mut on_board = vec![false; files * ranks];
-    for (at, content) in state.position().squares() {
-        let Some(i) = space.index(at) else { continue };
-        on_board[i] = true;
-        let (file, rank) = (i % files, i / files);
-        let base = cell(file, ranks - 1 - rank);
-        if let Content::Piece(p, marks) = content {
-            out[base + p.index()] = 1.0;
-            for m in 0..nm {
-                if marks.0 & (1 << m) != 0 {
-                    out[base + np + m] = 1.0;
-                }
-            }
-        }
-    }
+    let position = state.position();
+    let tallies: SmallVec<[f32; 16]> = (0..nb * np).map(|slot| f32::from(position.tally(slot))).collect();
     let turn = state.turn().index();
-    for (i, &on) in on_board.iter().enumerate() {
-        let base = cell(i % files, ranks - 1 - i / files);
-        if !on {
-            out[base + holes] = 1.0;
+    for rank in 0..ranks {
+        for file in 0..files {
+            let base = cell(file, ranks - 1 - rank);
+            let at = Coord::new(space.origin.x + file as i32, space.origin.y + rank as i32);
+            match position.get(at) {
+                Content::Piece(p, marks) => {
+                    out[base + p.index()] = 1.0;
+                    for m in 0..nm {
+                        if marks.0 & (1 << m) != 0 {
+                            out[base + np + m] = 1.0;
+                        }
+                    }
+                }
+                Content::Empty => {}
+                Content::NoSquare | Content::Count(_) => out[base + holes] = 1.0,
+            }
+            out[base + boxes..base + boxes + nb * np].copy_from_slice(&tallies);
+            out[base + players + turn] = 1.0;
         }
-        for slot in 0..nb * np {
-            out[base + boxes + slot] = f32::from(state.position().tally(slot));
-        }
-        out[base + players + turn] = 1.0;
     }
     for &a in pending {
         let squares = match space.step(a) {
@@ -450,9 +461,32 @@ mod tests {
         );
         let connect4 = load("rules/connect4.alg");
         let space = ActionSpace::new(&connect4);
+        // Every move puts a player's one disc on an empty square: the
+        // space is the squares, without choices or a pass.
+        assert_eq!(space.len(), 42);
+        assert_eq!(space.pass(), None);
+        assert_eq!(space.step(42), None);
         let c = Choices::of(&connect4, &space, &connect4.initial(), &mut Cache::new()).unwrap();
         assert_eq!(c.legal.len(), 7);
         assert!(c.steps.iter().all(|s| s.len() == 1), "a placement is one click");
+    }
+
+    #[test]
+    fn placement_games_say_which_pieces_their_moves_put_down() {
+        let ttt = load("rules/tictactoe.alg");
+        let placed = ttt.placed_pieces().expect("tic-tac-toe's moves are placements");
+        assert_eq!(placed.len(), 2);
+        assert!(placed.iter().all(|p| p.len() == 1) && placed[0] != placed[1]);
+        assert_eq!(ActionSpace::new(&ttt).len(), 9);
+        // Moves that move a piece, drop from a box, flip, or pass are not.
+        for file in [
+            "rules/chess.alg",
+            "rules/crazyhouse.alg",
+            "rules/othello.alg",
+            "rules/checkers.alg",
+        ] {
+            assert_eq!(load(file).placed_pieces(), None, "{file}");
+        }
     }
 
     /// The sizes the learning environments of OpenSpiel and pgx have by
@@ -464,6 +498,7 @@ mod tests {
             ("rules/checkers.alg", 1_024),
             ("rules/othello.alg", 130),
             ("rules/tictactoe.alg", 18),
+            ("rules/connect4.alg", 42),
         ] {
             let len = ActionSpace::new(&load(file)).len();
             assert!(len <= most, "{file}: {len} actions, more than {most}");

@@ -5,28 +5,39 @@
 //! changes are clicked after (an arrow shot, a second piece moved); what is
 //! still alike (a promotion's piece) the page asks in a picker.
 
+use smallvec::SmallVec;
+
 use crate::core::{Coord, PieceId};
 use crate::game::{Action, Game, State};
+
+/// The squares a person clicks to play one move, in order (a few inline).
+pub type Clicks = SmallVec<[Coord; 4]>;
 
 impl Game {
     /// For each of `legal`, the squares a person clicks to play it, in
     /// order (empty for a pass or a move that changes no square).
-    pub fn click_sequences(&self, state: &State, legal: &[Action]) -> Vec<Vec<Coord>> {
+    pub fn click_sequences(&self, state: &State, legal: &[Action]) -> Vec<Clicks> {
         click_sequences(self, state, legal)
     }
 }
 
-fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Vec<Coord>> {
-    let drops: Vec<Option<PieceId>> = legal
+fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Clicks> {
+    // Without boxes nothing is dropped.
+    let boxes = game.pieces.box_count() > 0;
+    let dropped: Vec<Option<(PieceId, Coord)>> = legal
         .iter()
-        .map(|a| game.dropped_piece(state, a).map(|(pc, _)| pc))
+        .map(|a| boxes.then(|| game.dropped_piece(state, a)).flatten())
         .collect();
-    let mut clicks: Vec<Vec<Coord>> = legal.iter().map(|a| base_clicks(game, state, a)).collect();
+    let drops: Vec<Option<PieceId>> = dropped.iter().map(|d| d.map(|(pc, _)| pc)).collect();
+    let mut clicks: Vec<Clicks> = legal
+        .iter()
+        .zip(&dropped)
+        .map(|(a, d)| base_clicks(game, state, a, d.map(|(_, at)| at)))
+        .collect();
     // The moves alike (the same piece dropped, the same squares), side by
     // side once sorted.
-    let key = |i: usize| (drops[i], clicks[i].iter().map(|c| (c.x, c.y)));
     let mut order: Vec<usize> = (0..legal.len()).collect();
-    order.sort_by(|&a, &b| key(a).0.cmp(&key(b).0).then_with(|| key(a).1.cmp(key(b).1)));
+    order.sort_unstable_by(|&a, &b| drops[a].cmp(&drops[b]).then_with(|| clicks[a].cmp(&clicks[b])));
     let alike = |a: usize, b: usize| drops[a] == drops[b] && clicks[a] == clicks[b];
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut start = 0;
@@ -53,17 +64,18 @@ fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Vec<Coor
 }
 
 /// The squares that say a move on their own: its piece's start and every
-/// square it moved to; the square of a drop or a placement.
-fn base_clicks(game: &Game, state: &State, action: &Action) -> Vec<Coord> {
+/// square it moved to; the square of a drop (`dropped`, where the piece
+/// went) or a placement.
+fn base_clicks(game: &Game, state: &State, action: &Action, dropped: Option<Coord>) -> Clicks {
     if action.is_pass() {
-        return Vec::new();
+        return Clicks::new();
     }
-    if let Some((_, at)) = game.dropped_piece(state, action) {
-        return vec![at];
+    if let Some(at) = dropped {
+        return SmallVec::from_slice(&[at]);
     }
     match (action.from(), action.to()) {
         (Some(from), Some(to)) if from != to => {
-            let mut squares = vec![from];
+            let mut squares: Clicks = SmallVec::from_slice(&[from]);
             for &at in action.path() {
                 if squares.last() != Some(&at) {
                     squares.push(at);
