@@ -126,7 +126,9 @@ fn shakmaty_step(seconds: f64) -> f64 {
             if moves.is_empty() || pos.is_insufficient_material() || pos.halfmoves() >= 100 {
                 pos = Chess::default();
             } else {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let m = &moves[(seed >> 33) as usize % moves.len()];
                 pos.play_unchecked(m.clone());
             }

@@ -514,6 +514,36 @@ mod tests {
         (visited, super::few_path_joins(&p).len())
     }
 
+    /// What [`super::placements`] says of `expr`'s program, as piece symbols.
+    fn placed(expr: &str) -> Option<String> {
+        let rules = Rules::prelude();
+        let Value::Move(m) = rules.expand(&Source::new("<test>", expr)).unwrap() else {
+            panic!("not a move")
+        };
+        let codes = super::placements(&compile(&m, rules.pieces()).unwrap())?;
+        Some(
+            codes
+                .into_iter()
+                .map(|c| rules.pieces().symbol(crate::core::as_piece(c).unwrap().0))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_move_that_puts_one_piece_on_an_empty_square_is_a_placement() {
+        assert_eq!(placed(". -> ♙").as_deref(), Some("♙"));
+        assert_eq!(placed("(. -> ♙) | (. -> ♟)").as_deref(), Some("♙♟"));
+        // Squares written back as they were change nothing.
+        assert_eq!(placed("d ♙ + . -> d ♙ + ♟").as_deref(), Some("♟"));
+        assert_eq!(placed("?{u ♙ -> u ♙} (. -> ♟)").as_deref(), Some("♟"));
+        // Two pieces put down, a piece moved, a square that may hold a
+        // piece, a move that may change nothing: not placements.
+        assert_eq!(placed("(. -> ♙) (. -> ♙)"), None);
+        assert_eq!(placed("%♖: (% + u. -> . + u%)"), None);
+        assert_eq!(placed("(. | ♙) -> ♟"), None);
+        assert_eq!(placed("(. -> ♙)?"), None);
+    }
+
     #[test]
     fn a_join_after_a_few_alternatives_needs_no_visited_set() {
         let (visited, freed) =

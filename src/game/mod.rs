@@ -595,25 +595,19 @@ impl Game {
         all
     }
 
-    /// For each player, the pieces its moves put down, when every legal
-    /// move of the game puts one piece on one empty square and changes
-    /// nothing else (no pass, no piece moved: Connect Four, tic-tac-toe),
-    /// as the compiled moves show; `None` otherwise, or where the analysis
-    /// cannot tell.
-    pub fn placed_pieces(&self) -> Option<Vec<Vec<PieceId>>> {
+    /// For each player, what its moves put down (a piece with its marks),
+    /// when every legal move of the game puts one piece on one empty
+    /// square and changes nothing else (no pass, no piece moved: Connect
+    /// Four, tic-tac-toe), as the compiled moves show; `None` otherwise, or
+    /// where the analysis cannot tell.
+    pub fn placed_pieces(&self) -> Option<Vec<Vec<Content>>> {
         if self.turn_order == TurnOrder::AlternatePassing {
             return None;
         }
         (0..self.engine.sides())
             .map(|side| {
                 let codes = engine::placements(self.engine.program(side))?;
-                let mut pieces: Vec<PieceId> = codes
-                    .iter()
-                    .filter_map(|&c| crate::core::as_piece(c))
-                    .map(|(p, _)| p)
-                    .collect();
-                pieces.dedup();
-                Some(pieces)
+                Some(codes.into_iter().map(Content::from_code).collect())
             })
             .collect()
     }
