@@ -18,6 +18,11 @@
 //!   the last clicked square afterwards (a piece, or nothing);
 //! - **the pass**, a move without a square.
 //!
+//! Where every move puts one piece on one empty square (what
+//! [`Game::placed_pieces`] reads from the compiled moves) there is no pass,
+//! and no choice when each player has one piece to put down: Connect Four's
+//! space is its 42 squares.
+//!
 //! So a chess move is one action (a promotion two: the move, then the
 //! piece), a drop two (the square, then the piece), a placement in
 //! Connect Four or Othello one. Each sequence of actions plays at most one
