@@ -130,7 +130,7 @@ fn shakmaty_step(seconds: f64) -> f64 {
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 let m = &moves[(seed >> 33) as usize % moves.len()];
-                pos.play_unchecked(m.clone());
+                pos.play_unchecked(*m);
             }
             steps += 1;
         }
