@@ -185,6 +185,14 @@ fn bad_requests_get_a_4xx_and_change_nothing() {
         ("/api/games/x/move", "{\"move\": \"e2e4\"}", 404),
         ("/api/games", "{\"fen\": \"8/8 w\"}", 400),
         (&format!("/api/games/{id}/undo"), "{}", 400),
+        // A move or an AI request made for another position than the
+        // game's (a page that has not seen the last move yet).
+        (moved.as_str(), "{\"move\": \"e2e4\", \"plies\": 1}", 409),
+        (
+            &format!("/api/games/{id}/ai"),
+            "{\"random\": true, \"plies\": 3}",
+            409,
+        ),
     ] {
         let (got, e) = s.json("POST", path, body);
         assert_eq!(got, status, "{path} {body}: {e}");
@@ -197,6 +205,15 @@ fn bad_requests_get_a_4xx_and_change_nothing() {
     let (_, g) = s.json("GET", &format!("/api/games/{id}"), "");
     assert_eq!(g["fen"], fen);
     assert!(g["history"].as_array().unwrap().is_empty());
+    // The same requests for the position there is are played.
+    let (got, g) = s.json("POST", &moved, "{\"move\": \"e2e4\", \"plies\": 0}");
+    assert_eq!(got, 200, "{g}");
+    let (got, g) = s.json(
+        "POST",
+        &format!("/api/games/{id}/ai"),
+        "{\"random\": true, \"plies\": 1}",
+    );
+    assert_eq!((got, g["plies"].as_u64()), (200, Some(2)), "{g}");
 }
 
 #[test]

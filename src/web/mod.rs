@@ -232,6 +232,9 @@ struct EventsFor {
 struct PlayMove {
     #[serde(rename = "move")]
     name: String,
+    /// The moves played when the move was chosen: a move for another
+    /// position (the game moved on meanwhile) is refused (409).
+    plies: Option<usize>,
 }
 
 /// The body of `POST /api/games/{id}/ai`.
@@ -242,6 +245,10 @@ struct AiMove {
     /// A uniformly random legal move instead of the AI's.
     #[serde(default)]
     random: bool,
+    /// The moves played when the AI was asked: a request for another
+    /// position (the game moved on meanwhile, another tab asked first) is
+    /// refused (409).
+    plies: Option<usize>,
 }
 
 /// Serves the board for `game` (built from `spec`), its games kept in
@@ -648,6 +655,7 @@ async fn play_move(
         let mut p = sl.lock();
         let viewer = p.viewer(token.as_deref());
         may_move(&sl.game, &p, viewer)?;
+        moved_on(&p, body.plies)?;
         let state = p.last().clone();
         let now = now_ms();
         if p.out_of_time(now) {
@@ -699,6 +707,18 @@ async fn undo(
     Ok(Json(v))
 }
 
+/// A 409 when a request made for the position after `plies` moves finds
+/// the game elsewhere (a move, an undo or another tab's request came first).
+fn moved_on(p: &Played, plies: Option<usize>) -> Result<(), ApiError> {
+    let now = p.plies();
+    match plies {
+        Some(k) if k != now => Err(conflict(format!(
+            "the request was for the position after {k} moves; the game has {now}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `POST /api/games/{id}/ai` (`{"time_ms": 500}` optional): the AI plays
 /// the player to move, thinking off the request path for at most the
 /// server's cap (`{"random": true}`: a random legal move); in a game with
@@ -713,7 +733,7 @@ async fn ai_move(
     let token = bearer(&headers);
     let body = body.map(|Json(b)| b).unwrap_or_default();
     let asked = body.time_ms.map(Duration::from_millis);
-    let random = body.random;
+    let (random, plies) = (body.random, body.plies);
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
     let (s, sl) = (server.clone(), slot.clone());
@@ -722,6 +742,7 @@ async fn ai_move(
             let p = sl.lock();
             let viewer = p.viewer(token.as_deref());
             may_move(&sl.game, &p, viewer)?;
+            moved_on(&p, plies)?;
             if p.flagged.is_some() {
                 return Err(bad("the game is over"));
             }

@@ -179,6 +179,11 @@ impl Played {
         Ok(p)
     }
 
+    /// The number of moves played.
+    pub(super) fn plies(&self) -> usize {
+        self.states.len() - 1
+    }
+
     /// The position now.
     pub(super) fn last(&self) -> &State {
         self.states.last().expect("a game has a position")
@@ -187,7 +192,7 @@ impl Played {
     /// The position after the first `ply` moves (`None`: the last), with
     /// that ply and the number of moves played; a 400 past the last.
     pub(super) fn at(&self, ply: Option<usize>) -> Result<(&State, usize, usize), ApiError> {
-        let last = self.states.len() - 1;
+        let last = self.plies();
         let shown = ply.unwrap_or(last);
         let state = self
             .states
