@@ -522,6 +522,7 @@ impl PyState {
 
 /// One game of a [`PyVectorEnv`]: its position, the steps of the move
 /// being made, the legal moves' steps, and the plies played.
+#[derive(Clone)]
 struct Slot {
     state: State,
     pending: Vec<u32>,
@@ -540,19 +541,17 @@ struct Stepped {
 }
 
 impl Slot {
-    /// The game's start, its moves worked out.
+    /// The game's start, its moves worked out (once per environment:
+    /// every game starts as a copy of it).
     fn start(shared: &Shared, cache: &mut Cache) -> Result<Slot, String> {
-        Slot::at(shared, shared.game.initial(), 0, cache)
-    }
-
-    fn at(shared: &Shared, state: State, plies: usize, cache: &mut Cache) -> Result<Slot, String> {
+        let state = shared.game.initial();
         let choices = Choices::of(&shared.game, &shared.space, &state, cache).map_err(|e| e.to_string())?;
         Ok(Slot {
             state,
             pending: Vec::new(),
             next: choices.next(&[]),
             choices,
-            plies,
+            plies: 0,
         })
     }
 
@@ -562,11 +561,12 @@ impl Slot {
     }
 
     /// Takes `action`; a game that ends (or reaches `max_plies`) starts
-    /// again.
+    /// again, as `start`.
     fn step(
         &mut self,
         shared: &Shared,
         action: u32,
+        start: &Slot,
         max_plies: usize,
         cache: &mut Cache,
     ) -> Result<Stepped, String> {
@@ -602,7 +602,7 @@ impl Slot {
             None if self.plies >= max_plies => out.truncated = true,
             None => return Ok(out),
         }
-        *self = Slot::start(shared, cache)?;
+        self.clone_from(start);
         Ok(out)
     }
 
@@ -623,6 +623,8 @@ impl Slot {
 struct PyVectorEnv {
     shared: Arc<Shared>,
     slots: Vec<Slot>,
+    /// Every game's start.
+    start: Slot,
     max_plies: usize,
     /// The threads the games run on, and one cache for each.
     pool: rayon::ThreadPool,
@@ -722,14 +724,11 @@ impl PyVectorEnv {
             .num_threads(threads)
             .build()
             .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
-        let mut cache = Cache::new();
-        let slots = (0..num_envs)
-            .map(|_| Slot::start(&shared, &mut cache))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(PyValueError::new_err)?;
+        let start = Slot::start(&shared, &mut Cache::new()).map_err(PyValueError::new_err)?;
         Ok(PyVectorEnv {
             shared,
-            slots,
+            slots: vec![start.clone(); num_envs],
+            start,
             max_plies,
             pool,
             caches: (0..threads).map(|_| Mutex::new(Cache::new())).collect(),
@@ -768,8 +767,9 @@ impl PyVectorEnv {
         if let Some(seed) = seed {
             self.seed = seed;
         }
-        let (_, obs) = self.each(py, |shared, _, slot, cache| {
-            *slot = Slot::start(shared, cache)?;
+        let start = self.start.clone();
+        let (_, obs) = self.each(py, |_, _, slot, _| {
+            slot.clone_from(&start);
             Ok(())
         })?;
         Ok((obs, self.infos(py)?))
@@ -817,8 +817,9 @@ impl PyVectorEnv {
                 )));
             }
         }
+        let start = self.start.clone();
         let (stepped, obs) = self.each(py, |shared, i, slot, cache| {
-            slot.step(shared, actions[i] as u32, max_plies, cache)
+            slot.step(shared, actions[i] as u32, &start, max_plies, cache)
                 .map_err(|e| format!("game {i}: {e}"))
         })?;
         let players = self.shared.game.players().len();

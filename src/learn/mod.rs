@@ -220,6 +220,10 @@ impl ActionSpace {
     pub fn encode(&self, game: &Game, state: &State, legal: &[Action]) -> Vec<Steps> {
         let clicks = game.click_sequences(state, legal);
         let mut steps: Vec<Steps> = clicks.iter().map(|c| self.clicked(c)).collect();
+        // Without choices (see `new`), no two moves share their clicks.
+        if self.choices == 0 {
+            return steps;
+        }
         // A choice ends the moves whose clicks another move shares or goes
         // on from: sorted, such a move has a neighbour equal to it, or the
         // next one different begins with it.
@@ -239,8 +243,7 @@ impl ActionSpace {
             start = k;
         }
         for (i, s) in steps.iter_mut().enumerate() {
-            // Without choices (see `new`), no two moves share their clicks.
-            if chosen[i] && self.choices > 0 {
+            if chosen[i] {
                 s.push(self.choose(self.then(state, &legal[i], &clicks[i])));
             }
         }

@@ -28,17 +28,20 @@ fn click_sequences(game: &Game, state: &State, legal: &[Action]) -> Vec<Clicks> 
         .iter()
         .map(|a| boxes.then(|| game.dropped_piece(state, a)).flatten())
         .collect();
-    let drops: Vec<Option<PieceId>> = dropped.iter().map(|d| d.map(|(pc, _)| pc)).collect();
     let mut clicks: Vec<Clicks> = legal
         .iter()
         .zip(&dropped)
         .map(|(a, d)| base_clicks(game, state, a, d.map(|(_, at)| at)))
         .collect();
     // The moves alike (the same piece dropped, the same squares), side by
-    // side once sorted.
+    // side once sorted (a drop's square is its clicks' one).
     let mut order: Vec<usize> = (0..legal.len()).collect();
-    order.sort_unstable_by(|&a, &b| drops[a].cmp(&drops[b]).then_with(|| clicks[a].cmp(&clicks[b])));
-    let alike = |a: usize, b: usize| drops[a] == drops[b] && clicks[a] == clicks[b];
+    order.sort_unstable_by(|&a, &b| {
+        dropped[a]
+            .cmp(&dropped[b])
+            .then_with(|| clicks[a].cmp(&clicks[b]))
+    });
+    let alike = |a: usize, b: usize| dropped[a] == dropped[b] && clicks[a] == clicks[b];
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut start = 0;
     for k in 1..=order.len() {
