@@ -17,10 +17,47 @@ pub const MAX_RULES_BYTES: u64 = 4 << 20;
 /// The largest data file read (a PGN, learned weights), in bytes.
 pub const MAX_DATA_BYTES: u64 = 64 << 20;
 
-/// The bytes of file `path`, or an error past `limit` bytes (a rule file
-/// named `/dev/zero`, or anything else without an end, stops there).
+/// The bytes of regular file `path`, or an error past `limit` bytes.
+///
+/// Anything but a regular file is refused unread, before a byte is read:
+/// a device without an end (`/dev/zero`), one that waits for input
+/// (`/dev/stdin`, a terminal), a named pipe whose writer never comes, a
+/// directory. The file is opened without waiting (`O_NONBLOCK`) and what
+/// was opened is the one checked, so a pipe put in the file's place
+/// between a look and the open blocks nothing either.
 pub fn read_bytes(path: impl AsRef<Path>, limit: u64) -> std::io::Result<Vec<u8>> {
-    read_all(std::fs::File::open(path)?, limit)
+    let file = open_regular(path.as_ref())?;
+    read_all(file, limit)
+}
+
+/// Why a path that is not a regular file is not read.
+fn not_regular() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a regular file (a device, a pipe or a directory): chessalg reads only files",
+    )
+}
+
+/// `path` opened for reading if it is a regular file, without waiting for
+/// a writer or a device on the way.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    // A cheap look first: a FIFO's open would otherwise wait for a writer
+    // where `O_NONBLOCK` is not available.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
 }
 
 /// Everything `reader` gives, or an error past `limit` bytes.
@@ -162,13 +199,31 @@ mod tests {
 
     #[test]
     fn reading_stops_at_the_limit() {
-        let e = read_bytes("/dev/zero", 1000).unwrap_err();
-        assert!(e.to_string().contains("larger than 1000 bytes"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x");
         std::fs::write(&path, "abc").unwrap();
         assert_eq!(read_text(&path, 3).unwrap(), "abc");
         assert!(read_text(&path, 2).is_err());
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in ["/dev/zero", "/dev/stdin", "/dev/null"] {
+            let e = read_bytes(path, 1000).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{path}: {e}");
+        }
+        let e = read_text(dir.path(), 1000).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        #[cfg(unix)]
+        {
+            // A named pipe with no writer: refused at once, not waited on.
+            let fifo = dir.path().join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success());
+            let e = read_text(&fifo, 1000).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
     }
 
     #[test]
