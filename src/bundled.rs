@@ -32,10 +32,7 @@ pub fn data() -> &'static [(&'static str, &'static str)] {
 pub fn read_data(path: &str) -> std::io::Result<String> {
     match crate::file::read_text(path, crate::file::MAX_DATA_BYTES) {
         Ok(text) => Ok(text),
-        Err(e) => (path.strip_prefix(DIR).and_then(|p| p.strip_prefix('/')))
-            .and_then(|name| data().iter().find(|(n, _)| *n == name))
-            .map(|(_, t)| t.to_string())
-            .ok_or(e),
+        Err(e) => bundled_data(path).map(str::to_string).ok_or(e),
     }
 }
 
@@ -61,14 +58,22 @@ pub fn lookup(path: &str) -> Option<Source> {
     text(&bare).map(|t| Source::new(format!("{DIR}/{bare}"), t))
 }
 
-/// A rule file's source: the file at `path` if there is one, else the
-/// bundled file it names.
+/// A rule file's source (or a data file's a rule file names): the file at
+/// `path` if there is one, else the bundled file it names.
 pub fn read(path: &str) -> std::io::Result<Source> {
     match crate::file::read_text(path, crate::file::MAX_RULES_BYTES) {
         Ok(text) => Ok(Source::new(path, text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => lookup(path).ok_or(e),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => lookup(path)
+            .or_else(|| bundled_data(path).map(|t| Source::new(path, t)))
+            .ok_or(e),
         Err(e) => Err(e),
     }
+}
+
+/// The bundled data file `<bundled>/rules/NAME` names.
+fn bundled_data(path: &str) -> Option<&'static str> {
+    let name = path.strip_prefix(DIR)?.strip_prefix('/')?;
+    data().iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 #[cfg(test)]

@@ -29,8 +29,11 @@ impl Served {
 
     /// A server on the database `db`.
     fn start_on(rules: &str, extra: &[&str], db: &std::path::Path) -> Served {
+        // (Many games and texts from one address: no rate limit unless a
+        // test asks for one.)
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-            .args(["serve", rules, "--port", "0", "--time-cap", "0.3", "--db"])
+            .args(["serve", rules, "--port", "0", "--time-cap", "0.3"])
+            .args(["--games-per-minute", "0", "--checks-per-minute", "0", "--db"])
             .arg(db)
             .args(extra)
             .stdout(Stdio::piped())

@@ -5,8 +5,10 @@
 //! Nothing here knows about rule files, programs or games; the layers above
 //! import these types instead of each other's.
 
+pub mod budget;
 mod content;
 mod geometry;
+pub mod memory;
 mod piece;
 mod player;
 

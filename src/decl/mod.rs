@@ -151,7 +151,7 @@ impl Spec {
         read: &dyn Fn(&str) -> std::io::Result<Source>,
     ) -> Result<(Spec, Problems), Problems> {
         let (rules, mut problems) = Rules::load_all_with(source, read)?;
-        let game = collect(&rules, &mut problems);
+        let game = collect(&rules, &mut problems, read);
         if problems.has_errors() {
             return Err(problems);
         }
@@ -221,6 +221,8 @@ crate::syntax::declarations!(dispatch);
 pub(crate) struct Collect<'a> {
     spec: &'a mut GameSpec,
     rules: &'a Rules,
+    /// Reads the files declarations name (`weights`), as imports are read.
+    read: &'a dyn Fn(&str) -> std::io::Result<Source>,
     origin: usize,
     problems: &'a mut Problems,
     /// Declarations that may appear once, by key, with their first span.
@@ -354,7 +356,11 @@ impl Collect<'_> {
 }
 
 /// Reads every declaration of `rules`' file into a game description.
-fn collect(rules: &Rules, problems: &mut Problems) -> GameSpec {
+fn collect(
+    rules: &Rules,
+    problems: &mut Problems,
+    read: &dyn Fn(&str) -> std::io::Result<Source>,
+) -> GameSpec {
     let mut spec = GameSpec {
         pieces: vec![PieceInfo::default(); rules.pieces().len()],
         ..GameSpec::default()
@@ -362,6 +368,7 @@ fn collect(rules: &Rules, problems: &mut Problems) -> GameSpec {
     let mut cx = Collect {
         spec: &mut spec,
         rules,
+        read,
         origin: 0,
         problems,
         seen: HashMap::new(),

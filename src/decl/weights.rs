@@ -1,6 +1,7 @@
 //! `weights "FILE"`: the evaluation weights the AI plays this game with by
-//! default, a path relative to the declaring file's folder. Only the file
-//! itself names them: a file that imports it declares another game.
+//! default, a path relative to the declaring file's folder, read as imports
+//! are read (a text from a browser reads only the bundled files). Only the
+//! file itself names them: a file that imports it declares another game.
 
 use std::path::Path;
 
@@ -21,7 +22,7 @@ impl Declare for WeightsDecl {
             .join(&self.path.text)
             .to_string_lossy()
             .into_owned();
-        match crate::bundled::read_data(&full) {
+        match (cx.read)(&full) {
             Ok(_) => cx.spec.weights = Some(full),
             Err(e) => cx.error(ExpandError::WeightsFile {
                 span: self.path.span,

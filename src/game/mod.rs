@@ -66,6 +66,31 @@ pub enum GameError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Compile(Box<RefusedMove>),
+    /// A board larger than where it is played allows (the web playground's
+    /// limit on a text from a browser).
+    #[error("the board has {squares} squares, more than the {limit} allowed here")]
+    #[diagnostic(
+        code(chessalg::game::board_too_large),
+        help(
+            "the web playground plays boards of up to {limit} squares; play a larger one on your own machine (`chessalg play FILE`, `chessalg serve FILE`)"
+        )
+    )]
+    BoardTooLarge {
+        /// The board's squares.
+        squares: usize,
+        /// The most allowed.
+        limit: usize,
+    },
+    /// Building the game stopped: the time of the job it is part of (a rule
+    /// text checked for a browser) ran out.
+    #[error("building the game stopped: the time for this check ran out")]
+    #[diagnostic(
+        code(chessalg::game::out_of_time),
+        help(
+            "a move that explores very much (an unbounded repetition on a large board) makes building slow; bound it (`{{1,8}}`)"
+        )
+    )]
+    OutOfTime,
 }
 
 /// A move of the rule file that the matcher compiler refuses, where it is written.

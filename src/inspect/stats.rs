@@ -94,7 +94,7 @@ pub struct GameStats {
 /// the AI scoring positions with each player's `weights` (none: the
 /// declared values); `progress` is called once per finished game.
 pub fn stats(
-    game: &Game,
+    game: &Arc<Game>,
     weights: &[Option<Arc<Weights>>],
     opts: StatsOptions,
     progress: &(dyn Fn() + Sync),
@@ -144,7 +144,7 @@ fn material(game: &Game, state: &State, counted: bool) -> Vec<f64> {
 }
 
 fn play_one(
-    game: &Game,
+    game: &Arc<Game>,
     controller: Controller,
     weights: &[Option<Arc<Weights>>],
     opts: StatsOptions,
@@ -152,8 +152,14 @@ fn play_one(
 ) -> Result<Record, PlayError> {
     let n = game.players().len();
     let counted = game.pieces().ids().all(|p| game.piece_info(p).value.is_none());
-    let mut m =
-        Session::new(game, game.initial(), vec![controller; n], opts.budget, seed).with_weights(weights);
+    let mut m = Session::new(
+        game.clone(),
+        game.initial(),
+        vec![controller; n],
+        opts.budget,
+        seed,
+    )
+    .with_weights(weights);
     let mut cache = Cache::new();
     let mut opening = Rng::new(seed ^ 0x09e4);
     let mut r = Record {

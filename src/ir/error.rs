@@ -482,6 +482,38 @@ pub enum ExpandError {
         limit: usize,
     },
 
+    /// An expansion that worked out more expressions than the expander's
+    /// limit (a function's uses counted each time).
+    #[error("this expands past {limit} nodes")]
+    #[diagnostic(
+        code(chessalg::expand::too_much_work),
+        help(
+            "a function that uses its argument more than once, called within itself level after level (`f1(M) = f0(f0(M))`, `f2(M) = f1(f1(M))`, ...), doubles its work at each level; write the repetition with `{{n}}` or `*`"
+        )
+    )]
+    TooMuchWork {
+        /// The outermost expression being expanded.
+        #[label("this expands past the limit")]
+        span: Span,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// An expansion stopped because the time of the job it is part of (a
+    /// rule text checked for a browser) ran out.
+    #[error("the expansion stopped: the time for this check ran out")]
+    #[diagnostic(
+        code(chessalg::expand::out_of_time),
+        help(
+            "an expansion this slow likely repeats a function within itself; write the repetition with `{{n}}` or `*`"
+        )
+    )]
+    OutOfTime {
+        /// The outermost expression being expanded.
+        #[label("expanding this when the time ran out")]
+        span: Span,
+    },
+
     /// A rewrite whose left side has no square that must be on the board.
     #[error(
         "the left side of this rewrite has no square that must be on the board, so it matches at infinitely many places"

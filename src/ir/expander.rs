@@ -15,6 +15,15 @@ pub const MAX_DEPTH: usize = 256;
 /// The largest expanded value, in IR nodes.
 pub const MAX_SIZE: usize = 200_000;
 
+/// The most expressions one expansion may work out, each use of a function
+/// counted anew: a function that uses its argument twice, called within
+/// itself level after level (`f1(M) = f0(f0(M))`, `f2(M) = f1(f1(M))`, ...),
+/// doubles the work at each level while its value stays small.
+pub const MAX_STEPS: usize = 2_000_000;
+
+/// How many expressions are worked out between two looks at the clock.
+const STEPS_PER_LOOK: usize = 1024;
+
 /// The builtin functions, each of one argument.
 pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
 
@@ -67,6 +76,14 @@ pub(crate) struct Expander<'a> {
     /// Every place and region expanded so far: the pattern it gave, and
     /// where it is written (to warn when a rotation turns it).
     places: Vec<(Pattern, SourceId, Span)>,
+    /// Expressions expanded so far (calls counted each time).
+    steps: usize,
+    /// The outermost expression being expanded: where a limit of the
+    /// whole expansion is reported.
+    root: Option<(Span, SourceId)>,
+    /// A limit of the whole expansion was reached and reported: whatever
+    /// else is expanded fails quietly.
+    stopped: bool,
 }
 
 /// Whether a word is a movement: only `u d l r R` (and `1`, as in `m1 = m`).
@@ -168,6 +185,9 @@ impl<'a> Expander<'a> {
             depth: 0,
             warnings: Vec::new(),
             places: Vec::new(),
+            steps: 0,
+            root: None,
+            stopped: false,
         }
     }
 
@@ -354,6 +374,29 @@ impl<'a> Expander<'a> {
         Ok(v)
     }
 
+    /// Counts one expression worked out; an error at the outermost
+    /// expression once the expansion passes [`MAX_STEPS`] or its job's
+    /// deadline ([`crate::core::budget`]), reported once.
+    fn count_step(&mut self) -> Result<(), Tagged> {
+        if self.stopped {
+            return Err(None);
+        }
+        self.steps += 1;
+        let (span, source) = self.root.unwrap_or_default();
+        let error = if self.steps > MAX_STEPS {
+            ExpandError::TooMuchWork {
+                span,
+                limit: MAX_STEPS,
+            }
+        } else if self.steps.is_multiple_of(STEPS_PER_LOOK) && crate::core::budget::passed() {
+            ExpandError::OutOfTime { span }
+        } else {
+            return Ok(());
+        };
+        self.stopped = true;
+        Err(Some((source, error)))
+    }
+
     fn cycle(&self, name: &str) -> Option<String> {
         let start = self.stack.iter().position(|n| *n == name)?;
         let mut chain: Vec<&str> = self.stack[start..].to_vec();
@@ -362,6 +405,10 @@ impl<'a> Expander<'a> {
     }
 
     fn expr(&mut self, e: &'a Expr, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        if self.depth == 0 {
+            self.root = Some((e.span, src));
+        }
+        self.count_step()?;
         if self.depth >= MAX_DEPTH {
             return Err(Some((
                 src,
@@ -1214,7 +1261,12 @@ fn poi_pieces(p: &Pattern) -> Option<CellSet> {
 /// Whether an expansion failed with an error of its own (not a cycle,
 /// which names its uses itself), so that its use is worth a note.
 fn failed_inside(result: &Result<Value, Tagged>) -> bool {
-    matches!(result, Err(Some((_, e))) if !matches!(e, ExpandError::Recursive { .. }))
+    // (A limit of the whole expansion is placed at its outermost
+    // expression, not in the definitions it went through.)
+    matches!(result, Err(Some((_, e))) if !matches!(
+        e,
+        ExpandError::Recursive { .. } | ExpandError::TooMuchWork { .. } | ExpandError::OutOfTime { .. }
+    ))
 }
 
 /// Every pattern inside `v` (rewrites' sides, and the alternatives of

@@ -19,7 +19,7 @@ use thiserror::Error;
 
 pub use error::ExpandError;
 pub(crate) use expander::is_movement_word;
-pub use expander::{MAX_DEPTH, MAX_SIZE, movement_of_word};
+pub use expander::{MAX_DEPTH, MAX_SIZE, MAX_STEPS, movement_of_word};
 pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, UnboundPoi, Value};
 
 use crate::core::{MAX_MARKS, PieceTable};

@@ -81,19 +81,34 @@ impl Analysis {
     /// Checks `source`, reading its imports with `read` (see
     /// [`Rules::load_all_with`]).
     pub fn new(source: Source, read: &dyn Fn(&str) -> std::io::Result<Source>) -> Analysis {
+        Analysis::built_with(source, read, Game::new).0
+    }
+
+    /// [`Analysis::new`], the game (if the file declares one) built with
+    /// `build`, and kept: the game, when it has no error.
+    pub fn built_with(
+        source: Source,
+        read: &dyn Fn(&str) -> std::io::Result<Source>,
+        build: impl FnOnce(&Spec) -> Result<Game, crate::game::GameError>,
+    ) -> (Analysis, Option<Game>) {
         let limit = crate::file::MAX_RULES_BYTES;
         if source.text.len() as u64 > limit {
             let why =
                 format!("the text is larger than {limit} bytes, the most a rule file may be: not checked");
-            return Analysis::unchecked(source, why);
+            return (Analysis::unchecked(source, why), None);
         }
         let mut problems = Problems::default();
         let mut game_error = None;
+        let mut built = None;
         let spec = match Spec::load_with(&source, read) {
             Ok((spec, warnings)) => {
-                let (warnings, game) = Game::checked(&spec, warnings, Game::new);
+                let (warnings, game) = Game::checked(&spec, warnings, build);
                 problems.append(warnings);
-                game_error = game.and_then(Result::err);
+                match game {
+                    Some(Ok(game)) => built = Some(game),
+                    Some(Err(e)) => game_error = Some(e),
+                    None => {}
+                }
                 Some(spec)
             }
             Err(p) => {
@@ -136,7 +151,8 @@ impl Analysis {
             let d = diagnostic(&e, &index, (!fits).then_some(Span::default()));
             analysis.diagnostics.push(d);
         }
-        analysis
+        let clean = !(analysis.diagnostics.iter()).any(|d| d.severity == Some(DiagnosticSeverity::ERROR));
+        (analysis, built.filter(|_| clean))
     }
 
     /// A text that could not be checked, with one error saying why.

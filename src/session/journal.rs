@@ -129,7 +129,7 @@ impl Journal {
     /// closing comment.
     pub fn save(
         &self,
-        session: &mut Session<'_>,
+        session: &mut Session,
         ending: Option<Ending>,
         termination: Option<String>,
     ) -> Result<(), JournalError> {
@@ -278,9 +278,9 @@ mod tests {
     #[test]
     fn a_kept_game_reads_back_with_its_rules_seats_and_moves() {
         let dir = tempfile::tempdir().unwrap();
-        let game = test_game("rules/tictactoe.alg");
+        let game = std::sync::Arc::new(test_game("rules/tictactoe.alg"));
         let mut m = Session::new(
-            &game,
+            game.clone(),
             game.initial(),
             vec![Controller::Human, Controller::Random],
             Budget { depth: 1, time: None },

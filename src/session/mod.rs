@@ -8,7 +8,7 @@ pub mod journal;
 
 use std::time::{Duration, Instant};
 
-pub use clock::{Clock, TimeControl, TimeControlError, clock_text};
+pub use clock::{Clock, TimeControl, TimeControlError, clock_text, now_ms};
 
 use std::sync::Arc;
 
@@ -75,9 +75,9 @@ pub struct Status {
 }
 
 /// A match: the game, where it started, every move since, and who plays whom.
-pub struct Session<'g> {
+pub struct Session {
     /// The game.
-    pub game: &'g Game,
+    pub game: Arc<Game>,
     /// The position it started from.
     pub start: State,
     /// The state before each move, then the current one (never empty).
@@ -111,21 +111,22 @@ pub struct Decision {
     pub elapsed: Duration,
 }
 
-impl<'g> Session<'g> {
+impl Session {
     /// A match from `start`; `seed` fixes the random player's and the AI's choices.
     pub fn new(
-        game: &'g Game,
+        game: Arc<Game>,
         start: State,
         controllers: Vec<Controller>,
         budget: Budget,
         seed: u64,
-    ) -> Session<'g> {
+    ) -> Session {
         let mut cache = Cache::new();
         if controllers.contains(&Controller::Ai) {
             // Worked out now, so the AI's first move keeps its whole time budget.
             game.prospects(&mut cache);
         }
         Session {
+            ais: (0..game.players().len()).map(|_| Ai::new(seed ^ 0xA1)).collect(),
             game,
             states: vec![start.clone()],
             start,
@@ -133,7 +134,6 @@ impl<'g> Session<'g> {
             controllers,
             budget,
             clock: None,
-            ais: (0..game.players().len()).map(|_| Ai::new(seed ^ 0xA1)).collect(),
             rng: Rng::new(seed),
             cache,
             tags: Vec::new(),
@@ -142,31 +142,33 @@ impl<'g> Session<'g> {
 
     /// The AI of each player scores positions with these learned weights
     /// (in turn order; `None`: the declared values).
-    pub fn with_weights(mut self, weights: &[Option<Arc<Weights>>]) -> Session<'g> {
+    pub fn with_weights(mut self, weights: &[Option<Arc<Weights>>]) -> Session {
         for (ai, w) in self.ais.iter_mut().zip(weights) {
             *ai = std::mem::replace(ai, Ai::new(0)).with_weights(w.clone());
         }
         self
     }
 
-    /// This match played on a clock: each player's time runs on their turn,
-    /// the AI spends a share of what it has left, and a player whose time
-    /// runs out loses.
-    pub fn with_clock(mut self, control: TimeControl) -> Session<'g> {
-        self.clock = Some(Clock::new(control, self.game.players().len()));
+    /// This match played on a clock: each player's time runs on their turn
+    /// (the player to move's from now), the AI spends a share of what it
+    /// has left, and a player whose time runs out loses.
+    pub fn with_clock(mut self, control: TimeControl) -> Session {
+        let mut clock = Clock::new(control, self.game.players().len());
+        clock.start(now_ms());
+        self.clock = Some(clock);
         self
     }
 
     /// Each player's time left (`white 4:59.3  black 5:00.0`), if there is a clock.
     pub fn clock_line(&self) -> Option<String> {
         let clock = self.clock.as_ref()?;
-        let turn = self.state().turn();
+        let (turn, now) = (self.state().turn(), now_ms());
         let parts: Vec<String> = self
             .game
             .players()
             .iter()
             .enumerate()
-            .map(|(i, name)| format!("{name} {}", clock_text(clock.left(PlayerId::new(i), turn))))
+            .map(|(i, name)| format!("{name} {}", clock_text(clock.left(PlayerId::new(i), turn, now))))
             .collect();
         Some(parts.join("  "))
     }
@@ -210,11 +212,17 @@ impl<'g> Session<'g> {
         })
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move now.
     pub fn push(&mut self, action: Action) {
+        self.push_at(action, now_ms());
+    }
+
+    /// Plays a legal move at `now` (milliseconds, see [`now_ms`]): the
+    /// mover's clock is charged up to then.
+    pub fn push_at(&mut self, action: Action, now: u64) {
         let mover = self.state().turn();
         if let Some(clock) = &mut self.clock {
-            clock.moved(mover);
+            clock.moved(mover, now);
         }
         let next = self.game.play(self.state(), &action);
         self.actions.push(action);
@@ -235,7 +243,7 @@ impl<'g> Session<'g> {
             }
         }
         if let Some(clock) = &mut self.clock {
-            clock.restart();
+            clock.restart(now_ms());
         }
         n
     }
@@ -249,11 +257,11 @@ impl<'g> Session<'g> {
             _ => {
                 let mut budget = self.budget;
                 if let Some(clock) = &self.clock {
-                    let share = clock.allowance(state.turn());
+                    let share = clock.allowance(state.turn(), now_ms());
                     budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
                 }
                 let c = self.ais[state.turn().index()].choose(
-                    self.game,
+                    &self.game,
                     &state,
                     legal,
                     budget,

@@ -1,81 +1,27 @@
-//! One game on the server: where it started, the moves played, who may
-//! play each seat, its clock; and the JSON every page is shown it as.
+//! One game on the server: a [`Session`] (where it started, the moves
+//! played, its clock, its cache) with what the server adds: each move's
+//! name, record and time as the database keeps them, who may play each
+//! seat, and a version every page compares; and the JSON every page is
+//! shown it as.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::store::{ClockSetting, StoredGame, StoredMove};
+use super::store::{StoredGame, StoredMove};
 use super::{ApiError, bad, svg};
+use crate::ai::Budget;
 use crate::core::{Content, Coord, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Action, Ending, Game, Reason, State};
-
-/// Milliseconds since the Unix epoch, now.
-pub(super) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// A game's clock: each player's time left when their clock last stopped,
-/// and since when the running one (the player to move's) runs.
-#[derive(Clone, Debug)]
-pub(super) struct Clock {
-    pub(super) setting: ClockSetting,
-    /// Per player, in turn order, milliseconds.
-    left: Vec<u64>,
-    /// When the player to move's clock started (none before the first
-    /// move: the first player's first move is not timed).
-    since: Option<u64>,
-}
-
-impl Clock {
-    pub(super) fn new(setting: ClockSetting, players: usize) -> Clock {
-        Clock {
-            setting,
-            left: vec![setting.base.as_millis() as u64; players],
-            since: None,
-        }
-    }
-
-    /// Each player's time left at `now`, with `turn` to move.
-    pub(super) fn left_at(&self, turn: usize, now: u64) -> Vec<u64> {
-        let mut left = self.left.clone();
-        if let (Some(since), Some(t)) = (self.since, left.get_mut(turn)) {
-            *t = t.saturating_sub(now.saturating_sub(since));
-        }
-        left
-    }
-
-    /// When `turn`'s time runs out, if their clock runs.
-    pub(super) fn deadline(&self, turn: usize) -> Option<u64> {
-        Some(self.since? + self.left.get(turn)?)
-    }
-
-    /// `mover` moves at `now`: their time is charged and the increment
-    /// added, or `false` if it had run out (nothing changes then).
-    pub(super) fn moved(&mut self, mover: usize, now: u64) -> bool {
-        let left = self.left_at(mover, now);
-        let Some(&t) = left.get(mover) else {
-            return true;
-        };
-        if self.since.is_some() && t == 0 {
-            return false;
-        }
-        self.left = left;
-        self.left[mover] = t + self.setting.increment.as_millis() as u64;
-        self.since = Some(now);
-        true
-    }
-}
+use crate::session::{Clock, Controller, Session, TimeControl, now_ms};
 
 /// One game in the server's memory, as its database row holds it too.
 pub(super) struct Played {
-    pub(super) start: State,
+    /// The game: its rules, start, positions, moves, clock and cache.
+    pub(super) session: Session,
     pub(super) start_fen: String,
-    pub(super) states: Vec<State>,
-    pub(super) actions: Vec<Action>,
+    /// Each move's name, as `moves` names it.
     pub(super) names: Vec<String>,
     /// The moves in the game's notation (SAN; `11-15` under `notation numbered`).
     pub(super) record: Vec<String>,
@@ -83,9 +29,6 @@ pub(super) struct Played {
     pub(super) played: Vec<StoredMove>,
     /// Each player's seat token (none: anyone may move).
     pub(super) seats: Option<Vec<String>>,
-    pub(super) clock: Option<Clock>,
-    /// The player whose time ran out.
-    pub(super) flagged: Option<usize>,
     pub(super) created_ms: u64,
     /// The rule text it is played under, when not the server's (a
     /// playground game).
@@ -110,47 +53,73 @@ pub(super) enum Viewer {
 }
 
 impl Played {
-    /// A new game from `start`.
+    /// A new game of `game` from `start`; its clock, if any, starts with
+    /// the first move (which is not timed).
     pub(super) fn new(
-        game: &Game,
+        game: Arc<Game>,
         start: State,
         seats: Option<Vec<String>>,
-        clock: Option<ClockSetting>,
+        clock: Option<TimeControl>,
     ) -> Played {
+        let players = game.players().len();
+        let start_fen = game.to_fen(&start);
+        // People play every seat: the page asks for the AI's moves.
+        let budget = Budget { depth: 1, time: None };
+        let mut session = Session::new(game, start, vec![Controller::Human; players], budget, 0);
+        session.clock = clock.map(|c| Clock::new(c, players));
         Played {
-            start_fen: game.to_fen(&start),
-            states: vec![start.clone()],
-            start,
-            actions: Vec::new(),
+            session,
+            start_fen,
             names: Vec::new(),
             record: Vec::new(),
             played: Vec::new(),
-            clock: clock.map(|c| Clock::new(c, game.players().len())),
             seats,
-            flagged: None,
             created_ms: now_ms(),
             rules_text: None,
             version: now_ms().saturating_mul(1000),
         }
     }
 
+    /// The rules it is played under.
+    pub(super) fn game(&self) -> &Arc<Game> {
+        &self.session.game
+    }
+
     /// The game as the database keeps it.
-    pub(super) fn stored(&self, game: &Game) -> StoredGame {
+    pub(super) fn stored(&self) -> StoredGame {
         StoredGame {
             id: 0,
-            game: game.name().to_string(),
+            game: self.game().name().to_string(),
             start_fen: self.start_fen.clone(),
             created_ms: self.created_ms,
             seats: self.seats.clone(),
-            clock: self.clock.as_ref().map(|c| c.setting),
-            flagged: self.flagged,
+            clock: self.session.clock.as_ref().map(Clock::control),
+            flagged: self.flagged(),
             moves: self.played.clone(),
             rules_text: self.rules_text.clone(),
         }
     }
 
-    /// A stored game played again from its start.
-    pub(super) fn replayed(game: &Game, stored: &StoredGame) -> Result<Played, String> {
+    /// A stored game played again from its start under `game`; why not,
+    /// if its record does not fit these rules (a row edited by hand, a
+    /// move no longer legal).
+    pub(super) fn replayed(game: Arc<Game>, stored: &StoredGame) -> Result<Played, String> {
+        let players = game.players().len();
+        if let Some(seats) = &stored.seats
+            && seats.len() != players
+        {
+            return Err(format!("it has {} seats for {players} players", seats.len()));
+        }
+        match (stored.flagged, &stored.clock) {
+            (Some(p), _) if p >= players => {
+                return Err(format!(
+                    "its player out of time is number {}, of {players}",
+                    p + 1
+                ));
+            }
+            (Some(_), None) => return Err("a player ran out of time, and it has no clock".into()),
+            _ => {}
+        }
         let mut cache = Cache::new();
         let start = game
             .from_fen_checked(&stored.start_fen, &mut cache)
@@ -158,35 +127,41 @@ impl Played {
         let mut p = Played::new(game, start, stored.seats.clone(), stored.clock);
         p.created_ms = stored.created_ms;
         for (ply, m) in stored.moves.iter().enumerate() {
+            if let Some(clocks) = &m.clocks
+                && (p.session.clock.is_none() || clocks.len() != players)
+            {
+                return Err(format!(
+                    "move {} has {} clocks for {players} players",
+                    ply + 1,
+                    clocks.len()
+                ));
+            }
+            let (legal, _) = p.legal_and_ending().map_err(|e| e.1)?;
             let state = p.last().clone();
-            let legal = game
-                .legal_actions(&state, &mut cache)
-                .map_err(|e| e.to_string())?;
-            let i = game
-                .move_names(&state, &legal)
-                .iter()
+            let i = (p.game().move_names(&state, &legal).iter())
                 .position(|n| *n == m.name)
                 .ok_or_else(|| format!("its move {} ({}) is not legal under these rules", ply + 1, m.name))?;
-            p.push(game, &state, &legal, i, m.played_ms);
+            p.push(&legal, i, m.played_ms);
             // The clocks as they were stored (they ran while it was played).
-            if let (Some(clock), Some(left)) = (&mut p.clock, &m.clocks) {
-                clock.left.clone_from(left);
-                clock.since = Some(m.played_ms);
+            if let Some(clock) = &mut p.session.clock {
+                clock.restore(m.clocks.as_deref(), Some(m.played_ms));
             }
             p.played[ply] = m.clone();
         }
-        p.flagged = stored.flagged;
+        if let (Some(out), Some(clock)) = (stored.flagged, &mut p.session.clock) {
+            clock.flag(PlayerId::new(out));
+        }
         Ok(p)
     }
 
     /// The number of moves played.
     pub(super) fn plies(&self) -> usize {
-        self.states.len() - 1
+        self.session.actions.len()
     }
 
     /// The position now.
     pub(super) fn last(&self) -> &State {
-        self.states.last().expect("a game has a position")
+        self.session.state()
     }
 
     /// The position after the first `ply` moves (`None`: the last), with
@@ -194,8 +169,7 @@ impl Played {
     pub(super) fn at(&self, ply: Option<usize>) -> Result<(&State, usize, usize), ApiError> {
         let last = self.plies();
         let shown = ply.unwrap_or(last);
-        let state = self
-            .states
+        let state = (self.session.states)
             .get(shown)
             .ok_or_else(|| bad(format!("the game has {last} moves, not {shown}")))?;
         Ok((state, shown, last))
@@ -212,80 +186,105 @@ impl Played {
         }
     }
 
-    /// Plays the `i`th of `legal` at `now`, recording its name, its SAN,
-    /// when and the clocks after it (the mover's clock charged).
-    pub(super) fn push(&mut self, game: &Game, state: &State, legal: &[Action], i: usize, now: u64) {
-        let names = game.move_names(state, legal);
-        let next = game.play(state, &legal[i]);
-        let san = game.san(state, &legal[i], legal, &mut Cache::new());
-        let mover = state.turn().index();
-        let clocks = self.clock.as_mut().map(|c| {
-            c.moved(mover, now);
-            c.left.clone()
-        });
-        self.record.push(san.unwrap_or_else(|_| names[i].clone()));
-        self.names.push(names[i].clone());
-        self.actions.push(legal[i].clone());
-        self.states.push(next);
+    /// The legal moves of the position now and how the game stands there
+    /// (ended, and why, or not), with the game's own cache.
+    pub(super) fn legal_and_ending(&mut self) -> Result<(Vec<Action>, Standing), ApiError> {
+        let Session {
+            game, states, cache, ..
+        } = &mut self.session;
+        let state = states.last().expect("a game has a position");
+        legal_and_ending(game, state, cache)
+    }
+
+    /// Plays the `i`th of `legal` (the moves of the position now) at `now`,
+    /// recording its name, its SAN, when, and the clocks after it (the
+    /// mover's clock charged).
+    pub(super) fn push(&mut self, legal: &[Action], i: usize, now: u64) {
+        let Session {
+            game, states, cache, ..
+        } = &mut self.session;
+        let state = states.last().expect("a game has a position");
+        let name = game.move_names(state, legal).swap_remove(i);
+        let san = game.san(state, &legal[i], legal, cache);
+        self.record.push(san.unwrap_or_else(|_| name.clone()));
+        self.session.push_at(legal[i].clone(), now);
+        let clocks = self.session.clock.as_ref().map(|c| c.times().to_vec());
         self.version += 1;
         self.played.push(StoredMove {
-            name: names[i].clone(),
+            name: name.clone(),
             played_ms: now,
             clocks,
         });
+        self.names.push(name);
     }
 
-    /// Takes the last move back (its clocks and a time loss too); false if
-    /// there is none.
+    /// Takes the last move back at `now` (its clocks and a time loss too);
+    /// false if there is none.
     pub(super) fn pop(&mut self, now: u64) -> bool {
-        if self.states.len() < 2 {
+        if self.session.undo() == 0 {
             return false;
         }
-        self.flagged = None;
         self.version += 1;
-        self.states.pop();
-        self.actions.pop();
         self.names.pop();
         self.record.pop();
         self.played.pop();
         let before = self.played.last().and_then(|m| m.clocks.clone());
-        let moves = self.played.len();
-        if let Some(clock) = &mut self.clock {
-            let players = clock.left.len();
-            clock.left = before.unwrap_or_else(|| vec![clock.setting.base.as_millis() as u64; players]);
-            clock.since = (moves > 0).then_some(now);
+        let running = !self.played.is_empty();
+        if let Some(clock) = &mut self.session.clock {
+            clock.restore(before.as_deref(), running.then_some(now));
         }
         true
+    }
+
+    /// The player whose time ran out, if one did.
+    pub(super) fn flagged(&self) -> Option<usize> {
+        self.session.clock.as_ref()?.flagged().map(PlayerId::index)
+    }
+
+    /// The player to move's time ran out: the game ends so.
+    pub(super) fn flag(&mut self) {
+        let turn = self.last().turn();
+        if let Some(clock) = &mut self.session.clock {
+            clock.flag(turn);
+            self.version += 1;
+        }
     }
 
     /// Whether the player to move's time has run out at `now` (and the
     /// game is not flagged already).
     pub(super) fn out_of_time(&self, now: u64) -> bool {
-        let turn = self.last().turn().index();
-        self.flagged.is_none()
-            && (self.clock.as_ref()).is_some_and(|c| c.deadline(turn).is_some_and(|d| now >= d))
+        let turn = self.last().turn();
+        (self.session.clock.as_ref()).is_some_and(|c| c.out_of_time(turn, now))
     }
 
     /// When the player to move runs out of time, if their clock runs.
     pub(super) fn deadline(&self) -> Option<u64> {
-        let turn = self.last().turn().index();
-        self.clock.as_ref().and_then(|c| c.deadline(turn))
+        let turn = self.last().turn();
+        self.session.clock.as_ref().and_then(|c| c.deadline(turn))
     }
 
     /// The JSON of the position after `ply` moves (`None`: the last) for
     /// `viewer`: board, turn, legal moves, record, clocks, result.
     pub(super) fn describe(
-        &self,
-        game: &Game,
+        &mut self,
         id: u64,
         ply: Option<usize>,
         viewer: Viewer,
     ) -> Result<Value, ApiError> {
-        let (state, shown, last) = self.at(ply)?;
-        let mut cache = Cache::new();
-        let (legal, ending) = legal_and_ending(game, state, &mut cache)?;
+        let flagged = self.flagged();
+        let (_, shown, last) = self.at(ply)?;
+        let Session {
+            game,
+            states,
+            actions,
+            cache,
+            clock: game_clock,
+            ..
+        } = &mut self.session;
+        let (game, state) = (&**game, &states[shown]);
+        let (legal, ending) = legal_and_ending(game, state, cache)?;
         let player = |p: PlayerId| game.players()[p.index()].clone();
-        let result = match (self.flagged, ending) {
+        let result = match (flagged, ending) {
             (Some(out), _) if shown == last => Some(time_loss(game, out)),
             (_, Some((e, reason))) => Some(match e {
                 Ending::Win(p) => json!({ "winner": player(p), "reason": reason.to_string() }),
@@ -364,28 +363,28 @@ impl Played {
             }
         }
         let now = now_ms();
-        let clock = self.clock.as_ref().map(|c| {
-            let turn = self.last().turn().index();
+        let clock = game_clock.as_ref().map(|c| {
+            let turn = states[last].turn();
             let left = c.left_at(turn, now);
-            let running = (c.since.is_some() && result.is_none()).then(|| game.players()[turn].clone());
+            let running = (c.running() && result.is_none()).then(|| player(turn));
             json!({
                 "left_ms": game.players().iter().cloned().zip(left.into_iter().map(Value::from)).collect::<serde_json::Map<String, Value>>(),
                 "running": running,
-                "base_ms": c.setting.base.as_millis() as u64,
-                "increment_ms": c.setting.increment.as_millis() as u64,
+                "base_ms": c.control().base.as_millis() as u64,
+                "increment_ms": c.control().increment.as_millis() as u64,
             })
         });
         // The squares the move that led here left and reached.
         let last_move: Vec<String> = match shown.checked_sub(1) {
             Some(before) => {
-                let (from, to) = move_squares(game, &self.states[before], &self.actions[before]);
+                let (from, to) = move_squares(game, &states[before], &actions[before]);
                 from.into_iter().chain(to).map(label).collect()
             }
             None => Vec::new(),
         };
         // The royal pieces of the player to move that stand attacked.
         let check: Vec<String> = game
-            .attacked_royals(state.position(), state.turn(), &mut cache)
+            .attacked_royals(state.position(), state.turn(), cache)
             .map_err(|e| bad(e.to_string()))?
             .into_iter()
             .map(label)
@@ -467,85 +466,75 @@ pub(super) fn legal_and_ending(
     Ok((legal, ending))
 }
 
-/// A clock setting written `MINUTES+SECONDS` (`5+3`; minutes may be a
-/// fraction, `0.5+0`).
-pub fn parse_clock(text: &str) -> Result<ClockSetting, String> {
-    let wrong = || format!("a clock is written MINUTES+SECONDS (5+3, 0.5+0), not {text:?}");
-    let (m, s) = text.trim().split_once('+').ok_or_else(wrong)?;
-    let m: f64 = m.trim().parse().map_err(|_| wrong())?;
-    let s: f64 = s.trim().parse().map_err(|_| wrong())?;
-    if !(m > 0.0 && m <= 10_000.0 && (0.0..=3_600.0).contains(&s)) {
-        return Err(format!(
-            "a clock's minutes must be above 0 and at most 10000, its seconds from 0 to 3600, not {text:?}"
-        ));
-    }
-    Ok(ClockSetting {
-        base: Duration::from_secs_f64(m * 60.0),
-        increment: Duration::from_secs_f64(s),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_game_played_again_from_its_record_has_the_same_clocks() {
-        let game = crate::game::test_game("rules/chess.alg");
-        let mut p = Played::new(&game, game.initial(), None, Some(parse_clock("0.2+0").unwrap()));
+        let game = Arc::new(crate::game::test_game("rules/chess.alg"));
+        let clock: TimeControl = "0.2+0".parse().unwrap();
+        let mut p = Played::new(game.clone(), game.initial(), None, Some(clock));
         let play = |p: &mut Played, name: &str, now: u64| {
-            let state = p.last().clone();
-            let legal = game.legal_actions(&state, &mut Cache::new()).unwrap();
-            let i = game
-                .move_names(&state, &legal)
-                .iter()
+            let (legal, _) = p.legal_and_ending().unwrap();
+            let i = (p.game().move_names(p.last(), &legal).iter())
                 .position(|n| n == name)
                 .unwrap();
-            p.push(&game, &state, &legal, i, now);
+            p.push(&legal, i, now);
         };
-        let clocks = |p: &Played| p.clock.as_ref().map(|c| (c.left.clone(), c.since)).unwrap();
+        let clocks = |p: &Played| {
+            let c = p.session.clock.as_ref().unwrap();
+            (c.times().to_vec(), p.deadline())
+        };
         play(&mut p, "e2e4", 1_000);
         play(&mut p, "e7e5", 2_000);
         // Taken back at 12 s and played again at 20 s: the 8 s since the
         // take-back count (of black's 12), not the 19 s since white's move.
         assert!(p.pop(12_000));
         play(&mut p, "e7e6", 20_000);
-        assert_eq!(clocks(&p), (vec![12_000, 4_000], Some(20_000)));
-        let back = Played::replayed(&game, &p.stored(&game)).unwrap();
+        assert_eq!(clocks(&p), (vec![12_000, 4_000], Some(32_000)));
+        let back = Played::replayed(game.clone(), &p.stored()).unwrap();
         assert_eq!(clocks(&back), clocks(&p));
-        assert_eq!(back.deadline(), p.deadline());
         assert_eq!(back.names, ["e2e4", "e7e6"]);
-    }
-
-    #[test]
-    fn clocks_are_read_and_bad_ones_refused() {
-        let c = parse_clock("5+3").unwrap();
+        // A time loss is kept, and only with a clock.
+        p.flag();
+        let mut stored = p.stored();
         assert_eq!(
-            (c.base, c.increment),
-            (Duration::from_secs(300), Duration::from_secs(3))
+            Played::replayed(game.clone(), &stored).unwrap().flagged(),
+            Some(0)
         );
-        assert_eq!(parse_clock(" 0.5 + 0 ").unwrap().base, Duration::from_secs(30));
-        for bad in [
-            "", "5", "5+", "+3", "x+3", "0+3", "-1+0", "5+-1", "5+99999", "NaN+1",
-        ] {
-            assert!(parse_clock(bad).is_err(), "{bad:?}");
-        }
+        stored.clock = None;
+        assert!(Played::replayed(game, &stored).is_err());
     }
 
     #[test]
-    fn a_clock_charges_the_mover_adds_the_increment_and_runs_out() {
-        let setting = parse_clock("0.1+1").unwrap(); // 6 s, +1 s
-        let mut c = Clock::new(setting, 2);
-        // The first move is not timed; then black's clock runs.
-        assert!(c.moved(0, 1_000));
-        assert_eq!(c.left, vec![7_000, 6_000]);
-        assert_eq!(c.deadline(1), Some(7_000));
-        assert_eq!(c.left_at(1, 3_000), vec![7_000, 4_000]);
-        assert!(c.moved(1, 3_000));
-        assert_eq!(c.left, vec![7_000, 5_000]);
-        // White takes longer than they have: refused, nothing changes.
-        assert!(!c.moved(0, 3_000 + 7_000));
-        assert_eq!(c.left, vec![7_000, 5_000]);
-        assert_eq!(c.left_at(0, 20_000), vec![0, 5_000]);
+    fn a_record_that_does_not_fit_the_rules_is_an_error_not_a_panic() {
+        let game = Arc::new(crate::game::test_game("rules/chess.alg"));
+        let clock: TimeControl = "5+0".parse().unwrap();
+        let mut p = Played::new(
+            game.clone(),
+            game.initial(),
+            Some(vec!["a".into(), "b".into()]),
+            Some(clock),
+        );
+        let (legal, _) = p.legal_and_ending().unwrap();
+        p.push(&legal, 0, 1);
+        let good = p.stored();
+        type Edit = (&'static str, fn(&mut StoredGame));
+        let edits: [Edit; 5] = [
+            ("3 seats for 2 players", |g| {
+                g.seats = Some(vec!["a".into(), "b".into(), "c".into()])
+            }),
+            ("number 8, of 2", |g| g.flagged = Some(7)),
+            ("has 3 clocks", |g| g.moves[0].clocks = Some(vec![1, 2, 3])),
+            ("is not legal", |g| g.moves[0].name = "e2e5".into()),
+            ("does not read", |g| g.start_fen = "8/8 w".into()),
+        ];
+        for (said, edit) in edits {
+            let mut g = good.clone();
+            edit(&mut g);
+            let e = Played::replayed(game.clone(), &g).err().unwrap();
+            assert!(e.contains(said), "{said}: {e}");
+        }
     }
 }

@@ -6,14 +6,23 @@
 //!
 //! The file is the server's own: a new or empty file is made a chessalg
 //! database (SQLite's `application_id` and `user_version` say so); any other
-//! file (not SQLite, another program's database, a newer schema) is refused
-//! with one line and left untouched.
+//! file (not SQLite, another program's database, a newer schema, a chessalg
+//! database with damaged pages) is refused with one line and left byte for
+//! byte as it was. One server at a time: a lock beside the file
+//! (`FILE.lock`, holding the server's process id) is held for the store's
+//! life, and a second server on the same file refuses to start, naming the
+//! process that holds it. A move is stored once: the database refuses a
+//! second move for a ply of a game.
 
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::session::TimeControl;
 
 /// SQLite's `application_id` of a chessalg database ("cALG").
 const APPLICATION_ID: i32 = 0x6341_4c47;
@@ -55,18 +64,41 @@ pub enum StoreError {
     /// A chessalg database of a newer schema.
     #[error("{0} was written by a newer chessalg (schema {1}); give another --db")]
     Newer(PathBuf, i32),
+    /// A chessalg database whose pages are damaged (SQLite's check failed).
+    #[error("{0} is damaged ({1}): it was left as it is; restore a copy, or give another --db")]
+    Damaged(PathBuf, String),
+    /// Another server holds the database.
+    #[error("{path} is in use by {holder}: stop it, or give another --db")]
+    InUse {
+        /// The database.
+        path: PathBuf,
+        /// Who holds it (`another chessalg serve (process 1234)`).
+        holder: String,
+    },
+    /// The lock beside the database could not be made or taken.
+    #[error("cannot lock {0}: {1}")]
+    Lock(PathBuf, std::io::Error),
+    /// The move of that ply is stored already (another copy of the game
+    /// played it): nothing was written.
+    #[error("game {game} has a move {ply} already")]
+    MoveTaken {
+        /// The game.
+        game: u64,
+        /// The ply, from 1.
+        ply: usize,
+    },
+    /// A row of the database does not read as a game (edited by hand, or
+    /// written by something else).
+    #[error("game {game}'s row in the database does not read: {reason}")]
+    BadRow {
+        /// The game.
+        game: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// SQLite failed.
     #[error("the game database failed: {0}")]
     Sqlite(#[from] rusqlite::Error),
-}
-
-/// The clock settings of a game: time at the start and added per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockSetting {
-    /// Each player's time at the start.
-    pub base: Duration,
-    /// Time added after each of the player's moves.
-    pub increment: Duration,
 }
 
 /// A game as the database holds it.
@@ -83,7 +115,7 @@ pub struct StoredGame {
     /// Each player's seat token, in turn order (none: a game without seats).
     pub seats: Option<Vec<String>>,
     /// Its clock, if it has one.
-    pub clock: Option<ClockSetting>,
+    pub clock: Option<TimeControl>,
     /// The player (by index) whose time ran out, if one did.
     pub flagged: Option<usize>,
     /// The moves played, in order.
@@ -107,6 +139,46 @@ pub struct StoredMove {
 /// An open game database.
 pub struct Store {
     connection: Mutex<Connection>,
+    /// The lock file held for the store's life (none in memory).
+    _lock: Option<std::fs::File>,
+}
+
+/// Takes the lock beside the database at `path` (`FILE.lock`) and writes
+/// this process's id in it; an error naming the holder if another process
+/// has it. The lock goes with the process, however it ends (`kill -9`
+/// too): the file left behind holds no lock.
+fn lock(path: &Path) -> Result<std::fs::File, StoreError> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let lock_path = PathBuf::from(name);
+    let failed = |e| StoreError::Lock(lock_path.clone(), e);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(failed)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut text = String::new();
+            let _ = file.take(64).read_to_string(&mut text);
+            let holder = match text.trim().parse::<u32>() {
+                Ok(pid) => format!("another chessalg serve (process {pid})"),
+                Err(_) => format!("another process (it holds {})", lock_path.display()),
+            };
+            return Err(StoreError::InUse {
+                path: path.to_path_buf(),
+                holder,
+            });
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(failed(e)),
+    }
+    file.set_len(0).map_err(failed)?;
+    file.rewind().map_err(failed)?;
+    write!(file, "{}", std::process::id()).map_err(failed)?;
+    Ok(file)
 }
 
 impl std::fmt::Debug for Store {
@@ -122,27 +194,59 @@ impl Store {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
+        let lock = lock(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        // SQLite's side files of a database in WAL mode, made when it is
+        // opened: a refused file is left without new ones beside it.
+        let side = |suffix: &str| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        };
+        let made: Vec<PathBuf> = ["-wal", "-shm"]
+            .iter()
+            .map(|s| side(s))
+            .filter(|p| !p.exists())
+            .collect();
         let connection = Connection::open_with_flags(path, flags)?;
-        Store::prepare(connection, path)
+        let prepared = Store::prepare(connection, path, Some(lock));
+        if prepared.is_err() {
+            for p in made {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        prepared
     }
 
     /// A database in memory, gone when the server stops (tests, fuzzing).
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::prepare(Connection::open_in_memory()?, Path::new(":memory:"))
+        Store::prepare(Connection::open_in_memory()?, Path::new(":memory:"), None)
     }
 
-    fn prepare(connection: Connection, path: &Path) -> Result<Store, StoreError> {
+    fn prepare(
+        connection: Connection,
+        path: &Path,
+        lock: Option<std::fs::File>,
+    ) -> Result<Store, StoreError> {
         let not_ours = |e: rusqlite::Error| match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase) => StoreError::NotADatabase(path.to_path_buf()),
+            Some(rusqlite::ErrorCode::DatabaseCorrupt) => {
+                StoreError::Damaged(path.to_path_buf(), "its first page does not read".into())
+            }
             _ => StoreError::Sqlite(e),
         };
+        // Until the file is known to be ours and whole, nothing is written
+        // to it: not even the checkpoint SQLite makes when it closes.
+        connection.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         connection.busy_timeout(Duration::from_secs(5))?;
         let id: i32 = (connection.query_row("PRAGMA application_id", [], |r| r.get(0))).map_err(not_ours)?;
-        let version: i32 = connection.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        let tables: i64 = connection.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+        let version: i32 = connection
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(not_ours)?;
+        let tables: i64 = (connection.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0)))
+            .map_err(not_ours)?;
         if id == 0 && version == 0 && tables == 0 {
             connection.execute_batch(&format!(
                 "BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
@@ -151,13 +255,17 @@ impl Store {
             return Err(StoreError::Foreign(path.to_path_buf()));
         } else if version > SCHEMA_VERSION {
             return Err(StoreError::Newer(path.to_path_buf(), version));
+        } else {
+            check_pages(&connection, path)?;
         }
+        connection.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
         // Every commit reaches the file before it returns: a process killed
         // after a move was answered keeps it.
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(Store {
             connection: Mutex::new(connection),
+            _lock: lock,
         })
     }
 
@@ -225,50 +333,116 @@ impl Store {
         Ok(())
     }
 
-    /// Game `id`, if the database has it.
+    /// Game `id`, if the database has it; a [`StoreError::BadRow`] if its
+    /// rows do not read as a game (a number out of range, a gap in its
+    /// moves, a value of the wrong type).
     pub fn load(&self, id: u64) -> Result<Option<StoredGame>, StoreError> {
         let c = self.connection();
-        let game = c
+        let bad = |reason: String| StoreError::BadRow { game: id, reason };
+        let unreadable = |e: rusqlite::Error| match e {
+            rusqlite::Error::InvalidColumnType(_, name, kind) => bad(format!("its {name} is {kind}")),
+            rusqlite::Error::FromSqlConversionFailure(i, kind, _) => {
+                bad(format!("its column {} is {kind} where it should not be", i + 1))
+            }
+            e => StoreError::Sqlite(e),
+        };
+        type Row = (
+            String,
+            String,
+            i64,
+            Option<String>,
+            Option<i64>,
+            Option<i64>,
+            Option<i64>,
+            Option<String>,
+        );
+        let row: Option<Row> = c
             .query_row(
-                "SELECT id, game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text
+                "SELECT game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text
                  FROM games WHERE id = ?1",
                 params![id as i64],
                 |r| {
-                    let seats: Option<String> = r.get(4)?;
-                    let base: Option<i64> = r.get(5)?;
-                    let increment: Option<i64> = r.get(6)?;
-                    let flagged: Option<i64> = r.get(7)?;
-                    Ok(StoredGame {
-                        id: r.get::<_, i64>(0)? as u64,
-                        game: r.get(1)?,
-                        start_fen: r.get(2)?,
-                        created_ms: r.get::<_, i64>(3)? as u64,
-                        seats: seats.map(|s| s.split(' ').map(str::to_string).collect()),
-                        clock: base.zip(increment).map(|(b, i)| ClockSetting {
-                            base: Duration::from_millis(b.max(0) as u64),
-                            increment: Duration::from_millis(i.max(0) as u64),
-                        }),
-                        flagged: flagged.map(|p| p.max(0) as usize),
-                        moves: Vec::new(),
-                        rules_text: r.get(8)?,
-                    })
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                    ))
                 },
             )
-            .optional()?;
-        let Some(mut game) = game else {
+            .optional()
+            .map_err(unreadable)?;
+        let Some((game, start_fen, created, seats, base, increment, flagged, rules_text)) = row else {
             return Ok(None);
         };
+        let clock = match (base, increment) {
+            (None, None) => None,
+            (Some(b), Some(i)) => Some(TimeControl {
+                base: Duration::from_millis(natural(b, "clock", id)?),
+                increment: Duration::from_millis(natural(i, "increment", id)?),
+            }),
+            _ => {
+                return Err(bad(
+                    "it has a clock's time without its increment, or the other way".into(),
+                ));
+            }
+        };
+        let seats = match seats {
+            Some(s) if s.split(' ').any(str::is_empty) => {
+                return Err(bad(format!("its seats {s:?} have an empty token")));
+            }
+            s => s.map(|s| s.split(' ').map(str::to_string).collect()),
+        };
+        let mut game = StoredGame {
+            id,
+            game,
+            start_fen,
+            created_ms: natural(created, "creation time", id)?,
+            seats,
+            clock,
+            flagged: flagged
+                .map(|p| natural(p, "player out of time", id))
+                .transpose()?
+                .map(|p| p as usize),
+            moves: Vec::new(),
+            rules_text,
+        };
         let mut statement =
-            c.prepare("SELECT name, played_ms, clocks FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-        let moves = statement.query_map(params![id as i64], |r| {
-            let clocks: Option<String> = r.get(2)?;
-            Ok(StoredMove {
-                name: r.get(0)?,
-                played_ms: r.get::<_, i64>(1)? as u64,
-                clocks: clocks.map(|s| s.split(' ').filter_map(|t| t.parse().ok()).collect()),
+            c.prepare("SELECT ply, name, played_ms, clocks FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        let rows = statement
+            .query_map(params![id as i64], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
             })
-        })?;
-        game.moves = moves.collect::<Result<_, _>>()?;
+            .map_err(unreadable)?;
+        for (expected, row) in rows.enumerate() {
+            let (ply, name, played, clocks) = row.map_err(unreadable)?;
+            if ply != expected as i64 {
+                return Err(bad(format!("its moves jump from {expected} to {}", ply + 1)));
+            }
+            let clocks = match clocks {
+                None => None,
+                Some(text) => Some(
+                    (text.split(' '))
+                        .map(|t| t.parse::<u64>())
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|_| bad(format!("move {}'s clocks {text:?} are not numbers", ply + 1)))?,
+                ),
+            };
+            game.moves.push(StoredMove {
+                name,
+                played_ms: natural(played, "time of a move", id)?,
+                clocks,
+            });
+        }
         Ok(Some(game))
     }
 
@@ -281,13 +455,45 @@ impl Store {
     }
 }
 
+/// SQLite's own check of every page of the database (`quick_check`): an
+/// error naming its first finding if one is damaged.
+fn check_pages(connection: &Connection, path: &Path) -> Result<(), StoreError> {
+    let damaged = |why: String| StoreError::Damaged(path.to_path_buf(), why);
+    let mut statement = (connection.prepare("PRAGMA quick_check(1)")).map_err(|e| damaged(e.to_string()))?;
+    let first: String = (statement.query_row([], |r| r.get(0))).map_err(|e| damaged(e.to_string()))?;
+    if first == "ok" {
+        Ok(())
+    } else {
+        Err(damaged(first))
+    }
+}
+
+/// Stores move `ply` (from 0) of game `id`; a second move for a ply is
+/// refused (the primary key), whoever sends it.
 fn insert_move(c: &Connection, id: u64, ply: usize, m: &StoredMove) -> Result<(), StoreError> {
     let clocks = (m.clocks.as_ref()).map(|c| c.iter().map(u64::to_string).collect::<Vec<_>>().join(" "));
-    c.execute(
-        "INSERT OR REPLACE INTO moves (game_id, ply, name, played_ms, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
+    let inserted = c.execute(
+        "INSERT INTO moves (game_id, ply, name, played_ms, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id as i64, ply as i64, m.name, m.played_ms as i64, clocks],
-    )?;
-    Ok(())
+    );
+    match inserted {
+        Ok(_) => Ok(()),
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
+            Err(StoreError::MoveTaken {
+                game: id,
+                ply: ply + 1,
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A number read from a row that must not be negative.
+fn natural(value: i64, what: &str, game: u64) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|_| StoreError::BadRow {
+        game,
+        reason: format!("its {what} is {value}"),
+    })
 }
 
 #[cfg(test)]
@@ -301,7 +507,7 @@ mod tests {
             start_fen: "startpos".into(),
             created_ms: 5,
             seats: Some(vec!["aa".into(), "bb".into()]),
-            clock: Some(ClockSetting {
+            clock: Some(TimeControl {
                 base: Duration::from_secs(300),
                 increment: Duration::from_secs(3),
             }),
@@ -350,6 +556,105 @@ mod tests {
         let back = store.load(id).unwrap().unwrap();
         assert_eq!((back.moves.len(), back.flagged), (1, None));
         assert_eq!(store.recent(10).unwrap(), vec![id]);
+    }
+
+    #[test]
+    fn a_second_move_for_a_ply_is_refused_and_the_first_kept() {
+        let store = Store::in_memory().unwrap();
+        let id = store.insert(&sample()).unwrap();
+        let other = StoredMove {
+            name: "d2d4".into(),
+            played_ms: 11,
+            clocks: None,
+        };
+        let e = store.push_move(id, 0, &other).unwrap_err();
+        assert!(matches!(e, StoreError::MoveTaken { ply: 1, .. }), "{e}");
+        assert_eq!(store.load(id).unwrap().unwrap().moves, sample().moves);
+        store.push_move(id, 1, &other).unwrap();
+        assert_eq!(store.load(id).unwrap().unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn a_second_store_on_one_file_is_refused_naming_the_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        let first = Store::open(&path).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        let said = e.to_string();
+        assert!(matches!(e, StoreError::InUse { .. }), "{said}");
+        assert!(said.contains("games.sqlite3"), "{said}");
+        assert!(
+            said.contains(&format!("process {}", std::process::id())),
+            "{said}"
+        );
+        drop(first);
+        Store::open(&path).expect("free again once the first is gone");
+    }
+
+    #[test]
+    fn a_damaged_database_is_refused_and_left_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        {
+            let store = Store::open(&path).unwrap();
+            for _ in 0..50 {
+                store.insert(&sample()).unwrap();
+            }
+        }
+        let mut bytes = std::fs::read(&path).unwrap();
+        let page = 4096;
+        assert!(bytes.len() >= 4 * page, "{} bytes", bytes.len());
+        // The moves table's first page: its b-tree header made nonsense.
+        for b in &mut bytes[2 * page..2 * page + 12] {
+            *b = 0xee;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Store::open(&path).unwrap_err();
+        assert!(matches!(e, StoreError::Damaged(..)), "{e}");
+        assert!(e.to_string().contains("damaged"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "the file was changed");
+        let mut names: Vec<_> = (std::fs::read_dir(dir.path()).unwrap())
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["games.sqlite3", "games.sqlite3.lock"]);
+    }
+
+    #[test]
+    fn rows_edited_by_hand_are_a_clear_error_for_their_game() {
+        let store = Store::in_memory().unwrap();
+        let edits = [
+            (
+                "UPDATE games SET created_ms = -5 WHERE id = ?1",
+                "creation time is -5",
+            ),
+            (
+                "UPDATE games SET created_ms = 'soon' WHERE id = ?1",
+                "created_ms is Text",
+            ),
+            (
+                "UPDATE games SET clock_increment_ms = NULL WHERE id = ?1",
+                "without its increment",
+            ),
+            ("UPDATE games SET flagged = -1 WHERE id = ?1", "out of time is -1"),
+            ("UPDATE games SET seats = 'aa  bb' WHERE id = ?1", "empty token"),
+            ("UPDATE moves SET ply = 3 WHERE game_id = ?1", "jump from 0 to 4"),
+            (
+                "UPDATE moves SET clocks = '1 x' WHERE game_id = ?1",
+                "not numbers",
+            ),
+            (
+                "UPDATE moves SET played_ms = 'late' WHERE game_id = ?1",
+                "played_ms is Text",
+            ),
+        ];
+        for (edit, said) in edits {
+            let id = store.insert(&sample()).unwrap();
+            store.connection().execute(edit, params![id as i64]).unwrap();
+            let e = store.load(id).unwrap_err();
+            assert!(matches!(e, StoreError::BadRow { .. }), "{edit}: {e}");
+            assert!(e.to_string().contains(said), "{edit}: {e}");
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if args.games == 0 {
         return Err(Failure::Message("--games must be at least 1".to_string()));
     }
-    let game = load_game(&args.rules)?;
+    let game = std::sync::Arc::new(load_game(&args.rules)?);
     let seats = args
         .seats
         .controllers(&game, PlayerKind::Ai, PlayerKind::Random)?;
@@ -161,13 +161,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 /// Plays game `seed` to its end or the ply limit, after an opening of
 /// random plies (how many, and their seed).
 fn play_one(
-    game: &Game,
+    game: &std::sync::Arc<Game>,
     (controllers, weights): &Setup,
     (budget, clock): (Budget, Option<TimeControl>),
     (seed, (opening, opening_seed)): (u64, (usize, u64)),
     max_plies: usize,
 ) -> Result<Played, PlayError> {
-    let mut m = Session::new(game, game.initial(), controllers.to_vec(), budget, seed).with_weights(weights);
+    let mut m =
+        Session::new(game.clone(), game.initial(), controllers.to_vec(), budget, seed).with_weights(weights);
     m.random_opening(opening, opening_seed)?;
     if let Some(control) = clock {
         m = m.with_clock(control);

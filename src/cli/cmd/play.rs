@@ -308,7 +308,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             ));
         }
     };
-    let game = load_game(&rules)?;
+    let game = std::sync::Arc::new(load_game(&rules)?);
     let mut cache = Cache::new();
     let (start, played) = match (&saved, &args.fen) {
         (Some(_), Some(_)) => {
@@ -342,7 +342,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     };
     let controllers = seats.into_iter().map(Controller::from).collect();
     let weights = args.ai.weights(&game)?;
-    let mut m = Session::new(&game, start, controllers, budget, args.seed).with_weights(&weights);
+    let mut m = Session::new(game.clone(), start, controllers, budget, args.seed).with_weights(&weights);
     for action in played {
         m.push(action);
     }

@@ -7,8 +7,8 @@ use std::time::Duration;
 use clap::Args;
 
 use chessalg::engine::Cache;
-use chessalg::session::Controller;
-use chessalg::web::{ServeOptions, Store, parse_clock, serve};
+use chessalg::session::{Controller, TimeControl};
+use chessalg::web::{HostLimits, ServeOptions, Store, serve};
 
 use super::play::{PlayerKind, SeatArgs, player_weights};
 use crate::cli::{Failure, build_game, load_spec};
@@ -60,6 +60,58 @@ pub struct ServeArgs {
     /// may ask for another.
     #[arg(long, value_name = "MINUTES+SECONDS")]
     pub clock: Option<String>,
+    /// The address people reach the server at (`https://chess.example.org`),
+    /// which seat links start with; by default links are relative to the
+    /// page (the `Host` a request names is never trusted).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// The most connections open at once (default: three quarters of the
+    /// open files the process may have). Past it the longest idle one is
+    /// closed; if all are at work, a new one is answered 503.
+    #[arg(long, value_name = "N", help_heading = "Hosting limits")]
+    pub max_connections: Option<usize>,
+    /// The most event streams (pages following a game live) open at once
+    /// (default: half the connections); past it, 503.
+    #[arg(long, value_name = "N", help_heading = "Hosting limits")]
+    pub max_streams: Option<usize>,
+    /// Seconds a connection may take to send a request's head, from its
+    /// opening or its last answer (an idle connection is closed then).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 20.0,
+        help_heading = "Hosting limits"
+    )]
+    pub idle_timeout: f64,
+    /// Games kept in memory (the database keeps them all): past it, those
+    /// nothing holds go, least recently used first.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10_000,
+        help_heading = "Hosting limits"
+    )]
+    pub max_games: usize,
+    /// New games one client address may make a minute (0: no limit); past it, 429.
+    #[arg(long, value_name = "N", default_value_t = 30, help_heading = "Hosting limits")]
+    pub games_per_minute: u32,
+    /// Rule texts one client address may have the playground check a
+    /// minute (0: no limit); past it, 429.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 120,
+        help_heading = "Hosting limits"
+    )]
+    pub checks_per_minute: u32,
+    /// Megabytes the playground's rule sets may take in memory together.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 512,
+        help_heading = "Hosting limits"
+    )]
+    pub playground_memory: usize,
 }
 
 /// Serves the board until the process is stopped.
@@ -99,9 +151,23 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         start,
         weights: player_weights(&game, &args.weights)?,
         clock: match &args.clock {
-            Some(text) => Some(parse_clock(text).map_err(|e| Failure::Message(format!("--clock: {e}")))?),
+            Some(text) => {
+                Some((text.parse::<TimeControl>()).map_err(|e| Failure::Message(format!("--clock: {e}")))?)
+            }
             None => None,
         },
+        public_url: match &args.public_url {
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                Some(url.trim_end_matches('/').to_string())
+            }
+            Some(url) => {
+                return Err(Failure::Message(format!(
+                    "--public-url must start with http:// or https://, not {url:?}"
+                )));
+            }
+            None => None,
+        },
+        limits: limits(args)?,
     };
     let store = if args.no_db {
         Store::in_memory()
@@ -124,6 +190,41 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         }
     })
     .map_err(|e| Failure::Message(format!("cannot serve on {}:{}: {e}", args.host, args.port)))
+}
+
+/// The hosting limits the flags ask for.
+fn limits(args: &ServeArgs) -> Result<HostLimits, Failure> {
+    let defaults = HostLimits::default();
+    if !(args.idle_timeout > 0.0 && args.idle_timeout <= 3600.0) {
+        return Err(Failure::Message(format!(
+            "--idle-timeout must be a number of seconds above 0 and at most 3600, not {}",
+            args.idle_timeout
+        )));
+    }
+    let positive = |flag: &str, n: usize| {
+        if n == 0 {
+            Err(Failure::Message(format!("--{flag} must be at least 1")))
+        } else {
+            Ok(n)
+        }
+    };
+    let max_connections = positive(
+        "max-connections",
+        args.max_connections.unwrap_or(defaults.max_connections),
+    )?;
+    Ok(HostLimits {
+        max_connections,
+        max_streams: positive(
+            "max-streams",
+            args.max_streams.unwrap_or(max_connections / 2).max(1),
+        )?,
+        idle_timeout: Duration::from_secs_f64(args.idle_timeout),
+        max_games: positive("max-games", args.max_games)?,
+        games_per_minute: args.games_per_minute,
+        checks_per_minute: args.checks_per_minute,
+        playground_bytes: positive("playground-memory", args.playground_memory)?.saturating_mul(1 << 20),
+        ..defaults
+    })
 }
 
 /// The database of `serve` when none is named: `games.sqlite3` in the

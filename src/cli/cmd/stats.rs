@@ -47,7 +47,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     if args.games == 0 || args.depth == 0 {
         return Err(Failure::Message("--games and --depth must be at least 1".into()));
     }
-    let game = load_game(&args.rules)?;
+    let game = std::sync::Arc::new(load_game(&args.rules)?);
     let opts = StatsOptions {
         games: args.games,
         budget: Budget {

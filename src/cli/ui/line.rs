@@ -12,11 +12,12 @@ use super::{Options, result_line, save};
 use crate::cli::{Failure, play_error};
 
 /// Plays `m` to its end (or the ply limit, or end of input) in line mode.
-pub fn run(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
+pub fn run(m: &mut Session, args: &Options<'_>) -> Result<(), Failure> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    let game = m.game;
+    let game = m.game.clone();
+    let game = &*game;
     let mut show_board = true;
     loop {
         let status = m.status().map_err(play_error)?;
@@ -147,7 +148,7 @@ static WRITING: Mutex<()> = Mutex::new(());
 
 /// Writes the game to its journal, Ctrl-C held off meanwhile.
 fn keep(
-    m: &mut Session<'_>,
+    m: &mut Session,
     journal: &Journal,
     ending: Option<chessalg::game::Ending>,
     termination: Option<String>,
@@ -180,7 +181,7 @@ fn move_number(state: &chessalg::game::State) -> String {
     }
 }
 
-fn quit(m: &mut Session<'_>, args: &Options<'_>) -> Result<(), Failure> {
+fn quit(m: &mut Session, args: &Options<'_>) -> Result<(), Failure> {
     keep(m, args.journal, None, Some("abandoned".to_string()))?;
     println!("game kept in {}", args.journal.path().display());
     println!("bye");

@@ -35,7 +35,7 @@ pub fn result_line(game: &Game, status: &Status) -> String {
 
 /// Writes the game's PGN to its journal, whole.
 pub fn save(
-    m: &mut Session<'_>,
+    m: &mut Session,
     journal: &Journal,
     ending: Option<Ending>,
     termination: Option<String>,

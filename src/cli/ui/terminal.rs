@@ -48,7 +48,7 @@ struct View {
 }
 
 /// Runs a match on the terminal board. Returns when it ends or the user quits.
-pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, journal: &Journal) -> Result<(), Failure> {
+pub fn run(m: &mut Session, max_plies: Option<usize>, journal: &Journal) -> Result<(), Failure> {
     let screen = Screen::enter().map_err(io)?;
     let (files, _) = m.game.dimensions();
     let mut view = View {
@@ -70,7 +70,7 @@ pub fn run(m: &mut Session<'_>, max_plies: Option<usize>, journal: &Journal) -> 
 }
 
 fn save_now(
-    m: &mut Session<'_>,
+    m: &mut Session,
     journal: &Journal,
     status: &Status,
     termination: Option<String>,
@@ -79,12 +79,12 @@ fn save_now(
 }
 
 /// Saves the game after a move: it goes on, so no ending and no termination.
-fn save_played(m: &mut Session<'_>, journal: &Journal) -> Result<(), Failure> {
+fn save_played(m: &mut Session, journal: &Journal) -> Result<(), Failure> {
     save(m, journal, None, None)
 }
 
 fn run_loop(
-    m: &mut Session<'_>,
+    m: &mut Session,
     view: &mut View,
     max_plies: Option<usize>,
     journal: &Journal,
@@ -97,7 +97,7 @@ fn run_loop(
             let line = if stopped {
                 format!("Game stopped after {} plies *", m.actions.len())
             } else {
-                result_line(m.game, &status)
+                result_line(&m.game, &status)
             };
             save_now(
                 m,
@@ -223,7 +223,7 @@ fn run_loop(
     }
 }
 
-fn play_human(m: &mut Session<'_>, view: &mut View, status: &Status, i: usize) {
+fn play_human(m: &mut Session, view: &mut View, status: &Status, i: usize) {
     view.message = format!("you played {}", status.sans[i]);
     view.selected = None;
     view.choosing = None;
@@ -272,8 +272,8 @@ fn read_key() -> std::io::Result<Key> {
     }
 }
 
-fn draw(m: &Session<'_>, status: &Status, view: &View) -> std::io::Result<()> {
-    let game = m.game;
+fn draw(m: &Session, status: &Status, view: &View) -> std::io::Result<()> {
+    let game = &m.game;
     let state = m.state();
     let (files, ranks) = game.dimensions();
     let targets: Vec<Coord> = match view.selected {

@@ -1,0 +1,66 @@
+//! Rule texts from strangers (the web playground's): whatever a text says,
+//! it is answered within its limits: an expansion that doubles its work
+//! stops at a stated limit, placed where it is written; every stage stops
+//! at its job's deadline; no file but a regular one is read.
+
+use std::time::{Duration, Instant};
+
+use chessalg::core::budget;
+use chessalg::decl::Spec;
+use chessalg::ir::{ExpandError, Problem};
+use chessalg::source::Source;
+
+/// The first error of loading `text`, with the text its span covers.
+fn first_error(text: &str) -> (Problem, String) {
+    let problems = Spec::load(&Source::new("t.alg", text))
+        .expect_err("the text has an error")
+        .list;
+    let (_, problem) = (problems.into_iter())
+        .find(|(_, p)| !p.is_warning())
+        .expect("an error");
+    let covered = match &problem {
+        Problem::Expand(ExpandError::TooMuchWork { span, .. } | ExpandError::OutOfTime { span }) => {
+            text[span.start..span.end].to_string()
+        }
+        _ => String::new(),
+    };
+    (problem, covered)
+}
+
+#[test]
+fn an_expansion_that_doubles_its_work_stops_at_a_stated_limit_where_it_is_written() {
+    // 41 functions, each calling the one before twice: 2^40 expressions.
+    let text = std::fs::read_to_string("tests/data/untrusted/doubling.alg").unwrap();
+    let started = Instant::now();
+    let (problem, covered) = first_error(&text);
+    assert!(
+        matches!(problem, Problem::Expand(ExpandError::TooMuchWork { limit, .. }) if limit == chessalg::ir::MAX_STEPS),
+        "{problem:?}"
+    );
+    assert_eq!(covered, "%X: f40(step)");
+    assert!(
+        problem.to_string().contains("expands past 2000000 nodes"),
+        "{problem}"
+    );
+    eprintln!("stopped in {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    // Sixteen levels (some 200,000 expressions) are within the limit.
+    let shallow = text.replace("f40(step)", "f16(step)");
+    assert!(Spec::load(&Source::new("t.alg", shallow)).is_ok());
+}
+
+#[test]
+fn an_expansion_stops_at_its_jobs_deadline() {
+    let text = std::fs::read_to_string("tests/data/untrusted/doubling.alg").unwrap();
+    let shallow = text.replace("f40(step)", "f16(step)");
+    let (problem, covered) = budget::within(Instant::now(), || first_error(&shallow));
+    assert!(
+        matches!(problem, Problem::Expand(ExpandError::OutOfTime { .. })),
+        "{problem:?}"
+    );
+    assert_eq!(covered, "%X: f16(step)");
+}
