@@ -44,11 +44,31 @@ pub struct Source {
 }
 
 impl Source {
-    /// A source called `name` holding `text`.
+    /// A source called `name` holding `text`, read as text whatever its
+    /// form: a UTF-8 byte-order mark at its start is left out, and a line
+    /// ending of a carriage return alone (old Mac files) is read as a
+    /// newline (a byte for a byte: spans are those of the text without
+    /// the mark).
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let mut text: String = text.into();
+        if let Some(rest) = text.strip_prefix('\u{feff}') {
+            text = rest.to_string();
+        }
+        if text.contains('\r') {
+            let mut chars = text.chars().peekable();
+            let mut lines = String::with_capacity(text.len());
+            while let Some(c) = chars.next() {
+                lines.push(if c == '\r' && chars.peek() != Some(&'\n') {
+                    '\n'
+                } else {
+                    c
+                });
+            }
+            text = lines;
+        }
         Source {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 

@@ -2,118 +2,12 @@
 //! and a person with curl use it; bad requests get a 4xx and one line of
 //! JSON, and leave the game as it was.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::io::Read;
+use std::process::{Command, Stdio};
 
-/// A running `chessalg serve` on a free port, its games in a database of
-/// its own, stopped when dropped.
-struct Served {
-    child: Child,
-    addr: String,
-    db: std::path::PathBuf,
-    _dir: Option<tempfile::TempDir>,
-}
+mod common;
 
-impl Served {
-    fn start(rules: &str) -> Served {
-        Served::start_with(rules, &[])
-    }
-
-    fn start_with(rules: &str, extra: &[&str]) -> Served {
-        let dir = tempfile::tempdir().unwrap();
-        let mut served = Served::start_on(rules, extra, &dir.path().join("games.sqlite3"));
-        served._dir = Some(dir);
-        served
-    }
-
-    /// A server on the database `db`.
-    fn start_on(rules: &str, extra: &[&str], db: &std::path::Path) -> Served {
-        // (Many games and texts from one address: no rate limit unless a
-        // test asks for one.)
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-            .args(["serve", rules, "--port", "0", "--time-cap", "0.3"])
-            .args(["--games-per-minute", "0", "--checks-per-minute", "0", "--db"])
-            .arg(db)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chessalg serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("serve printed {line:?}"))
-            .to_string();
-        Served {
-            child,
-            addr,
-            db: db.to_path_buf(),
-            _dir: None,
-        }
-    }
-
-    /// One request; the status and the body.
-    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        self.request_as(method, path, body, None)
-    }
-
-    /// One request carrying a seat token (`Authorization: Bearer`).
-    fn request_as(&self, method: &str, path: &str, body: &str, token: Option<&str>) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        )
-        .unwrap();
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).unwrap();
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-        (status, body)
-    }
-
-    /// The event stream of game `id`, opened (its reads time out after `wait`).
-    fn events(&self, id: u64, wait: std::time::Duration) -> TcpStream {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            stream,
-            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        stream.set_read_timeout(Some(wait)).unwrap();
-        stream
-    }
-
-    fn json(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
-        self.json_as(method, path, body, None)
-    }
-
-    fn json_as(&self, method: &str, path: &str, body: &str, token: Option<&str>) -> (u16, serde_json::Value) {
-        let (status, text) = self.request_as(method, path, body, token);
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
-        )
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::served::Served;
 
 #[test]
 fn a_game_is_played_through_the_api_to_its_end() {

@@ -64,3 +64,28 @@ fn an_expansion_stops_at_its_jobs_deadline() {
     );
     assert_eq!(covered, "%X: f16(step)");
 }
+
+#[test]
+fn a_text_with_a_byte_order_mark_or_old_mac_line_endings_reads_as_the_same_game() {
+    let text = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
+    let start_moves = |text: String| {
+        let (spec, _) = Spec::load(&Source::new("t.alg", text)).expect("it loads");
+        let game = chessalg::game::Game::new(&spec).expect("it is a game");
+        let start = game.initial();
+        (
+            game.name().to_string(),
+            game.legal_actions(&start, &mut chessalg::engine::Cache::new())
+                .unwrap()
+                .len(),
+        )
+    };
+    let plain = start_moves(text.clone());
+    assert_eq!(plain, ("Tic-tac-toe".to_string(), 9));
+    assert_eq!(start_moves(format!("\u{feff}{text}")), plain);
+    assert_eq!(start_moves(text.replace('\n', "\r")), plain);
+    assert_eq!(start_moves(text.replace('\n', "\r\n")), plain);
+    // An error in such a text is placed where it is.
+    let broken = format!("\u{feff}{}", text.replace("moves", "moves?").replace('\n', "\r"));
+    let problems = Spec::load(&Source::new("t.alg", broken)).unwrap_err();
+    assert!(!problems.list.is_empty());
+}

@@ -20,8 +20,8 @@ use super::games::{RuleSet, Slot};
 use super::listen::{Busy, ClientAddr, Link};
 use super::played::{Played, Viewer};
 use super::{
-    ApiError, LISTED_GAMES, Server, bad, blocking, conflict, forbidden, not_stored, playground, svg,
-    unavailable,
+    ApiError, CHECKS_AT_ONCE, LISTED_GAMES, Server, bad, blocking, conflict, forbidden, not_stored,
+    playground, svg, unavailable,
 };
 use crate::ai::{Ai, Budget, Rng};
 use crate::engine::Cache;
@@ -167,6 +167,23 @@ pub(super) async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
         "time_ms": server.options.ai_time.as_millis() as u64,
         "time_cap_ms": server.options.ai_cap.as_millis() as u64,
         "clock": clock,
+    }))
+}
+
+/// `GET /api/status`: what the server holds now, against its limits (for
+/// the person hosting it): games in memory, the playground's bytes, event
+/// streams open, rule texts being checked.
+pub(super) async fn status(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
+    let (games, bytes) = server.games.size();
+    let limits = &server.options.limits;
+    Json(json!({
+        "games_in_memory": games,
+        "max_games": limits.max_games,
+        "playground_bytes": bytes,
+        "playground_bytes_limit": limits.playground_bytes,
+        "streams_open": limits.max_streams.max(1) - server.streams.available_permits(),
+        "max_streams": limits.max_streams.max(1),
+        "checks_running": CHECKS_AT_ONCE - server.checks.available_permits(),
     }))
 }
 
@@ -692,9 +709,15 @@ pub(super) async fn check_rules(
         }
         Err(_) => return Ok(Json(json!({ "diagnostics": [playground::too_slow()] }))),
     };
+    let limit = server.options.limits.playground_bytes;
     let (diagnostics, rules) = match checked {
         Ok(rules) => (rules.diagnostics.clone(), Some(rules)),
-        Err(checked) => match checked.built {
+        Err(mut checked) => match checked.built {
+            // A game larger than the playground keeps in all is not played.
+            Some((_, _, bytes)) if body.play && bytes > limit => {
+                checked.diagnostics.push(playground::too_large(bytes, limit));
+                (checked.diagnostics, None)
+            }
             Some((game, spec, bytes)) if body.play => {
                 let rules = server.rule_sets.keep(RuleSet {
                     game: Arc::new(game),

@@ -224,7 +224,6 @@ impl Games {
 
     /// How many games are in memory, and the bytes of the playground rule
     /// sets they use.
-    #[cfg(test)]
     pub(super) fn size(&self) -> (usize, usize) {
         let table = self.lock();
         (table.slots.len(), table.bytes)

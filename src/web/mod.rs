@@ -258,6 +258,7 @@ fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/info", get(api::info))
+        .route("/api/status", get(api::status))
         .route("/api/games", post(api::new_game).get(api::list_games))
         .route("/api/games/{id}", get(api::show))
         .route("/api/games/{id}/events", get(api::events))

@@ -208,6 +208,18 @@ pub(super) fn at_start(message: String) -> Value {
     })
 }
 
+/// The diagnostic of a game that takes more memory (`bytes`) than the
+/// playground keeps in all (`limit`).
+pub(super) fn too_large(bytes: usize, limit: usize) -> Value {
+    let mb = |b: usize| b.div_ceil(1 << 20);
+    json!({
+        "line": 1, "column": 1, "end_line": 1, "end_column": 1,
+        "severity": "error",
+        "message": format!("this game takes {} MB in memory, more than the {} MB the playground keeps for all its games", mb(bytes), mb(limit)),
+        "help": "try a smaller board or fewer pieces, or play it on your own machine (`chessalg serve FILE`)",
+    })
+}
+
 /// The diagnostic of a check that ran out of time.
 pub(super) fn too_slow() -> Value {
     json!({

@@ -464,7 +464,8 @@ fn check_pages(connection: &Connection, path: &Path) -> Result<(), StoreError> {
     if first == "ok" {
         Ok(())
     } else {
-        Err(damaged(first))
+        // (SQLite's report runs over lines: one line here.)
+        Err(damaged(first.split_whitespace().collect::<Vec<_>>().join(" ")))
     }
 }
 

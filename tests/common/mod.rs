@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+pub mod served;
+
 use chessalg::decl::Spec;
 use chessalg::game::Game;
 use chessalg::source::Source;
