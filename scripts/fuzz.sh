@@ -16,7 +16,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(rules engines fen pgn uci web)
+  targets=(rules engines fen pgn uci web playground)
 fi
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
@@ -29,7 +29,7 @@ fi
 
 # Seeds: the inputs the repository already holds.
 byte() { printf "\\x$(printf %02x "$1")"; }
-for t in rules engines fen pgn uci web; do mkdir -p "fuzz/corpus/$t"; done
+for t in rules engines fen pgn uci web playground; do mkdir -p "fuzz/corpus/$t"; done
 for t in rules engines; do
   for f in rules/*.alg tests/data/*/*.alg; do
     cp "$f" "fuzz/corpus/$t/seed-$(echo "$f" | tr '/' '_')"
@@ -58,6 +58,10 @@ printf 'setoption name RulesFile value xiangqi\nposition startpos\ngo movetime 1
 printf '\x00{}\n\x02{"move": "e2e4"}\n\x81\n\x86\n\x04{"random": true}\n\x03{}\n\x87\n' >fuzz/corpus/web/seed-play
 printf '\x00{"fen": "8/8/8/8/8/8/8/K1k5 w - - 0 1"}\n\x12{"move": "Kb1"}\n\x91\n' >fuzz/corpus/web/seed-fen
 printf '\x00{"pgn": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"}\n\x85\n' >fuzz/corpus/web/seed-pgn
+# Playground: a byte (odd: play it), then a rule text (fuzz_targets/playground.rs).
+for f in rules/tictactoe.alg rules/chess.alg rules/checkers.alg rules/shogi.alg tests/data/untrusted/*.alg; do
+  { byte 1; cat "$f"; } >"fuzz/corpus/playground/seed-$(echo "$f" | tr '/' '_')"
+done
 
 status=0
 for t in "${targets[@]}"; do

@@ -49,14 +49,12 @@ fn spec() -> Arc<Spec> {
 fuzz_target!(|data: &[u8]| {
     let game = chessalg_fuzz::bundled(0);
     let options = ServeOptions {
-        addr: "127.0.0.1:0".parse().expect("an address"),
         ai_time: Duration::from_millis(5),
         ai_cap: Duration::from_millis(5),
         ai_depth: 1,
         seats: vec![Controller::Human; 2],
-        start: None,
         weights: vec![None, None],
-        clock: None,
+        ..ServeOptions::default()
     };
     let store = Store::in_memory().expect("an in-memory database");
     let app = routes(spec(), game, options, store);
