@@ -15,7 +15,9 @@
 //! [`search`] and [`apply`] run one program alone (nothing is `attacked`),
 //! for `chessalg apply` and analyses. Every search keeps its scratch in a
 //! [`Cache`] and is bounded by [`Limits`]: a runaway rule ends in an
-//! [`EngineError`], never a hang.
+//! [`EngineError`], never a hang. A cache may also carry a deadline
+//! ([`Cache::set_deadline`]): every search made with it stops with
+//! [`EngineError::OutOfTime`] once the deadline has passed.
 
 mod backtrack;
 mod bulk;
@@ -31,7 +33,9 @@ mod squares;
 mod strategy;
 mod walk;
 
+use std::cell::Cell;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 pub use backtrack::{Backtracker, Successors};
 pub use choice::perft::{SetPerft, Stopped};
@@ -273,12 +277,36 @@ pub fn prepare(
 pub struct Cache {
     pub(crate) backtrack: backtrack::Scratch,
     pub(crate) fast: scratch::FastScratch,
+    /// When the searches run with this cache must stop, if ever.
+    deadline: Option<Instant>,
 }
 
 impl Cache {
     /// An empty cache.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Makes every search run with this cache (each question to an
+    /// [`Engine`], [`search`], and the game layer's and the AI's work made
+    /// of them) stop with [`EngineError::OutOfTime`] once `deadline` has
+    /// passed; `None` (the default) sets no deadline. A search reads the
+    /// clock when it starts and then about once every two thousand states
+    /// it explores (see [`Limits::max_states`]), so it stops within a small
+    /// fraction of a millisecond of the deadline on any board.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The deadline set by [`Cache::set_deadline`], if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// A meter for one question under `limits` that stops at this cache's
+    /// deadline; [`EngineError::OutOfTime`] at once if it has passed.
+    pub(crate) fn meter(&self, limits: &Limits) -> Result<Meter, EngineError> {
+        Meter::until(limits, self.deadline)
     }
 
     /// Makes the searches run with this cache trace (or not) the squares the
@@ -307,11 +335,12 @@ pub fn search<'c>(
     cache: &'c mut Cache,
     limits: &Limits,
 ) -> Result<Successors<'c>, EngineError> {
+    let meter = cache.meter(limits)?;
     backtrack::search_with(
         backtrack::Compiled::plain(program),
         position,
         &mut cache.backtrack,
-        &Meter::new(limits),
+        &meter,
         &backtrack::NoAttacks,
     )
 }
@@ -363,6 +392,11 @@ impl Default for Limits {
 /// an arrival at a loop head or a join point of the program, or a rewrite
 /// made that no such arrival follows; strategies that count by square sets
 /// what they never reach one by one charge what they reach.
+///
+/// A meter with a deadline ([`Cache::set_deadline`]) also reads the clock
+/// once every [`CLOCK_EVERY`] states charged: the charge itself stays one
+/// comparison, against the next count at which the meter looks further
+/// (the limit, or sooner the next reading of the clock).
 #[derive(Debug)]
 pub(crate) struct Meter {
     /// See [`Limits::max_states`].
@@ -370,45 +404,103 @@ pub(crate) struct Meter {
     /// See [`Limits::max_cells`].
     pub(crate) max_cells: usize,
     /// States charged so far.
-    spent: std::cell::Cell<u64>,
+    spent: Cell<u64>,
+    /// The count of states past which a charge looks further: the limit,
+    /// or sooner the count at which the clock is next read (0 once the
+    /// deadline has passed, so that every charge fails).
+    next: Cell<u64>,
+    /// When the question must stop, if ever.
+    deadline: Option<Instant>,
+    /// Whether the clock said the deadline had passed.
+    late: Cell<bool>,
 }
 
+/// How many states a meter with a deadline charges between two readings of
+/// the clock: a few tens of microseconds of any search.
+pub(crate) const CLOCK_EVERY: u64 = 2048;
+
 impl Meter {
-    /// A meter with nothing spent, for one question under `limits`.
+    /// A meter with nothing spent, for one question under `limits`, without
+    /// a deadline.
     pub(crate) fn new(limits: &Limits) -> Meter {
         Meter {
             max_states: limits.max_states,
             max_cells: limits.max_cells,
-            spent: std::cell::Cell::new(0),
+            spent: Cell::new(0),
+            next: Cell::new(limits.max_states),
+            deadline: None,
+            late: Cell::new(false),
         }
     }
 
-    /// Charges one state; the limit's error past [`Limits::max_states`].
+    /// A meter with nothing spent, for one question under `limits` that
+    /// stops at `deadline`: [`EngineError::OutOfTime`] at once (the clock
+    /// read once) if it has passed.
+    pub(crate) fn until(limits: &Limits, deadline: Option<Instant>) -> Result<Meter, EngineError> {
+        let mut meter = Meter::new(limits);
+        if let Some(d) = deadline {
+            if Instant::now() >= d {
+                return Err(EngineError::OutOfTime);
+            }
+            meter.deadline = Some(d);
+            meter.next.set(CLOCK_EVERY.min(limits.max_states));
+        }
+        Ok(meter)
+    }
+
+    /// Charges one state; the limit's error past [`Limits::max_states`]
+    /// (or past the deadline, [`EngineError::OutOfTime`]).
     #[inline(always)]
     pub(crate) fn charge(&self) -> Result<(), EngineError> {
         if self.charge_many(1) {
             Ok(())
         } else {
-            Err(self.state_limit())
+            Err(self.exceeded())
         }
     }
 
     /// Charges `n` states at once; `false` (and nothing charged) if that
-    /// would pass the limit.
+    /// would pass the limit, or once the deadline has passed.
     #[inline(always)]
     pub(crate) fn charge_many(&self, n: u64) -> bool {
         let spent = self.spent.get() + n;
-        if spent > self.max_states {
-            return false;
+        if spent > self.next.get() {
+            return self.charge_past(spent);
         }
         self.spent.set(spent);
         true
     }
 
-    /// The error of a question that passed [`Limits::max_states`].
-    pub(crate) fn state_limit(&self) -> EngineError {
-        EngineError::StateLimit {
-            limit: self.max_states,
+    /// [`Meter::charge_many`] past the next count it looks at: the limit,
+    /// or the clock.
+    #[cold]
+    #[inline(never)]
+    fn charge_past(&self, spent: u64) -> bool {
+        if spent > self.max_states || self.late.get() {
+            return false;
+        }
+        if let Some(deadline) = self.deadline {
+            if Instant::now() >= deadline {
+                self.late.set(true);
+                self.next.set(0);
+                return false;
+            }
+            self.next
+                .set(spent.saturating_add(CLOCK_EVERY).min(self.max_states));
+        }
+        self.spent.set(spent);
+        true
+    }
+
+    /// The error of a question its meter stopped: [`EngineError::OutOfTime`]
+    /// once the deadline has passed, else the limit on states.
+    pub(crate) fn exceeded(&self) -> EngineError {
+        if self.late.get() {
+            EngineError::OutOfTime
+        } else {
+            EngineError::StateLimit {
+                limit: self.max_states,
+            }
         }
     }
 }
@@ -440,6 +532,17 @@ pub enum EngineError {
         /// The limit that was reached.
         limit: usize,
     },
+    /// The deadline set on the search's cache ([`Cache::set_deadline`]) passed.
+    #[error("the search ran out of time")]
+    #[diagnostic(
+        code(chessalg::engine::out_of_time),
+        help(
+            "the search was given a deadline (the AI's time for a move, or a time limit on \
+             checking or playing a rule text) and it passed before the search finished; give it \
+             more time, or ask a smaller question"
+        )
+    )]
+    OutOfTime,
 }
 
 /// Every position `program` leads to from `position`, each once, sorted (see

@@ -262,7 +262,7 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         match self.route(side, position, safe) {
             Route::Choice(p) => {
                 p.each(position, &mut cache.fast.sets, found);
@@ -272,7 +272,7 @@ impl Engine for Meta {
                 .with_walkers(limits, |all| {
                     all.each(side, w, position, guard, &mut cache.fast, found)
                 })
-                .map_err(|_| limits.state_limit()),
+                .map_err(|_| limits.exceeded()),
             Route::Backtrack => {
                 self.backtracker
                     .each_move(side, position, safe, &mut cache.backtrack, limits, found)
@@ -288,12 +288,12 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         match self.route(side, position, safe) {
             Route::Choice(p) => Ok(p.count(position, &mut cache.fast.sets)),
             Route::Walk(w, guard) => self
                 .with_walkers(limits, |all| all.count(side, w, position, guard, &mut cache.fast))
-                .map_err(|_| limits.state_limit()),
+                .map_err(|_| limits.exceeded()),
             Route::Backtrack => count_each(|found| {
                 self.backtracker
                     .each_move(side, position, safe, &mut cache.backtrack, limits, found)
@@ -309,7 +309,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         if let Ok(plan) = &self.pattern_plans[pattern]
             && plan.fits(position)
             && !plan.attacks()
@@ -333,7 +333,7 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         self.backtracker
             .has_result(program, side, position, &mut cache.backtrack, limits)
     }
@@ -347,7 +347,7 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         self.backtracker
             .each_result(program, side, position, &mut cache.backtrack, limits, found)
     }
@@ -360,11 +360,11 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
+        let limits = &cache.meter(limits)?;
         if self.all_walk && self.side_plans.iter().flatten().all(|p| p.fits(position)) {
             return self
                 .with_walkers(limits, |all| all.can_change(side, position, at, &mut cache.fast))
-                .map_err(|_| limits.state_limit());
+                .map_err(|_| limits.exceeded());
         }
         let others: Option<Vec<&FastProgram>> = (0..self.sides())
             .filter(|&q| q != side)
@@ -470,7 +470,7 @@ impl FastProgram {
             FastProgram::Walk(w) => {
                 scratch.sets.load(position, w.codes());
                 w.holds(position, &scratch.sets.occupied, &mut scratch.walk, limits, None)
-                    .map_err(|TooLong| limits.state_limit())
+                    .map_err(|TooLong| limits.exceeded())
             }
         }
     }
@@ -544,7 +544,7 @@ impl FastProgram {
                     limits,
                 )
                 .map(|(hit, _)| hit)
-                .map_err(|TooLong| limits.state_limit())
+                .map_err(|TooLong| limits.exceeded())
             }
         }
     }
