@@ -277,8 +277,73 @@ pub fn prepare(
 pub struct Cache {
     pub(crate) backtrack: backtrack::Scratch,
     pub(crate) fast: scratch::FastScratch,
-    /// When the searches run with this cache must stop, if ever.
+    /// The deadline of the searches, and when to read the clock.
+    clock: Clock,
+}
+
+/// When the searches run with a cache must stop, if ever, and how much work
+/// they may do before the clock is read again.
+#[derive(Clone, Debug, Default)]
+struct Clock {
+    /// When the searches must stop, if ever.
     deadline: Option<Instant>,
+    /// The work they may still do before the clock is read again (see
+    /// [`CLOCK_EVERY`]).
+    credit: u64,
+    /// Whether the clock said the deadline had passed.
+    late: bool,
+}
+
+impl Clock {
+    /// A meter for one question under `limits` that stops at the deadline:
+    /// [`EngineError::OutOfTime`] instead once the deadline is known to
+    /// have passed, or is found so now.
+    #[inline]
+    fn start(&mut self, limits: &Limits) -> Result<Meter, EngineError> {
+        let Some(deadline) = self.deadline else {
+            return Ok(Meter::new(limits));
+        };
+        self.tick_until(deadline)?;
+        Ok(Meter::until(limits, deadline, self.credit))
+    }
+
+    /// Counts a question that charges no state (a choice of rewrites on
+    /// square sets, on a board of at most 128 squares: microseconds):
+    /// [`EngineError::OutOfTime`] as [`Clock::start`] says.
+    #[inline]
+    fn tick(&mut self) -> Result<(), EngineError> {
+        match self.deadline {
+            None => Ok(()),
+            Some(deadline) => self.tick_until(deadline),
+        }
+    }
+
+    /// [`Clock::tick`] under `deadline`.
+    #[inline]
+    fn tick_until(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        if self.late {
+            return Err(EngineError::OutOfTime);
+        }
+        if self.credit < QUESTION_COST {
+            if Instant::now() >= deadline {
+                self.late = true;
+                return Err(EngineError::OutOfTime);
+            }
+            self.credit = CLOCK_EVERY;
+        }
+        self.credit -= QUESTION_COST;
+        Ok(())
+    }
+
+    /// Takes back from `meter`, at the end of its question, what it learnt
+    /// of the clock and the work it left before the next reading.
+    #[inline]
+    fn end(&mut self, meter: &Meter) {
+        if self.deadline.is_some() {
+            self.late |= meter.late.get();
+            self.credit = meter.credit();
+        }
+    }
 }
 
 impl Cache {
@@ -290,23 +355,37 @@ impl Cache {
     /// Makes every search run with this cache (each question to an
     /// [`Engine`], [`search`], and the game layer's and the AI's work made
     /// of them) stop with [`EngineError::OutOfTime`] once `deadline` has
-    /// passed; `None` (the default) sets no deadline. A search reads the
-    /// clock when it starts and then about once every two thousand states
-    /// it explores (see [`Limits::max_states`]), so it stops within a small
-    /// fraction of a millisecond of the deadline on any board.
+    /// passed; `None` (the default) sets no deadline. The clock is read at
+    /// the start of the first question after this call, and then once every
+    /// 2048 units of work: a state explored is one (see
+    /// [`Limits::max_states`]), a question asked 16. So a search stops
+    /// within a small fraction of a millisecond of the deadline on any
+    /// board, and once one has stopped, every later one stops at its start.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
+        self.clock = Clock {
+            deadline,
+            credit: 0,
+            late: false,
+        };
     }
 
     /// The deadline set by [`Cache::set_deadline`], if any.
     pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
+        self.clock.deadline
     }
 
-    /// A meter for one question under `limits` that stops at this cache's
-    /// deadline; [`EngineError::OutOfTime`] at once if it has passed.
-    pub(crate) fn meter(&self, limits: &Limits) -> Result<Meter, EngineError> {
-        Meter::until(limits, self.deadline)
+    /// Runs `question` (one question to the engines) with a meter under
+    /// `limits` that stops at this cache's deadline (see [`Clock::start`]).
+    #[inline]
+    pub(crate) fn metered<T>(
+        &mut self,
+        limits: &Limits,
+        question: impl FnOnce(&mut Cache, &Meter) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        let meter = self.clock.start(limits)?;
+        let answer = question(self, &meter);
+        self.clock.end(&meter);
+        answer
     }
 
     /// Makes the searches run with this cache trace (or not) the squares the
@@ -335,14 +414,16 @@ pub fn search<'c>(
     cache: &'c mut Cache,
     limits: &Limits,
 ) -> Result<Successors<'c>, EngineError> {
-    let meter = cache.meter(limits)?;
-    backtrack::search_with(
+    let meter = cache.clock.start(limits)?;
+    let results = backtrack::search_with(
         backtrack::Compiled::plain(program),
         position,
         &mut cache.backtrack,
         &meter,
         &backtrack::NoAttacks,
-    )
+    );
+    cache.clock.end(&meter);
+    results
 }
 
 /// How many results `each` gives its callback.
@@ -415,9 +496,16 @@ pub(crate) struct Meter {
     late: Cell<bool>,
 }
 
-/// How many states a meter with a deadline charges between two readings of
-/// the clock: a few tens of microseconds of any search.
+/// How much work the searches under a deadline do between two readings of
+/// the clock: a state explored is one unit, a question asked
+/// [`QUESTION_COST`]. A few tens of microseconds of any search.
 pub(crate) const CLOCK_EVERY: u64 = 2048;
+
+/// What a question asked under a deadline costs of [`CLOCK_EVERY`] besides
+/// its states: the strategies that count by square sets charge few or none,
+/// and their questions (on boards of at most 128 squares) take
+/// microseconds, so the clock is read once in 128 of them.
+pub(crate) const QUESTION_COST: u64 = 16;
 
 impl Meter {
     /// A meter with nothing spent, for one question under `limits`, without
@@ -434,25 +522,40 @@ impl Meter {
     }
 
     /// A meter with nothing spent, for one question under `limits` that
-    /// stops at `deadline`: [`EngineError::OutOfTime`] at once (the clock
-    /// read once) if it has passed.
-    pub(crate) fn until(limits: &Limits, deadline: Option<Instant>) -> Result<Meter, EngineError> {
-        let mut meter = Meter::new(limits);
-        if let Some(d) = deadline {
-            if Instant::now() >= d {
-                return Err(EngineError::OutOfTime);
-            }
-            meter.deadline = Some(d);
-            meter.next.set(CLOCK_EVERY.min(limits.max_states));
+    /// stops at `deadline`, reading the clock first once `credit` states
+    /// are charged, then once every [`CLOCK_EVERY`].
+    pub(crate) fn until(limits: &Limits, deadline: Instant, credit: u64) -> Meter {
+        let meter = Meter::new(limits);
+        meter.next.set(credit.min(limits.max_states));
+        Meter {
+            deadline: Some(deadline),
+            ..meter
         }
-        Ok(meter)
+    }
+
+    /// How many states it may still charge before it next reads the clock
+    /// (or meets its limit).
+    fn credit(&self) -> u64 {
+        self.next.get().saturating_sub(self.spent.get())
     }
 
     /// Charges one state; the limit's error past [`Limits::max_states`]
     /// (or past the deadline, [`EngineError::OutOfTime`]).
     #[inline(always)]
     pub(crate) fn charge(&self) -> Result<(), EngineError> {
-        if self.charge_many(1) {
+        let spent = self.spent.get() + 1;
+        if spent > self.next.get() {
+            return self.charge_one_past(spent);
+        }
+        self.spent.set(spent);
+        Ok(())
+    }
+
+    /// [`Meter::charge`] past the next count it looks at.
+    #[cold]
+    #[inline(never)]
+    fn charge_one_past(&self, spent: u64) -> Result<(), EngineError> {
+        if self.charge_past(spent) {
             Ok(())
         } else {
             Err(self.exceeded())
@@ -494,6 +597,7 @@ impl Meter {
 
     /// The error of a question its meter stopped: [`EngineError::OutOfTime`]
     /// once the deadline has passed, else the limit on states.
+    #[cold]
     pub(crate) fn exceeded(&self) -> EngineError {
         if self.late.get() {
             EngineError::OutOfTime

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::engine::{CLOCK_EVERY, Meter};
+use crate::engine::{CLOCK_EVERY, Meter, QUESTION_COST};
 
 /// Every answer `engine` gives about `position` (each side's moves, safe
 /// and not, their counts, the patterns, `can_change` on every square) with
@@ -94,12 +94,18 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
         cache.set_deadline(Some(now));
         assert_eq!(cache.deadline(), Some(now));
         let limits = Limits::default();
+        // Each question on a cache of its own: each reads the clock.
+        let past = || {
+            let mut cache = Cache::new();
+            cache.set_deadline(Some(now));
+            cache
+        };
         let stopped = |r: Result<(), EngineError>| assert_eq!(r, Err(EngineError::OutOfTime), "{what}");
         for side in [WHITE, BLACK] {
             for safe in [false, true] {
                 let mut called = false;
                 stopped(
-                    engine.each_move(side, &position, safe, &mut cache, &limits, &mut |_| {
+                    engine.each_move(side, &position, safe, &mut past(), &limits, &mut |_| {
                         called = true;
                         ControlFlow::Continue(())
                     }),
@@ -107,37 +113,46 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
                 assert!(!called, "{what}: a move given past the deadline");
                 stopped(
                     engine
-                        .count_moves(side, &position, safe, &mut cache, &limits)
+                        .count_moves(side, &position, safe, &mut past(), &limits)
                         .map(drop),
                 );
             }
             for pattern in 0..*patterns {
                 stopped(
                     engine
-                        .pattern_holds(pattern, side, &position, &mut cache, &limits)
+                        .pattern_holds(pattern, side, &position, &mut past(), &limits)
                         .map(drop),
                 );
             }
             stopped(
                 engine
-                    .can_change(side, &position, sq("a1"), &mut cache, &limits)
+                    .can_change(side, &position, sq("a1"), &mut past(), &limits)
                     .map(drop),
             );
             let program = engine.program(side).clone();
             stopped(
                 engine
-                    .has_result(&program, side, &position, &mut cache, &limits)
+                    .has_result(&program, side, &position, &mut past(), &limits)
                     .map(drop),
             );
             stopped(
-                engine.each_result(&program, side, &position, &mut cache, &limits, &mut |_| {
+                engine.each_result(&program, side, &position, &mut past(), &limits, &mut |_| {
                     ControlFlow::Continue(())
                 }),
             );
-            stopped(engine::search(&program, &position, &mut cache, &limits).map(drop));
+            stopped(engine::search(&program, &position, &mut past(), &limits).map(drop));
         }
-        // The same cache without the deadline, and with one far off,
+        // Once a question on a cache stops, every later one stops at its
+        // start; without the deadline, and with one far off, the cache
         // answers as a new one does.
+        assert_eq!(
+            answers(engine.as_ref(), &position, *patterns, &mut cache),
+            Err(EngineError::OutOfTime)
+        );
+        assert_eq!(
+            engine.count_moves(WHITE, &position, false, &mut cache, &limits),
+            Err(EngineError::OutOfTime)
+        );
         cache.set_deadline(None);
         assert_eq!(
             answers(engine.as_ref(), &position, *patterns, &mut cache).unwrap(),
@@ -213,8 +228,8 @@ fn a_meter_reads_the_clock_between_its_charges_and_keeps_its_limit() {
         })
     );
     // A deadline far off changes nothing of that.
-    let far = Some(Instant::now() + Duration::from_secs(3600));
-    let meter = Meter::until(&limits, far).unwrap();
+    let far = Instant::now() + Duration::from_secs(3600);
+    let meter = Meter::until(&limits, far, CLOCK_EVERY);
     for _ in 0..10 * CLOCK_EVERY {
         meter.charge().unwrap();
     }
@@ -224,15 +239,10 @@ fn a_meter_reads_the_clock_between_its_charges_and_keeps_its_limit() {
             limit: 10 * CLOCK_EVERY
         })
     );
-    // A deadline passed: no meter at all.
-    assert_eq!(
-        Meter::until(&limits, Some(Instant::now())).err(),
-        Some(EngineError::OutOfTime)
-    );
     // A deadline that passes while states are charged: the charges fail
     // within the next reading of the clock, and go on failing.
     let soon = Instant::now() + Duration::from_millis(5);
-    let meter = Meter::until(&limits, Some(soon)).unwrap();
+    let meter = Meter::until(&limits, soon, CLOCK_EVERY);
     assert!(meter.charge_many(CLOCK_EVERY / 2));
     std::thread::sleep(Duration::from_millis(10));
     let mut charged = 0;
@@ -246,4 +256,43 @@ fn a_meter_reads_the_clock_between_its_charges_and_keeps_its_limit() {
     assert_eq!(meter.charge(), Err(EngineError::OutOfTime));
     assert!(!meter.charge_many(1));
     assert_eq!(meter.exceeded(), EngineError::OutOfTime);
+}
+
+#[test]
+fn questions_that_charge_nothing_read_the_clock_now_and_then() {
+    let f = Fixture::new();
+    let engines = engines(&f);
+    // The placements on square sets: a question charges no state.
+    let (engine, _, _) = &engines[1];
+    let position = f.board("♟...\n....\n.♙..\n....\n");
+    let limits = Limits::default();
+    let mut cache = Cache::new();
+    let deadline = Instant::now() + Duration::from_millis(20);
+    cache.set_deadline(Some(deadline));
+    // Questions answered once the deadline had passed.
+    let mut late = 0;
+    loop {
+        let answer = engine.count_moves(WHITE, &position, false, &mut cache, &limits);
+        let now = Instant::now();
+        match answer {
+            Ok(n) => assert_eq!(n, 14),
+            Err(e) => {
+                assert_eq!(e, EngineError::OutOfTime);
+                assert!(now >= deadline);
+                break;
+            }
+        }
+        if now >= deadline {
+            late += 1;
+        }
+    }
+    assert!(
+        late <= CLOCK_EVERY / QUESTION_COST + 1,
+        "{late} questions answered past the deadline"
+    );
+    // Every question after the first stopped one stops at its start.
+    for side in [WHITE, BLACK] {
+        let r = engine.count_moves(side, &position, false, &mut cache, &limits);
+        assert_eq!(r, Err(EngineError::OutOfTime));
+    }
 }
