@@ -112,3 +112,87 @@ fn the_command_line_says_the_limit_and_how_to_raise_it() {
     let out = common::run(&["perft", "--help"], b"");
     assert!(common::text(&out.stdout).contains("--max-states <N>"));
 }
+
+/// Whether `r` is the error of a search past its deadline.
+fn is_out_of_time<T: std::fmt::Debug>(r: &Result<T, PlayError>) -> bool {
+    matches!(r, Err(PlayError::Engine(EngineError::OutOfTime)))
+}
+
+#[test]
+fn every_question_to_a_game_past_its_cache_deadline_stops() {
+    use chessalg::engine::Cache;
+    for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+        for path in ["rules/chess.alg", "rules/connect4.alg", "tests/data/gomoku50.alg"] {
+            let game = game_on(path, engine);
+            let mut state = game.initial();
+            let mut cache = Cache::new();
+            let legal = game.legal_actions(&state, &mut cache).unwrap();
+            let candidates = game.candidate_actions(&state, &mut cache).unwrap();
+            cache.set_deadline(Some(Instant::now()));
+            let what = format!("{path} on {engine}");
+            assert!(is_out_of_time(&game.legal_actions(&state, &mut cache)), "{what}");
+            assert!(
+                is_out_of_time(&game.candidate_actions(&state, &mut cache)),
+                "{what}"
+            );
+            assert!(
+                is_out_of_time(&game.generated_actions(&state, &mut cache)),
+                "{what}"
+            );
+            assert!(is_out_of_time(&game.count_legal(&state, &mut cache)), "{what}");
+            assert!(is_out_of_time(&game.has_legal(&state, &mut cache)), "{what}");
+            assert!(
+                is_out_of_time(&game.ending_known(&state, None, &mut cache)),
+                "{what}"
+            );
+            assert!(is_out_of_time(&perft(&game, &state, 3, &mut cache)), "{what}");
+            if path.contains("chess") {
+                // The legality of moves tried one by one, and the check that
+                // ends a game without moves.
+                assert!(!candidates.tested, "{what}");
+                let first = &candidates.actions[0];
+                let tried = game.try_make(&mut state, first, &candidates, &mut cache);
+                assert!(is_out_of_time(&tried.map(|u| u.is_some())), "{what}");
+                assert!(
+                    is_out_of_time(&game.any_legal(&mut state, &candidates, &mut cache)),
+                    "{what}"
+                );
+                assert!(
+                    is_out_of_time(&game.ending_reason(&state, &[], &mut cache)),
+                    "{what}"
+                );
+            } else {
+                // The outcome patterns, and the look for a winning move.
+                assert!(
+                    is_out_of_time(&game.ending_reason(&state, &legal, &mut cache)),
+                    "{what}"
+                );
+                let r = game.winning_move(&state, &candidates, &mut cache);
+                assert!(is_out_of_time(&r), "{what}: {r:?}");
+            }
+            // Without the deadline, the same cache answers as before.
+            cache.set_deadline(None);
+            assert_eq!(game.legal_actions(&state, &mut cache).unwrap(), legal, "{what}");
+            assert_eq!(state, game.initial(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn a_deadline_stops_a_long_perft_soon_after_it_passes() {
+    use chessalg::engine::Cache;
+    use std::time::Duration;
+    // Chess move by move; Connect Four on square sets alone (millions of
+    // leaves a second, too many for the depth asked).
+    for (path, depth) in [("rules/chess.alg", 7), ("rules/connect4.alg", 14)] {
+        let game = game_on(path, EngineChoice::Fast);
+        let mut cache = Cache::new();
+        let started = Instant::now();
+        cache.set_deadline(Some(started + Duration::from_millis(100)));
+        let r = perft(&game, &game.initial(), depth, &mut cache);
+        let took = started.elapsed();
+        eprintln!("{path}: perft {depth} stopped after {took:?}");
+        assert!(is_out_of_time(&r), "{path}: {r:?}");
+        assert!(took < Duration::from_millis(1500), "{path}: {took:?}");
+    }
+}

@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Content, PlayerId};
-use crate::engine::Cache;
-use crate::game::{Game, State};
+use crate::engine::{Cache, EngineError};
+use crate::game::{Game, PlayError, State};
 
 /// The weights of one game's evaluation, in hundredths of a value point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -164,7 +164,9 @@ impl Weights {
     }
 
     /// Calls `f` with each feature of `state` (for the player to move); the
-    /// threats only if `threats` (they cost a search per piece).
+    /// threats only if `threats` (they cost a search per piece). A threat
+    /// whose search fails counts as none; `false` if one of them ran past
+    /// the cache's deadline ([`Cache::set_deadline`]).
     fn each_feature(
         &self,
         game: &Game,
@@ -172,7 +174,8 @@ impl Weights {
         cache: &mut Cache,
         threats: bool,
         mut f: impl FnMut(usize, f32),
-    ) {
+    ) -> bool {
+        let mut in_time = true;
         let mover = state.turn();
         let np = self.pieces.len();
         let nm = self.marks.len().checked_div(np).unwrap_or(0);
@@ -207,11 +210,12 @@ impl Weights {
                     f(b + k * nm + m, s);
                 }
             }
-            if threats
-                && let Some(owner) = game.piece_info(p).owner
-                && game.attacked(state.position(), at, owner, cache).unwrap_or(false)
-            {
-                f(d + 2 * k + usize::from(s < 0.0), 1.0);
+            if threats && let Some(owner) = game.piece_info(p).owner {
+                match game.attacked(state.position(), at, owner, cache) {
+                    Ok(true) => f(d + 2 * k + usize::from(s < 0.0), 1.0),
+                    Err(PlayError::Engine(EngineError::OutOfTime)) => in_time = false,
+                    Ok(false) | Err(_) => {}
+                }
             }
         }
         for (slot, count) in state.position().tallies() {
@@ -224,15 +228,23 @@ impl Weights {
                 f(c + slot, s * f32::from(count));
             }
         }
+        in_time
     }
 
     /// The score of `state` for the player to move, in hundredths (the
     /// search's static score: summed as the features are met, no list kept).
     pub fn evaluate(&self, game: &Game, state: &State, cache: &mut Cache) -> i32 {
+        let (score, _) = self.evaluate_in_time(game, state, cache);
+        score
+    }
+
+    /// [`Weights::evaluate`], and whether its threat tests all finished
+    /// before the cache's deadline (see [`Cache::set_deadline`]).
+    pub(crate) fn evaluate_in_time(&self, game: &Game, state: &State, cache: &mut Cache) -> (i32, bool) {
         let mut score = 0.0;
         let threats = self.threats.iter().any(|&t| t != 0.0);
-        self.each_feature(game, state, cache, threats, |i, x| score += self.get(i) * x);
-        score.round() as i32
+        let in_time = self.each_feature(game, state, cache, threats, |i, x| score += self.get(i) * x);
+        (score.round() as i32, in_time)
     }
 
     /// The score of some features.

@@ -28,7 +28,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::Cache;
+use crate::engine::{Cache, EngineError};
 
 use crate::game::{Action, Candidates, Ending, Game, PlayError, SearchOptions, State, Undo};
 
@@ -121,8 +121,12 @@ enum Stop {
 }
 
 impl From<PlayError> for Stop {
+    /// A search stopped by the cache's deadline is the search's time up.
     fn from(e: PlayError) -> Stop {
-        Stop::Error(e)
+        match e {
+            PlayError::Engine(EngineError::OutOfTime) => Stop::Time,
+            e => Stop::Error(e),
+        }
     }
 }
 
@@ -190,11 +194,15 @@ impl Ai {
 
     /// The static score's base for the player to move: the learned
     /// evaluation if the AI has weights, else the declared material, each
-    /// piece weighed by its scope.
-    fn material(&self, game: &Game, state: &State, cache: &mut Cache) -> i32 {
+    /// piece weighed by its scope (as far as the pieces' prospects are
+    /// known: see [`Game::prospects`]).
+    fn material(&self, game: &Game, state: &State, cache: &mut Cache) -> Result<i32, Stop> {
         match &self.weights {
-            Some(w) => w.evaluate(game, state, cache),
-            None => material(game, game.prospects(cache), state),
+            Some(w) => match w.evaluate_in_time(game, state, cache) {
+                (score, true) => Ok(score),
+                (_, false) => Err(Stop::Time),
+            },
+            None => Ok(material(game, game.known_prospects(), state)),
         }
     }
 
@@ -240,6 +248,15 @@ impl Ai {
     }
 
     /// [`Ai::choose`], giving `report` the best move after each completed iteration.
+    ///
+    /// The search keeps its time: the deadline of its [`Budget`] (or the
+    /// one already set on `cache`, if sooner) is set on `cache` while it
+    /// runs ([`Cache::set_deadline`], the previous one put back after), so
+    /// every search of the engine under it stops there too, and the move
+    /// chosen is the best found by then (the first of `legal` in its order
+    /// if no move was searched in time). What the game works out once (the
+    /// pieces' prospects, [`Game::prospects`]) gets at most half of that
+    /// time, and goes on in later searches where it stopped.
     pub fn choose_reporting(
         &mut self,
         game: &Game,
@@ -250,7 +267,32 @@ impl Ai {
         report: &mut dyn FnMut(&Choice),
     ) -> Result<Choice, PlayError> {
         let started = Instant::now();
-        self.deadline = budget.time.map(|t| started + t);
+        let previous = cache.deadline();
+        let deadline = match (budget.time.map(|t| started + t), previous) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        cache.set_deadline(deadline.map(|d| started + d.saturating_duration_since(started) / 2));
+        game.prospects(cache);
+        cache.set_deadline(deadline);
+        let chosen = self.search_root(game, state, legal, budget, deadline, cache, report);
+        cache.set_deadline(previous);
+        chosen
+    }
+
+    /// The search of [`Ai::choose_reporting`], its deadline set on `cache`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_root(
+        &mut self,
+        game: &Game,
+        state: &State,
+        legal: &[Action],
+        budget: Budget,
+        deadline: Option<Instant>,
+        cache: &mut Cache,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Result<Choice, PlayError> {
+        self.deadline = deadline;
         self.nodes = 0;
         self.active = self.options.unwrap_or_else(|| game.search_options());
         self.after_null = false;
@@ -264,7 +306,7 @@ impl Ai {
         self.seen.remove(&state.key());
         let mut order: Vec<usize> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
-        let prospects = game.prospects(cache);
+        let prospects = game.known_prospects();
         order.sort_by_key(|&i| -material_gain(game, prospects, state, &legal[i]));
         let mut best = Choice {
             index: order[0],
@@ -451,7 +493,11 @@ impl Ai {
         let key = state.key() ^ state.counters_key();
         // At the horizon the material is the static score's base: worked
         // out once, for the lazy test and for the quiescence search.
-        let horizon_material = (depth == 0).then(|| self.material(game, state, cache));
+        let horizon_material = if depth == 0 {
+            Some(self.material(game, state, cache)?)
+        } else {
+            None
+        };
         if let Some(m) = horizon_material
             && let Some(score) = self.lazy_stand(game, state, m, beta, cache)?
         {
@@ -501,7 +547,10 @@ impl Ai {
             return Ok(WIN - ply - 1);
         }
         if depth == 0 {
-            let m = horizon_material.unwrap_or_else(|| self.material(game, state, cache));
+            let m = match horizon_material {
+                Some(m) => m,
+                None => self.material(game, state, cache)?,
+            };
             let at = Horizon {
                 material: m,
                 ply,
@@ -521,7 +570,7 @@ impl Ai {
             && !in_check
             && beta.abs() < MATE_BOUND
             && has_more_than_least(game, state)
-            && self.material(game, state, cache) >= beta
+            && self.material(game, state, cache)? >= beta
         {
             let undo = game.make(state, &Action::pass());
             self.after_null = true;
@@ -538,7 +587,7 @@ impl Ai {
                 return Ok(if score >= MATE_BOUND { beta } else { score });
             }
         }
-        let order = self.order_moves(game, state, &moves.actions, tt_best, ply, cache);
+        let order = self.order_moves(game, state, &moves.actions, tt_best, ply);
         let mut best_score = -WIN - 1;
         let mut best = None;
         let mut searched = 0;
@@ -653,9 +702,8 @@ impl Ai {
         legal: &[Action],
         tt_best: Option<u32>,
         ply: i32,
-        cache: &mut Cache,
     ) -> Vec<(i64, usize)> {
-        let prospects = game.prospects(cache);
+        let prospects = game.known_prospects();
         let killers = self.killers[ply as usize % MAX_PLY];
         let mut order: Vec<(i64, usize)> = legal
             .iter()
@@ -762,7 +810,7 @@ impl Ai {
         if self.seen.contains(&state.key()) {
             return Ok(0);
         }
-        let material = self.material(game, state, cache);
+        let material = self.material(game, state, cache)?;
         if let Some(score) = self.lazy_stand(game, state, material, window.1, cache)? {
             return Ok(score);
         }

@@ -15,7 +15,9 @@
 //! [`search`] and [`apply`] run one program alone (nothing is `attacked`),
 //! for `chessalg apply` and analyses. Every search keeps its scratch in a
 //! [`Cache`] and is bounded by [`Limits`]: a runaway rule ends in an
-//! [`EngineError`], never a hang.
+//! [`EngineError`], never a hang. A cache may also carry a deadline
+//! ([`Cache::set_deadline`]): every search made with it stops with
+//! [`EngineError::OutOfTime`] once the deadline has passed.
 
 mod backtrack;
 mod bulk;
@@ -31,7 +33,9 @@ mod squares;
 mod strategy;
 mod walk;
 
+use std::cell::Cell;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 pub use backtrack::{Backtracker, Successors};
 pub use choice::perft::{SetPerft, Stopped};
@@ -273,12 +277,115 @@ pub fn prepare(
 pub struct Cache {
     pub(crate) backtrack: backtrack::Scratch,
     pub(crate) fast: scratch::FastScratch,
+    /// The deadline of the searches, and when to read the clock.
+    clock: Clock,
+}
+
+/// When the searches run with a cache must stop, if ever, and how much work
+/// they may do before the clock is read again.
+#[derive(Clone, Debug, Default)]
+struct Clock {
+    /// When the searches must stop, if ever.
+    deadline: Option<Instant>,
+    /// The work they may still do before the clock is read again (see
+    /// [`CLOCK_EVERY`]).
+    credit: u64,
+    /// Whether the clock said the deadline had passed.
+    late: bool,
+}
+
+impl Clock {
+    /// A meter for one question under `limits` that stops at the deadline:
+    /// [`EngineError::OutOfTime`] instead once the deadline is known to
+    /// have passed, or is found so now.
+    #[inline]
+    fn start(&mut self, limits: &Limits) -> Result<Meter, EngineError> {
+        let Some(deadline) = self.deadline else {
+            return Ok(Meter::new(limits));
+        };
+        self.tick_until(deadline)?;
+        Ok(Meter::until(limits, deadline, self.credit))
+    }
+
+    /// Counts a question that charges no state (a choice of rewrites on
+    /// square sets, on a board of at most 128 squares: microseconds):
+    /// [`EngineError::OutOfTime`] as [`Clock::start`] says.
+    #[inline]
+    fn tick(&mut self) -> Result<(), EngineError> {
+        match self.deadline {
+            None => Ok(()),
+            Some(deadline) => self.tick_until(deadline),
+        }
+    }
+
+    /// [`Clock::tick`] under `deadline`.
+    #[inline]
+    fn tick_until(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        if self.late {
+            return Err(EngineError::OutOfTime);
+        }
+        if self.credit < QUESTION_COST {
+            if Instant::now() >= deadline {
+                self.late = true;
+                return Err(EngineError::OutOfTime);
+            }
+            self.credit = CLOCK_EVERY;
+        }
+        self.credit -= QUESTION_COST;
+        Ok(())
+    }
+
+    /// Takes back from `meter`, at the end of its question, what it learnt
+    /// of the clock and the work it left before the next reading.
+    #[inline]
+    fn end(&mut self, meter: &Meter) {
+        if self.deadline.is_some() {
+            self.late |= meter.late.get();
+            self.credit = meter.credit();
+        }
+    }
 }
 
 impl Cache {
     /// An empty cache.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Makes every search run with this cache (each question to an
+    /// [`Engine`], [`search`], and the game layer's and the AI's work made
+    /// of them) stop with [`EngineError::OutOfTime`] once `deadline` has
+    /// passed; `None` (the default) sets no deadline. The clock is read at
+    /// the start of the first question after this call, and then once every
+    /// 2048 units of work: a state explored is one (see
+    /// [`Limits::max_states`]), a question asked 16. So a search stops
+    /// within a small fraction of a millisecond of the deadline on any
+    /// board, and once one has stopped, every later one stops at its start.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.clock = Clock {
+            deadline,
+            credit: 0,
+            late: false,
+        };
+    }
+
+    /// The deadline set by [`Cache::set_deadline`], if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.clock.deadline
+    }
+
+    /// Runs `question` (one question to the engines) with a meter under
+    /// `limits` that stops at this cache's deadline (see [`Clock::start`]).
+    #[inline]
+    pub(crate) fn metered<T>(
+        &mut self,
+        limits: &Limits,
+        question: impl FnOnce(&mut Cache, &Meter) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        let meter = self.clock.start(limits)?;
+        let answer = question(self, &meter);
+        self.clock.end(&meter);
+        answer
     }
 
     /// Makes the searches run with this cache trace (or not) the squares the
@@ -307,13 +414,16 @@ pub fn search<'c>(
     cache: &'c mut Cache,
     limits: &Limits,
 ) -> Result<Successors<'c>, EngineError> {
-    backtrack::search_with(
+    let meter = cache.clock.start(limits)?;
+    let results = backtrack::search_with(
         backtrack::Compiled::plain(program),
         position,
         &mut cache.backtrack,
-        &Meter::new(limits),
+        &meter,
         &backtrack::NoAttacks,
-    )
+    );
+    cache.clock.end(&meter);
+    results
 }
 
 /// How many results `each` gives its callback.
@@ -363,6 +473,11 @@ impl Default for Limits {
 /// an arrival at a loop head or a join point of the program, or a rewrite
 /// made that no such arrival follows; strategies that count by square sets
 /// what they never reach one by one charge what they reach.
+///
+/// A meter with a deadline ([`Cache::set_deadline`]) also reads the clock
+/// once every [`CLOCK_EVERY`] states charged: the charge itself stays one
+/// comparison, against the next count at which the meter looks further
+/// (the limit, or sooner the next reading of the clock).
 #[derive(Debug)]
 pub(crate) struct Meter {
     /// See [`Limits::max_states`].
@@ -370,45 +485,126 @@ pub(crate) struct Meter {
     /// See [`Limits::max_cells`].
     pub(crate) max_cells: usize,
     /// States charged so far.
-    spent: std::cell::Cell<u64>,
+    spent: Cell<u64>,
+    /// The count of states past which a charge looks further: the limit,
+    /// or sooner the count at which the clock is next read (0 once the
+    /// deadline has passed, so that every charge fails).
+    next: Cell<u64>,
+    /// When the question must stop, if ever.
+    deadline: Option<Instant>,
+    /// Whether the clock said the deadline had passed.
+    late: Cell<bool>,
 }
 
+/// How much work the searches under a deadline do between two readings of
+/// the clock: a state explored is one unit, a question asked
+/// [`QUESTION_COST`]. A few tens of microseconds of any search.
+pub(crate) const CLOCK_EVERY: u64 = 2048;
+
+/// What a question asked under a deadline costs of [`CLOCK_EVERY`] besides
+/// its states: the strategies that count by square sets charge few or none,
+/// and their questions (on boards of at most 128 squares) take
+/// microseconds, so the clock is read once in 128 of them.
+pub(crate) const QUESTION_COST: u64 = 16;
+
 impl Meter {
-    /// A meter with nothing spent, for one question under `limits`.
+    /// A meter with nothing spent, for one question under `limits`, without
+    /// a deadline.
     pub(crate) fn new(limits: &Limits) -> Meter {
         Meter {
             max_states: limits.max_states,
             max_cells: limits.max_cells,
-            spent: std::cell::Cell::new(0),
+            spent: Cell::new(0),
+            next: Cell::new(limits.max_states),
+            deadline: None,
+            late: Cell::new(false),
         }
     }
 
-    /// Charges one state; the limit's error past [`Limits::max_states`].
+    /// A meter with nothing spent, for one question under `limits` that
+    /// stops at `deadline`, reading the clock first once `credit` states
+    /// are charged, then once every [`CLOCK_EVERY`].
+    pub(crate) fn until(limits: &Limits, deadline: Instant, credit: u64) -> Meter {
+        let meter = Meter::new(limits);
+        meter.next.set(credit.min(limits.max_states));
+        Meter {
+            deadline: Some(deadline),
+            ..meter
+        }
+    }
+
+    /// How many states it may still charge before it next reads the clock
+    /// (or meets its limit).
+    fn credit(&self) -> u64 {
+        self.next.get().saturating_sub(self.spent.get())
+    }
+
+    /// Charges one state; the limit's error past [`Limits::max_states`]
+    /// (or past the deadline, [`EngineError::OutOfTime`]).
     #[inline(always)]
     pub(crate) fn charge(&self) -> Result<(), EngineError> {
-        if self.charge_many(1) {
+        let spent = self.spent.get() + 1;
+        if spent > self.next.get() {
+            return self.charge_one_past(spent);
+        }
+        self.spent.set(spent);
+        Ok(())
+    }
+
+    /// [`Meter::charge`] past the next count it looks at.
+    #[cold]
+    #[inline(never)]
+    fn charge_one_past(&self, spent: u64) -> Result<(), EngineError> {
+        if self.charge_past(spent) {
             Ok(())
         } else {
-            Err(self.state_limit())
+            Err(self.exceeded())
         }
     }
 
     /// Charges `n` states at once; `false` (and nothing charged) if that
-    /// would pass the limit.
+    /// would pass the limit, or once the deadline has passed.
     #[inline(always)]
     pub(crate) fn charge_many(&self, n: u64) -> bool {
         let spent = self.spent.get() + n;
-        if spent > self.max_states {
-            return false;
+        if spent > self.next.get() {
+            return self.charge_past(spent);
         }
         self.spent.set(spent);
         true
     }
 
-    /// The error of a question that passed [`Limits::max_states`].
-    pub(crate) fn state_limit(&self) -> EngineError {
-        EngineError::StateLimit {
-            limit: self.max_states,
+    /// [`Meter::charge_many`] past the next count it looks at: the limit,
+    /// or the clock.
+    #[cold]
+    #[inline(never)]
+    fn charge_past(&self, spent: u64) -> bool {
+        if spent > self.max_states || self.late.get() {
+            return false;
+        }
+        if let Some(deadline) = self.deadline {
+            if Instant::now() >= deadline {
+                self.late.set(true);
+                self.next.set(0);
+                return false;
+            }
+            self.next
+                .set(spent.saturating_add(CLOCK_EVERY).min(self.max_states));
+        }
+        self.spent.set(spent);
+        true
+    }
+
+    /// The error of a question its meter stopped: [`EngineError::OutOfTime`]
+    /// once the deadline has passed, else the limit on states.
+    #[cold]
+    pub(crate) fn exceeded(&self) -> EngineError {
+        if self.late.get() {
+            EngineError::OutOfTime
+        } else {
+            EngineError::StateLimit {
+                limit: self.max_states,
+            }
         }
     }
 }
@@ -440,6 +636,17 @@ pub enum EngineError {
         /// The limit that was reached.
         limit: usize,
     },
+    /// The deadline set on the search's cache ([`Cache::set_deadline`]) passed.
+    #[error("the search ran out of time")]
+    #[diagnostic(
+        code(chessalg::engine::out_of_time),
+        help(
+            "the search was given a deadline (the AI's time for a move, or a time limit on \
+             checking or playing a rule text) and it passed before the search finished; give it \
+             more time, or ask a smaller question"
+        )
+    )]
+    OutOfTime,
 }
 
 /// Every position `program` leads to from `position`, each once, sorted (see

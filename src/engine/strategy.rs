@@ -262,21 +262,22 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
             Route::Choice(p) => {
+                cache.clock.tick()?;
                 p.each(position, &mut cache.fast.sets, found);
                 Ok(())
             }
-            Route::Walk(w, guard) => self
-                .with_walkers(limits, |all| {
+            Route::Walk(w, guard) => cache.metered(limits, |cache, limits| {
+                self.with_walkers(limits, |all| {
                     all.each(side, w, position, guard, &mut cache.fast, found)
                 })
-                .map_err(|_| limits.state_limit()),
-            Route::Backtrack => {
+                .map_err(|_| limits.exceeded())
+            }),
+            Route::Backtrack => cache.metered(limits, |cache, limits| {
                 self.backtracker
                     .each_move(side, position, safe, &mut cache.backtrack, limits, found)
-            }
+            }),
         }
     }
 
@@ -288,15 +289,20 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<u64, EngineError> {
-        let limits = &Meter::new(limits);
         match self.route(side, position, safe) {
-            Route::Choice(p) => Ok(p.count(position, &mut cache.fast.sets)),
-            Route::Walk(w, guard) => self
-                .with_walkers(limits, |all| all.count(side, w, position, guard, &mut cache.fast))
-                .map_err(|_| limits.state_limit()),
-            Route::Backtrack => count_each(|found| {
-                self.backtracker
-                    .each_move(side, position, safe, &mut cache.backtrack, limits, found)
+            Route::Choice(p) => {
+                cache.clock.tick()?;
+                Ok(p.count(position, &mut cache.fast.sets))
+            }
+            Route::Walk(w, guard) => cache.metered(limits, |cache, limits| {
+                self.with_walkers(limits, |all| all.count(side, w, position, guard, &mut cache.fast))
+                    .map_err(|_| limits.exceeded())
+            }),
+            Route::Backtrack => cache.metered(limits, |cache, limits| {
+                count_each(|found| {
+                    self.backtracker
+                        .each_move(side, position, safe, &mut cache.backtrack, limits, found)
+                })
             }),
         }
     }
@@ -309,20 +315,27 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
         if let Ok(plan) = &self.pattern_plans[pattern]
             && plan.fits(position)
             && !plan.attacks()
         {
-            return plan.pattern_holds(pattern, position, &mut cache.fast, limits);
+            if let Some(tests) = plan.tests() {
+                cache.clock.tick()?;
+                return Ok(FastProgram::tests_hold(tests, pattern, position, &mut cache.fast));
+            }
+            return cache.metered(limits, |cache, limits| {
+                plan.holds(position, &mut cache.fast, limits)
+            });
         }
-        self.backtracker.has_result(
-            &self.patterns[pattern],
-            side,
-            position,
-            &mut cache.backtrack,
-            limits,
-        )
+        cache.metered(limits, |cache, limits| {
+            self.backtracker.has_result(
+                &self.patterns[pattern],
+                side,
+                position,
+                &mut cache.backtrack,
+                limits,
+            )
+        })
     }
 
     fn has_result(
@@ -333,9 +346,10 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
-        self.backtracker
-            .has_result(program, side, position, &mut cache.backtrack, limits)
+        cache.metered(limits, |cache, limits| {
+            self.backtracker
+                .has_result(program, side, position, &mut cache.backtrack, limits)
+        })
     }
 
     fn each_result(
@@ -347,9 +361,10 @@ impl Engine for Meta {
         limits: &Limits,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), EngineError> {
-        let limits = &Meter::new(limits);
-        self.backtracker
-            .each_result(program, side, position, &mut cache.backtrack, limits, found)
+        cache.metered(limits, |cache, limits| {
+            self.backtracker
+                .each_result(program, side, position, &mut cache.backtrack, limits, found)
+        })
     }
 
     fn can_change(
@@ -360,31 +375,32 @@ impl Engine for Meta {
         cache: &mut Cache,
         limits: &Limits,
     ) -> Result<bool, EngineError> {
-        let limits = &Meter::new(limits);
-        if self.all_walk && self.side_plans.iter().flatten().all(|p| p.fits(position)) {
-            return self
-                .with_walkers(limits, |all| all.can_change(side, position, at, &mut cache.fast))
-                .map_err(|_| limits.state_limit());
-        }
-        let others: Option<Vec<&FastProgram>> = (0..self.sides())
-            .filter(|&q| q != side)
-            .map(|q| {
-                self.side_plans[q]
-                    .as_ref()
-                    .ok()
-                    .filter(|p| p.fits(position) && !p.attacks())
-            })
-            .collect();
-        if let Some(plans) = others {
-            for p in plans {
-                if p.changes_square(position, at, &mut cache.fast, limits)? {
-                    return Ok(true);
-                }
+        cache.metered(limits, |cache, limits| {
+            if self.all_walk && self.side_plans.iter().flatten().all(|p| p.fits(position)) {
+                return self
+                    .with_walkers(limits, |all| all.can_change(side, position, at, &mut cache.fast))
+                    .map_err(|_| limits.exceeded());
             }
-            return Ok(false);
-        }
-        self.backtracker
-            .can_change(side, position, at, &mut cache.backtrack, limits)
+            let others: Option<Vec<&FastProgram>> = (0..self.sides())
+                .filter(|&q| q != side)
+                .map(|q| {
+                    self.side_plans[q]
+                        .as_ref()
+                        .ok()
+                        .filter(|p| p.fits(position) && !p.attacks())
+                })
+                .collect();
+            if let Some(plans) = others {
+                for p in plans {
+                    if p.changes_square(position, at, &mut cache.fast, limits)? {
+                        return Ok(true);
+                    }
+                }
+                return Ok(false);
+            }
+            self.backtracker
+                .can_change(side, position, at, &mut cache.backtrack, limits)
+        })
     }
 }
 
@@ -470,48 +486,50 @@ impl FastProgram {
             FastProgram::Walk(w) => {
                 scratch.sets.load(position, w.codes());
                 w.holds(position, &scratch.sets.occupied, &mut scratch.walk, limits, None)
-                    .map_err(|TooLong| limits.state_limit())
+                    .map_err(|TooLong| limits.exceeded())
             }
         }
     }
 
-    /// [`FastProgram::holds`] for the game's pattern number `pattern`,
-    /// remembering where it did not hold: on a position made by one change
-    /// in place from such a one, a change that left no square holding what
-    /// a check of the pattern accepts, it does not hold either, untested.
-    pub(crate) fn pattern_holds(
-        &self,
+    /// The choice of rewrites that tells whether it holds, if any: its own,
+    /// or its walker's tests.
+    pub(crate) fn tests(&self) -> Option<&Plan> {
+        match self {
+            FastProgram::Choice(p) => Some(p),
+            FastProgram::Walk(w) => w.choice_tests(),
+        }
+    }
+
+    /// Whether `tests` (a program's [`FastProgram::tests`], the game's
+    /// pattern number `pattern`) hold on `position`, remembering where they
+    /// did not: on a position made by one change in place from such a one,
+    /// a change that left no square holding what a check of the pattern
+    /// accepts, they do not hold either, untested.
+    pub(crate) fn tests_hold(
+        tests: &Plan,
         pattern: usize,
         position: &Position,
         scratch: &mut FastScratch,
-        limits: &Meter,
-    ) -> Result<bool, EngineError> {
-        let plan = match self {
-            FastProgram::Choice(p) => p,
-            FastProgram::Walk(w) => match w.choice_tests() {
-                Some(p) => p,
-                None => return self.holds(position, scratch, limits),
-            },
-        };
+    ) -> bool {
         if scratch.sets.unmet.len() <= pattern {
             scratch.sets.unmet.resize(pattern + 1, Unmet::default());
         }
         let unmet = &mut scratch.sets.unmet[pattern];
         if unmet.has(position.version) {
-            return Ok(false);
+            return false;
         }
         if let Some((from, touched)) = position.came_from
             && unmet.has(from)
-            && !plan.may_hold_anew(touched, &position.cells)
+            && !tests.may_hold_anew(touched, &position.cells)
         {
             unmet.add(position.version);
-            return Ok(false);
+            return false;
         }
-        let holds = plan.holds(position, &mut scratch.sets);
+        let holds = tests.holds(position, &mut scratch.sets);
         if !holds {
             scratch.sets.unmet[pattern].add(position.version);
         }
-        Ok(holds)
+        holds
     }
 
     /// Whether some result on `position` changes `at`; errors as
@@ -544,7 +562,7 @@ impl FastProgram {
                     limits,
                 )
                 .map(|(hit, _)| hit)
-                .map_err(|TooLong| limits.state_limit())
+                .map_err(|TooLong| limits.exceeded())
             }
         }
     }

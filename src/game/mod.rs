@@ -19,7 +19,7 @@ mod state;
 
 use crate::core::{Change, Content, Coord};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError, TryLockError};
 
 use miette::{Diagnostic, SourceSpan};
 use smallvec::SmallVec;
@@ -301,6 +301,8 @@ pub struct Game {
     limits: Limits,
     /// What each piece could still do, worked out when first asked for.
     prospects: OnceLock<Prospects>,
+    /// The work on `prospects` a deadline stopped, to go on with.
+    prospects_work: Mutex<Option<prospects::Progress>>,
     /// Where the moves can leave each piece (none: they change the
     /// board's shape), worked out when first asked for.
     arrivals: OnceLock<Option<plausible::Arrivals>>,
@@ -469,6 +471,7 @@ impl Game {
             initial: State::new(position, first, 0, 1),
             limits: Limits::default(),
             prospects: OnceLock::new(),
+            prospects_work: Mutex::new(None),
             arrivals: OnceLock::new(),
             numbers,
         };
@@ -526,15 +529,48 @@ impl Game {
     }
 
     /// What each piece could still do from each square: worked out on the
-    /// first call (a few thousand small searches), then kept. If a search
-    /// fails (a rule that runs past the engine's limits on an empty board),
-    /// nothing is known and every piece keeps its declared value.
+    /// first call (a few thousand small searches, more on a large board),
+    /// then kept. If a search fails (a rule that runs past the engine's
+    /// limits on an empty board), nothing is known and every piece keeps
+    /// its declared value.
+    ///
+    /// The searches stop at `cache`'s deadline ([`Cache::set_deadline`]):
+    /// then this call knows nothing ([`Prospects::unknown`]), and the next
+    /// goes on where it stopped. While one caller with a deadline works
+    /// them out, another with a deadline knows nothing rather than wait; a
+    /// caller without one waits, and finishes the work if need be.
     pub fn prospects(&self, cache: &mut Cache) -> &Prospects {
         if let Some(p) = self.prospects.get() {
             return p;
         }
-        let p = Prospects::new(self, cache).unwrap_or_else(|_| Prospects::unknown());
+        let mut work = match cache.deadline() {
+            Some(_) => match self.prospects_work.try_lock() {
+                Ok(work) => work,
+                Err(TryLockError::WouldBlock) => return Prospects::none(),
+                Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            },
+            None => self.prospects_work.lock().unwrap_or_else(PoisonError::into_inner),
+        };
+        // Another caller may have finished the work meanwhile.
+        if let Some(p) = self.prospects.get() {
+            return p;
+        }
+        let one_target = self.initial.position().len() <= prospects::EXACT_SQUARES;
+        let progress = work.get_or_insert_with(|| prospects::Progress::new(self, one_target));
+        let p = match progress.resume(self, cache) {
+            Ok(p) => p,
+            Err(PlayError::Engine(EngineError::OutOfTime)) => return Prospects::none(),
+            Err(_) => Prospects::unknown(),
+        };
+        *work = None;
         self.prospects.get_or_init(|| p)
+    }
+
+    /// The prospects if they are worked out (see [`Game::prospects`]), else
+    /// ones that know nothing: what a search under a deadline uses at each
+    /// position, never starting the work there.
+    pub(crate) fn known_prospects(&self) -> &Prospects {
+        self.prospects.get().unwrap_or(Prospects::none())
     }
 
     /// Where the moves can leave each piece (see [`plausible`]).

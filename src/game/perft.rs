@@ -17,7 +17,9 @@ use smallvec::SmallVec;
 
 use crate::core::{Change, PlayerId};
 use crate::decl::{Condition, Legality, TurnOrder};
-use crate::engine::{Cache, CellWrite, Position, SetPerft};
+use std::time::Instant;
+
+use crate::engine::{Cache, CellWrite, EngineError, Position, SetPerft};
 
 use super::{Game, PlayError, State};
 
@@ -193,9 +195,13 @@ fn subtree(
         && let Some(ends) = game.tree_ends()
     {
         if let Some(counter) = game.set_perft(state, &ends) {
+            let deadline = cache.deadline();
             return counter
-                .count(state.position(), state.turn().index(), depth, stop)
-                .map_err(|_| PlayError::Stopped);
+                .count(state.position(), state.turn().index(), depth, stop, deadline)
+                .map_err(|_| match deadline {
+                    Some(d) if Instant::now() >= d => PlayError::Engine(EngineError::OutOfTime),
+                    _ => PlayError::Stopped,
+                });
         }
         let lean = Lean {
             game,

@@ -6,6 +6,7 @@
 //! on the way down (Connect Four, tic-tac-toe and games like them).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::{Plan, Rule, SetCheck, Word, check_places};
 use crate::core::Code;
@@ -132,9 +133,25 @@ impl Flat {
     }
 }
 
-/// Where a counter stopped: asked to, by the flag it was given.
+/// Where a counter stopped: asked to, by the flag it was given, or past
+/// the deadline it was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped;
+
+/// What stops a count early: a flag set, a deadline passed.
+#[derive(Clone, Copy)]
+struct Halt<'a> {
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl Halt<'_> {
+    /// Whether the count must stop now.
+    fn now(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
 
 /// A position as the counter keeps it, with the writes to take back; its
 /// square sets in words of type `W`.
@@ -256,18 +273,22 @@ impl<'e> SetPerft<'e> {
 
     /// The leaves of the tree of `depth` moves from `position` (which must
     /// fit) with `side` to move, none going on from a position where an
-    /// ending pattern holds; [`Stopped`] soon after `stop` is set.
+    /// ending pattern holds; [`Stopped`] soon after `stop` is set or
+    /// `deadline` passes (the flag and the clock are read at each position
+    /// three or more moves from the leaves).
     pub fn count(
         &self,
         position: &Position,
         side: usize,
         depth: u32,
         stop: Option<&AtomicBool>,
+        deadline: Option<Instant>,
     ) -> Result<u64, Stopped> {
+        let halt = Halt { stop, deadline };
         if position.cells.len() <= 64 {
-            self.count_in::<u64>(position, side, depth, stop)
+            self.count_in::<u64>(position, side, depth, halt)
         } else {
-            self.count_in::<Squares>(position, side, depth, stop)
+            self.count_in::<Squares>(position, side, depth, halt)
         }
     }
 
@@ -277,7 +298,7 @@ impl<'e> SetPerft<'e> {
         position: &Position,
         side: usize,
         depth: u32,
-        stop: Option<&AtomicBool>,
+        halt: Halt<'_>,
     ) -> Result<u64, Stopped> {
         let mut board = Board {
             cells: position.cells.clone(),
@@ -288,7 +309,7 @@ impl<'e> SetPerft<'e> {
         for (i, &code) in position.cells.iter().enumerate() {
             board.mark(i, code);
         }
-        self.count_from(&mut board, side % self.moves.len(), depth, 0, stop)
+        self.count_from(&mut board, side % self.moves.len(), depth, 0, halt)
     }
 
     /// [`SetPerft::count`] on `board`, where the patterns `unmet` (bits)
@@ -299,12 +320,12 @@ impl<'e> SetPerft<'e> {
         side: usize,
         depth: u32,
         mut unmet: u64,
-        stop: Option<&AtomicBool>,
+        halt: Halt<'_>,
     ) -> Result<u64, Stopped> {
         if depth == 0 {
             return Ok(1);
         }
-        if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if depth >= 3 && halt.now() {
             return Err(Stopped);
         }
         for &p in &self.ends[side] {
@@ -338,7 +359,7 @@ impl<'e> SetPerft<'e> {
                             still &= !self.completes[w.code as usize];
                         }
                     }
-                    let n = self.count_from(board, next, depth - 1, still, stop);
+                    let n = self.count_from(board, next, depth - 1, still, halt);
                     while board.undo.len() > mark {
                         let (i, old) = board.undo.pop().expect("a write to take back");
                         board.set(i as usize, old);

@@ -7,6 +7,7 @@
 //! on small boards with a few rules defined below.
 
 mod attacks;
+mod deadline;
 mod strategies;
 
 use std::collections::BTreeSet;
