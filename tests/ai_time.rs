@@ -4,15 +4,14 @@
 //! where each move puts a stone on an empty square, a 40x40 board of chess's
 //! sliding pieces), through the library and through the web API.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chessalg::ai::{Ai, Budget};
 use chessalg::engine::Cache;
 
 mod common;
+
+use common::served::Served;
 
 /// The time the AI is asked for.
 const ASKED: Duration = Duration::from_millis(100);
@@ -81,78 +80,17 @@ fn a_deadline_already_on_the_cache_bounds_the_ai_too_and_stays() {
     assert_eq!(cache.deadline(), Some(deadline));
 }
 
-/// A running `chessalg serve` on a free port, its games in a database of
-/// its own, stopped when dropped.
-struct Served {
-    child: Child,
-    addr: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Served {
-    fn start(rules: &str) -> Served {
-        let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chessalg"))
-            .args(["serve", rules, "--port", "0", "--time-cap", "10", "--db"])
-            .arg(dir.path().join("games.sqlite3"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chessalg serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("serve printed {line:?}"))
-            .to_string();
-        Served {
-            child,
-            addr,
-            _dir: dir,
-        }
-    }
-
-    /// One POST; the status and the body.
-    fn post(&self, path: &str, body: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            stream,
-            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        )
-        .unwrap();
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).unwrap();
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
-        (status, body)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_web_ai_answers_in_the_time_asked_on_large_boards() {
     for path in BOARDS {
-        let served = Served::start(path);
-        let (status, body) = served.post("/api/games", "{}");
+        let served = Served::start_with(path, &["--time-cap", "10"]);
+        let (status, body) = served.request("POST", "/api/games", "{}");
         assert_eq!(status, 200, "{body}");
         let game: serde_json::Value = serde_json::from_str(&body).unwrap();
         let id = game["id"].as_u64().unwrap();
         for ply in 0..2 {
             let started = Instant::now();
-            let (status, body) = served.post(&format!("/api/games/{id}/ai"), r#"{"time_ms":100}"#);
+            let (status, body) = served.request("POST", &format!("/api/games/{id}/ai"), r#"{"time_ms":100}"#);
             let took = started.elapsed();
             eprintln!("{path} through the web API, ply {ply}: {took:?}");
             assert_eq!(status, 200, "{body}");

@@ -7,8 +7,12 @@ use std::time::{Duration, Instant};
 
 use chessalg::core::budget;
 use chessalg::decl::Spec;
+use chessalg::engine::{Cache, EngineError};
+use chessalg::game::PlayError;
 use chessalg::ir::{ExpandError, Problem};
 use chessalg::source::Source;
+
+mod common;
 
 /// The first error of loading `text`, with the text its span covers.
 fn first_error(text: &str) -> (Problem, String) {
@@ -63,6 +67,25 @@ fn an_expansion_stops_at_its_jobs_deadline() {
         "{problem:?}"
     );
     assert_eq!(covered, "%X: f16(step)");
+}
+
+/// The searches a job makes stop at its deadline too: a cache made within
+/// the job carries it (what the playground's listing of the first moves
+/// and the pieces' prospects run under).
+#[test]
+fn a_search_made_within_a_job_stops_at_its_deadline() {
+    let game = common::game("rules/chess.alg");
+    let start = game.initial();
+    let late = budget::within(Instant::now(), || game.legal_actions(&start, &mut Cache::new()));
+    assert!(
+        matches!(late, Err(PlayError::Engine(EngineError::OutOfTime))),
+        "{late:?}"
+    );
+    let in_time = budget::within(Instant::now() + Duration::from_secs(60), || {
+        game.legal_actions(&start, &mut Cache::new()).map(|l| l.len())
+    });
+    assert_eq!(in_time.unwrap(), 20);
+    assert_eq!(game.legal_actions(&start, &mut Cache::new()).unwrap().len(), 20);
 }
 
 #[test]

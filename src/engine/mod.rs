@@ -347,9 +347,14 @@ impl Clock {
 }
 
 impl Cache {
-    /// An empty cache.
+    /// An empty cache; its searches stop at the deadline of the job the
+    /// thread works for, if it works under one ([`crate::core::budget`]:
+    /// a rule text from a browser checked), else at none until
+    /// [`Cache::set_deadline`] sets one.
     pub fn new() -> Self {
-        Self::default()
+        let mut cache = Self::default();
+        cache.set_deadline(crate::core::budget::deadline());
+        cache
     }
 
     /// Makes every search run with this cache (each question to an

@@ -224,13 +224,20 @@ pub fn serve(
     store: Store,
     bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
+    let game = Arc::new(game);
+    // What the AI wants to know of the game's pieces, worked out once off
+    // the request path (the AI's answers meanwhile use what is known).
+    let warm = game.clone();
+    std::thread::spawn(move || {
+        warm.prospects(&mut crate::engine::Cache::new());
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         bound(listener.local_addr()?);
         let limits = options.limits.clone();
         let ai_cap = options.ai_cap;
-        let app = routes(Arc::new(spec), Arc::new(game), options, store);
+        let app = routes(Arc::new(spec), game, options, store);
         listen::run(listener, app, &limits, ai_cap).await
     })
 }

@@ -48,12 +48,16 @@ impl Served {
     }
 
     fn start_as(mut command: Command, rules: &str, extra: &[&str], db: &std::path::Path) -> Served {
-        // (Many games and texts from one address: no rate limit unless a
-        // test asks for one.)
-        command.args(["serve", rules, "--port", "0", "--time-cap", "0.3"]);
-        for flag in ["--games-per-minute", "--checks-per-minute"] {
+        command.args(["serve", rules, "--port", "0"]);
+        // (Quick AI answers, and many games and texts from one address:
+        // no rate limit unless a test asks for one.)
+        for (flag, value) in [
+            ("--time-cap", "0.3"),
+            ("--games-per-minute", "0"),
+            ("--checks-per-minute", "0"),
+        ] {
             if !extra.contains(&flag) {
-                command.args([flag, "0"]);
+                command.args([flag, value]);
             }
         }
         let mut child = command
