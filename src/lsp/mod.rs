@@ -532,11 +532,151 @@ fn failure(id: RequestId, code: ErrorCode, message: String) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::normal;
-    use std::path::Path;
+    use super::*;
+    use serde_json::{Value, json};
 
     #[test]
     fn paths_are_normalised_without_the_disk() {
         assert_eq!(normal(Path::new("/a/b/../c/./d.alg")), Path::new("/a/c/d.alg"));
+    }
+
+    fn request(id: i32, method: &str, params: Value) -> Message {
+        Request::new(id.into(), method.into(), params).into()
+    }
+
+    fn notification(method: &str, params: Value) -> Message {
+        Notification::new(method.into(), params).into()
+    }
+
+    /// The server run on `messages`, all waiting before it starts: what
+    /// it sent, and how it ended.
+    fn served(messages: Vec<Message>) -> (Vec<Value>, Result<(), LspError>) {
+        let (server, client) = Connection::memory();
+        for m in messages {
+            client.sender.send(m).unwrap();
+        }
+        drop(client.sender);
+        let ended = run(&server);
+        drop(server);
+        let sent = client
+            .receiver
+            .iter()
+            .map(|m| serde_json::to_value(m).unwrap())
+            .collect();
+        (sent, ended)
+    }
+
+    #[test]
+    fn edits_waiting_together_are_checked_once_and_requests_answered_after() {
+        let uri = "untitled:game.alg";
+        let text = |i: usize| format!("import \"chess.alg\"\nmoves white = piece_moves\nunused_{i} = nil\n");
+        let mut messages = vec![
+            request(1, "initialize", json!({"capabilities": {}})),
+            notification("initialized", json!({})),
+            notification(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": "chessalg", "version": 1, "text": text(1)}}),
+            ),
+        ];
+        for i in 2..=20 {
+            messages.push(notification(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": i}, "contentChanges": [{"text": text(i)}]}),
+            ));
+            if i == 10 {
+                messages.push(request(
+                    2,
+                    "textDocument/documentSymbol",
+                    json!({"textDocument": {"uri": uri}}),
+                ));
+            }
+        }
+        messages.push(request(3, "shutdown", Value::Null));
+        messages.push(request(
+            4,
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        ));
+        messages.push(notification("exit", Value::Null));
+        let (sent, ended) = served(messages);
+        assert!(ended.is_ok(), "{ended:?}");
+        // The handshake, one check (of the newest text), then the requests
+        // in order: the symbols of the newest text; after shutdown, an error.
+        assert_eq!(sent.len(), 5, "{sent:#?}");
+        assert_eq!(sent[0]["id"], 1);
+        assert_eq!(sent[1]["method"], "textDocument/publishDiagnostics");
+        assert_eq!(sent[1]["params"]["version"], 20);
+        let message = sent[1]["params"]["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(message.contains("unused_20"), "{message}");
+        assert_eq!(sent[2]["id"], 2);
+        let names: Vec<&str> = (sent[2]["result"].as_array().unwrap().iter())
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["moves white", "unused_20"]);
+        assert_eq!(sent[3], json!({"id": 3, "result": null}));
+        assert_eq!(sent[4]["id"], 4);
+        assert_eq!(sent[4]["error"]["code"], ErrorCode::InvalidRequest as i32);
+    }
+
+    #[test]
+    fn requests_before_initialize_get_errors_and_exit_without_shutdown_is_one() {
+        let (sent, ended) = served(vec![
+            request(1, "textDocument/hover", json!({})),
+            notification("textDocument/didOpen", json!({})),
+            request(2, "initialize", json!({"capabilities": {}})),
+            request(3, "textDocument/hover", json!({"bad": "params"})),
+            notification("exit", Value::Null),
+        ]);
+        assert_eq!(
+            sent[0]["error"]["code"],
+            ErrorCode::ServerNotInitialized as i32,
+            "{sent:?}"
+        );
+        assert!(sent[1]["result"]["capabilities"].is_object(), "{sent:?}");
+        assert_eq!(
+            sent[2]["error"]["code"],
+            ErrorCode::InvalidParams as i32,
+            "{sent:?}"
+        );
+        assert_eq!(sent.len(), 3);
+        assert!(matches!(ended, Err(LspError::ExitBeforeShutdown)), "{ended:?}");
+        // The end of the messages ends the server quietly.
+        let (sent, ended) = served(vec![request(1, "initialize", json!({"capabilities": {}}))]);
+        assert_eq!(sent.len(), 1);
+        assert!(ended.is_ok());
+    }
+
+    #[test]
+    fn serve_on_bytes_answers_and_ends() {
+        let frame = |m: Value| {
+            let body = m.to_string();
+            format!("Content-Length: {}\r\n\r\n{body}", body.len())
+        };
+        let mut input = frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+        input.push_str("Content-Length: 3\r\n\r\n{[}");
+        input.push_str(&frame(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+        input.push_str(&frame(json!({"jsonrpc": "2.0", "method": "exit"})));
+        let output = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Out(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Out {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        serve_on(std::io::Cursor::new(input.into_bytes()), Out(output.clone())).unwrap();
+        let written = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+        assert_eq!(written.matches("Content-Length: ").count(), 3, "{written}");
+        assert!(
+            written.contains(r#""id":null"#) && written.contains("-32700"),
+            "{written}"
+        );
+        assert!(
+            written.contains(r#""id":2,"jsonrpc":"2.0","result":null"#),
+            "{written}"
+        );
     }
 }
