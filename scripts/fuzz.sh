@@ -16,7 +16,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(rules engines fen pgn uci web playground)
+  targets=(rules engines fen pgn uci web playground lsp)
 fi
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
@@ -29,7 +29,7 @@ fi
 
 # Seeds: the inputs the repository already holds.
 byte() { printf "\\x$(printf %02x "$1")"; }
-for t in rules engines fen pgn uci web playground; do mkdir -p "fuzz/corpus/$t"; done
+for t in rules engines fen pgn uci web playground lsp; do mkdir -p "fuzz/corpus/$t"; done
 for t in rules engines; do
   for f in rules/*.alg tests/data/*/*.alg; do
     cp "$f" "fuzz/corpus/$t/seed-$(echo "$f" | tr '/' '_')"
@@ -62,6 +62,34 @@ printf '\x00{"pgn": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"}\n\x85\n' >fuzz/co
 for f in rules/tictactoe.alg rules/chess.alg rules/checkers.alg rules/shogi.alg tests/data/untrusted/*.alg; do
   { byte 1; cat "$f"; } >"fuzz/corpus/playground/seed-$(echo "$f" | tr '/' '_')"
 done
+# LSP: the first byte 0, a stream as an editor writes it; 1, JSON-RPC
+# messages separated by NUL bytes, framed by the target after `initialize`
+# (fuzz_targets/lsp.rs).
+lsp_session() {
+  local doc='file:///tmp/fuzz-lsp/game.alg'
+  local text='import \"chess.alg\"\n\nmoves white = piece_moves | kingg\nunused = nil\n'
+  local at='"textDocument": {"uri": "'"$doc"'"}, "position": {"line": 2, "character": 16}'
+  printf '%s\n' \
+    '{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "'"$doc"'", "languageId": "chessalg", "version": 1, "text": "'"$text"'"}}}' \
+    '{"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {'"$at"'}}' \
+    '{"jsonrpc": "2.0", "id": 2, "method": "textDocument/definition", "params": {'"$at"'}}' \
+    '{"jsonrpc": "2.0", "id": 3, "method": "textDocument/references", "params": {'"$at"', "context": {"includeDeclaration": true}}}' \
+    '{"jsonrpc": "2.0", "id": 4, "method": "textDocument/completion", "params": {'"$at"'}}' \
+    '{"jsonrpc": "2.0", "id": 5, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": "'"$doc"'"}}}' \
+    '{"jsonrpc": "2.0", "id": 6, "method": "textDocument/formatting", "params": {"textDocument": {"uri": "'"$doc"'"}, "options": {"tabSize": 4, "insertSpaces": true}}}' \
+    '{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": "'"$doc"'", "version": 2}, "contentChanges": [{"text": "moves white = nil\n"}]}}' \
+    '{"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": "'"$doc"'"}}}' \
+    '{"jsonrpc": "2.0", "id": 7, "method": "shutdown"}' \
+    '{"jsonrpc": "2.0", "method": "exit"}'
+}
+lsp_frame() { printf 'Content-Length: %d\r\n\r\n%s' "$(printf '%s' "$1" | wc -c)" "$1"; }
+{
+  byte 0
+  lsp_frame '{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}'
+  lsp_frame '{"jsonrpc": "2.0", "method": "initialized", "params": {}}'
+  lsp_session | while IFS= read -r m; do lsp_frame "$m"; done
+} >fuzz/corpus/lsp/seed-stream
+{ byte 1; lsp_session | tr '\n' '\0'; } >fuzz/corpus/lsp/seed-messages
 
 status=0
 for t in "${targets[@]}"; do

@@ -1,6 +1,8 @@
 //! `chessalg lsp`, spoken to as an editor does: JSON-RPC over its stdin and
 //! stdout (every test), and from headless Neovim's own LSP client where
-//! `nvim` is installed (`.ci/run` installs it).
+//! `nvim` is installed (`.ci/run` installs it). Hostile input too: raw bytes
+//! that break the protocol, messages past the size bound, imports of a
+//! device or a FIFO, a burst of edits.
 
 mod common;
 
@@ -8,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -79,10 +81,46 @@ impl Client {
         self.stdin.flush().unwrap();
     }
 
+    /// Bytes as they are, whatever the protocol says.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// A header announcing `length` bytes, then `body` (which may be
+    /// shorter or longer).
+    fn send_body(&mut self, length: usize, body: &[u8]) {
+        self.send_raw(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+        self.send_raw(body);
+    }
+
     fn receive(&mut self) -> Value {
         self.messages
             .recv_timeout(Duration::from_secs(30))
             .expect("the server answers within 30 s")
+    }
+
+    /// The next message that is not a notification (a response), within
+    /// `wait`; notifications met on the way are kept.
+    fn response_within(&mut self, wait: Duration) -> Value {
+        let end = Instant::now() + wait;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let m =
+                (self.messages.recv_timeout(left)).unwrap_or_else(|_| panic!("no response within {wait:?}"));
+            if m.get("method").is_none() {
+                return m;
+            }
+            self.notes.push(m);
+        }
+    }
+
+    /// The server's peak resident memory so far, in bytes (Linux).
+    fn peak_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -134,6 +172,15 @@ impl Client {
             params["context"] = json!({"includeDeclaration": true});
         }
         self.request(method, params)
+    }
+
+    /// The server still answers: a request on an open document.
+    fn still_answers(&mut self, uri: &str) {
+        let symbols = self.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        assert!(symbols.is_array(), "{symbols}");
     }
 
     fn stop(mut self) {
@@ -414,4 +461,224 @@ fn neovim_shows_diagnostics_hovers_jumps_and_formats() {
         "neovim: first diagnostic {} ms after opening",
         result["first_diagnostic_ms"]
     );
+}
+
+/// A small game, open in the server, to ask about after hostile input.
+fn opened(client: &mut Client) -> (tempfile::TempDir, String) {
+    let (dir, _, game) = files();
+    let text = std::fs::read_to_string(game.trim_start_matches("file://")).unwrap();
+    client.open(&game, &text);
+    assert!(client.diagnostics(&game).is_empty());
+    (dir, game)
+}
+
+/// An error response with no id (the id of a message that was not read).
+fn assert_error_without_id(m: &Value, code: i64) {
+    assert!(m["id"].is_null() && m.get("id").is_some(), "{m}");
+    assert_eq!(m["error"]["code"], code, "{m}");
+    assert!(m["result"].is_null(), "{m}");
+}
+
+#[test]
+fn a_message_past_the_size_bound_is_refused_unread_and_the_next_is_answered() {
+    let mut client = Client::start();
+    let (_dir, game) = opened(&mut client);
+    let before = client.peak_memory();
+    // 64 MiB announced: refused (Invalid Request, id null) as soon as the
+    // header is read, before a byte of the body is sent.
+    let length = 64 << 20;
+    client.send_raw(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+    let m = client.response_within(Duration::from_secs(10));
+    assert_error_without_id(&m, -32600);
+    let message = m["error"]["message"].as_str().unwrap();
+    assert!(message.contains("16777216"), "{message}");
+    // The body: a request (it would be answered if it were read), padded.
+    let request = json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/documentSymbol",
+        "params": {"textDocument": {"uri": game}}})
+    .to_string();
+    let mut body = request.into_bytes();
+    body.resize(length, b' ');
+    for chunk in body.chunks(1 << 20) {
+        client.send_raw(chunk);
+    }
+    drop(body);
+    // The next message is read and answered; the body was skipped, not
+    // kept (nor answered).
+    client.still_answers(&game);
+    assert!(client.notes.iter().all(|n| n["id"] != 99), "{:?}", client.notes);
+    if let (Some(before), Some(peak)) = (before, client.peak_memory()) {
+        eprintln!(
+            "peak memory: {} MiB before a {length}-byte message, {} MiB after",
+            before >> 20,
+            peak >> 20
+        );
+        assert!(
+            peak < before + (16 << 20),
+            "the server kept the body: {peak} bytes at its peak"
+        );
+    }
+    client.stop();
+}
+
+#[test]
+fn a_huge_content_length_is_refused_without_taking_memory() {
+    let mut client = Client::start();
+    let (_dir, _game) = opened(&mut client);
+    let before = client.peak_memory();
+    // The tester's 2.9 GB, then the client goes away mid-body.
+    client.send_body(2_900_000_000, b"{\"jsonrpc\": \"2.0\", ");
+    let m = client.response_within(Duration::from_secs(10));
+    assert_error_without_id(&m, -32600);
+    if let (Some(before), Some(peak)) = (before, client.peak_memory()) {
+        assert!(peak < before + (16 << 20), "{peak} bytes at the server's peak");
+    }
+    // The client goes away: the server ends, quietly.
+    drop(client.stdin);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = client.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server did not end"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn a_message_not_json_or_not_utf8_gets_a_parse_error_and_the_next_is_answered() {
+    let mut client = Client::start();
+    let (_dir, game) = opened(&mut client);
+    // Not JSON.
+    client.send_body(9, b"not json!");
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32700);
+    client.still_answers(&game);
+    // Not UTF-8 (in a string, and outside one).
+    let body = b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"\xff\xfe\"}";
+    client.send_body(body.len(), body);
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32700);
+    client.send_body(3, b"\xc3\x28\x80");
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32700);
+    client.still_answers(&game);
+    // JSON, but not a message: Invalid Request, with the id when it has one.
+    client.send_body(6, b"[1, 2]");
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32600);
+    let body = br#"{"jsonrpc": "2.0", "id": 8, "method": 3}"#;
+    client.send_body(body.len(), body);
+    let m = client.response_within(Duration::from_secs(10));
+    assert_eq!(
+        (m["id"].clone(), m["error"]["code"].clone()),
+        (json!(8), json!(-32600)),
+        "{m}"
+    );
+    // A malformed header: answered, and the server finds the next message.
+    client.send_raw(b"Content-Length: twelve\r\n\r\n{\"id\": 1}");
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32700);
+    client.still_answers(&game);
+    client.send_raw(b"a line that is no header\r\n\r\n");
+    assert_error_without_id(&client.response_within(Duration::from_secs(10)), -32700);
+    client.still_answers(&game);
+    // A body shorter than announced swallows the start of the next
+    // message: that one is lost, but the server finds the one after.
+    client.send_body(40, b"{}");
+    client.notify("initialized", json!({}));
+    client.still_answers(&game);
+    client.stop();
+}
+
+#[test]
+fn an_import_of_a_device_or_a_fifo_is_refused_at_once() {
+    let mut client = Client::start();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.alg");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for (name, target) in [
+        ("stdin.alg", "/dev/stdin".to_string()),
+        ("fifo.alg", fifo.display().to_string()),
+    ] {
+        let path = dir.path().join(name);
+        let text = format!("import \"{target}\"\nimport \"chess.alg\"\n\nmoves white = piece_moves\n");
+        std::fs::write(&path, &text).unwrap();
+        let doc = uri(&path);
+        let started = Instant::now();
+        client.open(&doc, &text);
+        let d = client.diagnostics(&doc);
+        let took = started.elapsed();
+        eprintln!("import of {target}: diagnostics in {took:?}");
+        assert!(took < Duration::from_secs(10), "{took:?}");
+        assert_eq!(d.len(), 1, "{d:?}");
+        let message = d[0]["message"].as_str().unwrap();
+        assert!(
+            message.contains("cannot import") && message.contains("not a regular file"),
+            "{message}"
+        );
+        assert_eq!(d[0]["range"]["start"]["line"], 0, "{}", d[0]);
+        client.still_answers(&doc);
+    }
+    client.stop();
+}
+
+/// Edits come faster than shogi.alg is checked: only the newest text of a
+/// burst is checked, and its diagnostics come within seconds of the burst.
+#[test]
+fn two_hundred_quick_edits_are_caught_up_at_once() {
+    let path = std::path::absolute("rules/shogi.alg").unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = uri(&path);
+    let mut client = Client::start();
+    client.open(&doc, &text);
+    assert!(client.diagnostics(&doc).is_empty());
+    let edits = 200;
+    let started = Instant::now();
+    for i in 1..=edits {
+        // Each edit adds a definition nothing uses: a warning that names it.
+        let changed = format!("{text}\nedit_{i} = nil\n");
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": doc, "version": i + 1}, "contentChanges": [{"text": changed}]}),
+        );
+    }
+    let sent = started.elapsed();
+    let last = format!("`edit_{edits}` is never used");
+    let mut published = 0;
+    loop {
+        let d = client.diagnostics(&doc);
+        published += 1;
+        if d.iter()
+            .any(|d| d["message"].as_str().unwrap_or("").contains(&last))
+        {
+            assert_eq!(d.len(), 1, "{d:?}");
+            break;
+        }
+    }
+    let took = started.elapsed();
+    eprintln!(
+        "{edits} edits of shogi.alg: sent in {sent:?}, caught up {took:?} after the first \
+         ({:?} after the last), {published} diagnostics published",
+        took - sent
+    );
+    // One check per edit took 19 s here (49 s on a tester's machine); a
+    // check or two, well under a second.
+    assert!(
+        took < Duration::from_secs(6),
+        "{edits} edits took {took:?} to catch up"
+    );
+    assert!(published < 50, "{published} of {edits} edits were checked");
+    // A request after the burst is answered against the newest text.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(names.contains(&"edit_200"), "{names:?}");
+    client.stop();
 }

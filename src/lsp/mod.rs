@@ -7,21 +7,32 @@
 //! are read from the editor's texts before the disk. Hover, go to
 //! definition, references, completion, document symbols and formatting
 //! (`fmt`) answer from the last check ([`Analysis`]).
+//!
+//! Edits that come faster than they are checked are coalesced: the
+//! messages already waiting are taken together, each changed document is
+//! checked once with its newest text, and then the requests among them are
+//! answered, in order, from that check. The stream itself is read by
+//! [`transport`]: a message past [`transport::MAX_MESSAGE_BYTES`], one that
+//! is not JSON and a malformed header are answered with JSON-RPC errors,
+//! and the server goes on.
 
 pub(crate) mod analysis;
 mod text;
+pub mod transport;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::{Component, Path, PathBuf};
 
+use crossbeam_channel::Receiver;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit,
+    Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References, Request as _,
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, Initialize, References,
+    Request as _, Shutdown,
 };
 use lsp_types::{
     CompletionOptions, CompletionResponse, DocumentSymbolResponse, GotoDefinitionResponse, Hover,
@@ -35,12 +46,20 @@ pub use text::LineIndex;
 
 use crate::source::{Source, Span};
 
-/// Why the server stopped other than by `shutdown` and `exit`.
+/// Why the server stopped other than by `shutdown` and `exit`, or the end
+/// of its input.
 #[derive(Debug, thiserror::Error)]
 pub enum LspError {
     /// The connection broke or the client broke the protocol.
     #[error("language server protocol: {0}")]
     Protocol(String),
+    /// Reading or writing the stream failed.
+    #[error("language server connection: {0}")]
+    Io(#[from] std::io::Error),
+    /// The client said `exit` without `shutdown` first (the protocol has
+    /// the server end with an error then).
+    #[error("the client said exit before shutdown")]
+    ExitBeforeShutdown,
 }
 
 impl From<lsp_server::ProtocolError> for LspError {
@@ -55,22 +74,51 @@ impl<T> From<crossbeam_channel::SendError<T>> for LspError {
     }
 }
 
+/// The most messages taken together off the queue before they are handled
+/// (see the module's documentation).
+const BATCH: usize = 4 * transport::QUEUE;
+
 /// The documents open in the editor and what was found in each.
 #[derive(Default)]
 struct Server {
     /// Per open document: its path (or URI, for an unsaved buffer) and text.
     texts: HashMap<Url, (String, String)>,
+    /// The version the editor gave each open document's text.
+    versions: HashMap<Url, i32>,
     /// The last check of each open document.
     analyses: HashMap<Url, Analysis>,
 }
 
-/// Serves the protocol on stdin and stdout until the client says `exit`.
+/// What a notification did to the open documents.
+enum Update {
+    /// This document is to be checked (opened, changed or saved).
+    Changed(Url),
+    /// This document was closed.
+    Closed(Url),
+}
+
+/// Serves the protocol on stdin and stdout until the client says `exit` or
+/// stdin ends.
 pub fn serve() -> Result<(), LspError> {
-    let (connection, io_threads) = Connection::stdio();
-    run(&connection)?;
+    serve_on(std::io::stdin(), std::io::stdout())
+}
+
+/// Serves the protocol on any byte streams: messages read from `input`,
+/// answers written to `output`, until the client says `exit` or `input`
+/// ends. Whatever the bytes, it does not panic (tests and the fuzz target
+/// run it in memory). An error when `exit` comes without `shutdown`, or a
+/// stream fails.
+pub fn serve_on<R, W>(input: R, output: W) -> Result<(), LspError>
+where
+    R: std::io::Read + Send + 'static,
+    W: std::io::Write + Send + 'static,
+{
+    let (connection, threads) = transport::spawn(input, output)?;
+    let served = run(&connection);
     drop(connection);
-    io_threads.join().map_err(|e| LspError::Protocol(e.to_string()))?;
-    Ok(())
+    let io = threads.join();
+    served?;
+    Ok(io?)
 }
 
 /// What the server can do.
@@ -91,89 +139,158 @@ fn capabilities() -> ServerCapabilities {
 }
 
 /// Runs the server on `connection`: the handshake, then every message
-/// until `shutdown`.
+/// until `exit` (or the end of the messages). Requests before `initialize`
+/// are answered with an error, and those after `shutdown` too.
 pub fn run(connection: &Connection) -> Result<(), LspError> {
-    let caps = serde_json::to_value(capabilities()).map_err(|e| LspError::Protocol(e.to_string()))?;
-    connection.initialize(caps)?;
-    let mut server = Server::default();
-    for message in &connection.receiver {
+    let send = |message: Message| connection.sender.send(message);
+    // The handshake: `initialize` (its `initialized` is not waited for).
+    loop {
+        let Ok(message) = connection.receiver.recv() else {
+            return Ok(());
+        };
         match message {
+            Message::Request(request) if request.method == Initialize::METHOD => {
+                let caps = to_json(capabilities()).map_err(LspError::Protocol)?;
+                send(Response::new_ok(request.id, serde_json::json!({ "capabilities": caps })).into())?;
+                break;
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = server.answer(request);
-                connection.sender.send(Message::Response(response))?;
+                let why = format!("{} before initialize", request.method);
+                send(failure(request.id, ErrorCode::ServerNotInitialized, why).into())?;
             }
-            Message::Notification(n) => {
-                for published in server.notice(n) {
-                    connection.sender.send(Message::Notification(published))?;
-                }
+            Message::Notification(n) if n.method == Exit::METHOD => return Err(LspError::ExitBeforeShutdown),
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    let mut server = Server::default();
+    let mut shut_down = false;
+    while let Ok(first) = connection.receiver.recv() {
+        let batch = waiting(first, &connection.receiver);
+        // Text changes first: each changed document is checked once, with
+        // its newest text.
+        let mut changed: Vec<Url> = Vec::new();
+        let mut requests = Vec::new();
+        let mut exit = false;
+        for message in batch {
+            match message {
+                Message::Notification(n) if n.method == Exit::METHOD => exit = true,
+                Message::Notification(_) if shut_down => {}
+                Message::Notification(n) => match server.update(n) {
+                    Some(Update::Changed(uri)) if !changed.contains(&uri) => changed.push(uri),
+                    Some(Update::Closed(uri)) => {
+                        changed.retain(|u| *u != uri);
+                        send(publish(&uri, Vec::new(), None).into())?;
+                    }
+                    Some(Update::Changed(_)) | None => {}
+                },
+                Message::Request(request) => requests.push(request),
+                Message::Response(_) => {}
             }
-            Message::Response(_) => {}
+        }
+        for published in server.check(&changed) {
+            send(published.into())?;
+        }
+        // Then the requests, in order, from the newest check.
+        for request in requests {
+            let response = if shut_down {
+                let why = format!("{} after shutdown", request.method);
+                failure(request.id, ErrorCode::InvalidRequest, why)
+            } else if request.method == Shutdown::METHOD {
+                shut_down = true;
+                Response::new_ok(request.id, ())
+            } else {
+                server.answer(request)
+            };
+            send(response.into())?;
+        }
+        if exit {
+            return if shut_down {
+                Ok(())
+            } else {
+                Err(LspError::ExitBeforeShutdown)
+            };
         }
     }
     Ok(())
 }
 
+/// `first` and the messages waiting behind it, up to [`BATCH`] of them and
+/// up to a `shutdown` request or an `exit` notification (the last of a
+/// batch, so that nothing after it is handled before it).
+fn waiting(first: Message, receiver: &Receiver<Message>) -> Vec<Message> {
+    let ends = |m: &Message| match m {
+        Message::Request(r) => r.method == Shutdown::METHOD,
+        Message::Notification(n) => n.method == Exit::METHOD,
+        Message::Response(_) => false,
+    };
+    let mut batch = vec![first];
+    while batch.len() < BATCH && !batch.last().is_some_and(ends) {
+        match receiver.try_recv() {
+            Ok(message) => batch.push(message),
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
 impl Server {
-    /// Handles a notification; returns the diagnostics to publish.
-    fn notice(&mut self, n: Notification) -> Vec<Notification> {
-        let changed = match n.method.as_str() {
+    /// Takes a notification's news about the open documents: which one is
+    /// to be checked, or was closed.
+    fn update(&mut self, n: Notification) -> Option<Update> {
+        match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else {
-                    return Vec::new();
-                };
+                let p = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params).ok()?;
                 let uri = p.text_document.uri;
                 self.texts
                     .insert(uri.clone(), (path_of(&uri), p.text_document.text));
-                uri
+                self.versions.insert(uri.clone(), p.text_document.version);
+                Some(Update::Changed(uri))
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else {
-                    return Vec::new();
-                };
+                let p = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params).ok()?;
                 let uri = p.text_document.uri;
                 // Full sync: the last change holds the whole text.
-                let Some(change) = p.content_changes.into_iter().last() else {
-                    return Vec::new();
-                };
+                let change = p.content_changes.into_iter().last()?;
                 self.texts.insert(uri.clone(), (path_of(&uri), change.text));
-                uri
+                self.versions.insert(uri.clone(), p.text_document.version);
+                Some(Update::Changed(uri))
             }
             DidSaveTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params) else {
-                    return Vec::new();
-                };
-                p.text_document.uri
+                let p = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params).ok()?;
+                Some(Update::Changed(p.text_document.uri))
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else {
-                    return Vec::new();
-                };
+                let p = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params).ok()?;
                 let uri = p.text_document.uri;
                 self.texts.remove(&uri);
+                self.versions.remove(&uri);
                 self.analyses.remove(&uri);
-                return vec![publish(&uri, Vec::new())];
+                Some(Update::Closed(uri))
             }
-            _ => return Vec::new(),
-        };
-        self.check(&changed)
+            _ => None,
+        }
     }
 
-    /// Checks `uri` again, then every open document that imports it;
-    /// returns their diagnostics.
-    fn check(&mut self, uri: &Url) -> Vec<Notification> {
-        let Some((path, _)) = self.texts.get(uri) else {
-            return Vec::new();
-        };
-        let changed = normal(Path::new(path));
-        let mut todo = vec![uri.clone()];
-        for (other, analysis) in &self.analyses {
-            if other != uri && analysis.imports().iter().any(|i| normal(Path::new(i)) == changed) {
-                todo.push(other.clone());
+    /// Checks the open documents of `changed` again, then every open
+    /// document that imports one of them; returns their diagnostics.
+    fn check(&mut self, changed: &[Url]) -> Vec<Notification> {
+        let mut todo: Vec<Url> = Vec::new();
+        let mut paths = Vec::new();
+        for uri in changed {
+            if let Some((path, _)) = self.texts.get(uri) {
+                todo.push(uri.clone());
+                paths.push(normal(Path::new(path)));
             }
         }
+        let mut importers: Vec<&Url> = (self.analyses.iter())
+            .filter(|(other, analysis)| {
+                !todo.contains(other)
+                    && (analysis.imports().iter()).any(|i| paths.contains(&normal(Path::new(i))))
+            })
+            .map(|(other, _)| other)
+            .collect();
+        importers.sort();
+        todo.extend(importers.into_iter().cloned());
         let mut out = Vec::new();
         for uri in todo {
             let Some((path, text)) = self.texts.get(&uri) else {
@@ -192,7 +309,8 @@ impl Server {
                     format!("chessalg failed on this text (a bug, please report it): {why}"),
                 )
             });
-            out.push(publish(&uri, analysis.diagnostics.clone()));
+            let version = self.versions.get(&uri).copied();
+            out.push(publish(&uri, analysis.diagnostics.clone(), version));
             self.analyses.insert(uri, analysis);
         }
         out
@@ -392,10 +510,11 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".into())
 }
 
-fn publish(uri: &Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
+/// The diagnostics of version `version` of document `uri`.
+fn publish(uri: &Url, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i32>) -> Notification {
     Notification::new(
         PublishDiagnostics::METHOD.to_string(),
-        PublishDiagnosticsParams::new(uri.clone(), diagnostics, None),
+        PublishDiagnosticsParams::new(uri.clone(), diagnostics, version),
     )
 }
 
@@ -413,11 +532,151 @@ fn failure(id: RequestId, code: ErrorCode, message: String) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::normal;
-    use std::path::Path;
+    use super::*;
+    use serde_json::{Value, json};
 
     #[test]
     fn paths_are_normalised_without_the_disk() {
         assert_eq!(normal(Path::new("/a/b/../c/./d.alg")), Path::new("/a/c/d.alg"));
+    }
+
+    fn request(id: i32, method: &str, params: Value) -> Message {
+        Request::new(id.into(), method.into(), params).into()
+    }
+
+    fn notification(method: &str, params: Value) -> Message {
+        Notification::new(method.into(), params).into()
+    }
+
+    /// The server run on `messages`, all waiting before it starts: what
+    /// it sent, and how it ended.
+    fn served(messages: Vec<Message>) -> (Vec<Value>, Result<(), LspError>) {
+        let (server, client) = Connection::memory();
+        for m in messages {
+            client.sender.send(m).unwrap();
+        }
+        drop(client.sender);
+        let ended = run(&server);
+        drop(server);
+        let sent = client
+            .receiver
+            .iter()
+            .map(|m| serde_json::to_value(m).unwrap())
+            .collect();
+        (sent, ended)
+    }
+
+    #[test]
+    fn edits_waiting_together_are_checked_once_and_requests_answered_after() {
+        let uri = "untitled:game.alg";
+        let text = |i: usize| format!("import \"chess.alg\"\nmoves white = piece_moves\nunused_{i} = nil\n");
+        let mut messages = vec![
+            request(1, "initialize", json!({"capabilities": {}})),
+            notification("initialized", json!({})),
+            notification(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": "chessalg", "version": 1, "text": text(1)}}),
+            ),
+        ];
+        for i in 2..=20 {
+            messages.push(notification(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": i}, "contentChanges": [{"text": text(i)}]}),
+            ));
+            if i == 10 {
+                messages.push(request(
+                    2,
+                    "textDocument/documentSymbol",
+                    json!({"textDocument": {"uri": uri}}),
+                ));
+            }
+        }
+        messages.push(request(3, "shutdown", Value::Null));
+        messages.push(request(
+            4,
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        ));
+        messages.push(notification("exit", Value::Null));
+        let (sent, ended) = served(messages);
+        assert!(ended.is_ok(), "{ended:?}");
+        // The handshake, one check (of the newest text), then the requests
+        // in order: the symbols of the newest text; after shutdown, an error.
+        assert_eq!(sent.len(), 5, "{sent:#?}");
+        assert_eq!(sent[0]["id"], 1);
+        assert_eq!(sent[1]["method"], "textDocument/publishDiagnostics");
+        assert_eq!(sent[1]["params"]["version"], 20);
+        let message = sent[1]["params"]["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(message.contains("unused_20"), "{message}");
+        assert_eq!(sent[2]["id"], 2);
+        let names: Vec<&str> = (sent[2]["result"].as_array().unwrap().iter())
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["moves white", "unused_20"]);
+        assert_eq!(sent[3], json!({"id": 3, "result": null}));
+        assert_eq!(sent[4]["id"], 4);
+        assert_eq!(sent[4]["error"]["code"], ErrorCode::InvalidRequest as i32);
+    }
+
+    #[test]
+    fn requests_before_initialize_get_errors_and_exit_without_shutdown_is_one() {
+        let (sent, ended) = served(vec![
+            request(1, "textDocument/hover", json!({})),
+            notification("textDocument/didOpen", json!({})),
+            request(2, "initialize", json!({"capabilities": {}})),
+            request(3, "textDocument/hover", json!({"bad": "params"})),
+            notification("exit", Value::Null),
+        ]);
+        assert_eq!(
+            sent[0]["error"]["code"],
+            ErrorCode::ServerNotInitialized as i32,
+            "{sent:?}"
+        );
+        assert!(sent[1]["result"]["capabilities"].is_object(), "{sent:?}");
+        assert_eq!(
+            sent[2]["error"]["code"],
+            ErrorCode::InvalidParams as i32,
+            "{sent:?}"
+        );
+        assert_eq!(sent.len(), 3);
+        assert!(matches!(ended, Err(LspError::ExitBeforeShutdown)), "{ended:?}");
+        // The end of the messages ends the server quietly.
+        let (sent, ended) = served(vec![request(1, "initialize", json!({"capabilities": {}}))]);
+        assert_eq!(sent.len(), 1);
+        assert!(ended.is_ok());
+    }
+
+    #[test]
+    fn serve_on_bytes_answers_and_ends() {
+        let frame = |m: Value| {
+            let body = m.to_string();
+            format!("Content-Length: {}\r\n\r\n{body}", body.len())
+        };
+        let mut input = frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+        input.push_str("Content-Length: 3\r\n\r\n{[}");
+        input.push_str(&frame(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+        input.push_str(&frame(json!({"jsonrpc": "2.0", "method": "exit"})));
+        let output = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Out(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Out {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        serve_on(std::io::Cursor::new(input.into_bytes()), Out(output.clone())).unwrap();
+        let written = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+        assert_eq!(written.matches("Content-Length: ").count(), 3, "{written}");
+        assert!(
+            written.contains(r#""id":null"#) && written.contains("-32700"),
+            "{written}"
+        );
+        assert!(
+            written.contains(r#""id":2,"jsonrpc":"2.0","result":null"#),
+            "{written}"
+        );
     }
 }
