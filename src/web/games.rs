@@ -319,6 +319,12 @@ mod tests {
     use super::*;
     use crate::game::test_game;
 
+    fn tictactoe() -> (Arc<Game>, Arc<Spec>) {
+        let source = crate::bundled::read("rules/tictactoe.alg").unwrap();
+        let spec = Spec::load(&source).unwrap().0;
+        (Arc::new(test_game("rules/tictactoe.alg")), Arc::new(spec))
+    }
+
     fn slot(game: &Arc<Game>, rules: &Arc<RuleSet>) -> Arc<Slot> {
         let p = Played::new(game.clone(), game.initial(), None, None);
         Arc::new(Slot::new(p, rules.clone()))
@@ -326,12 +332,7 @@ mod tests {
 
     #[test]
     fn only_games_nothing_holds_are_let_go_least_recently_used_first() {
-        let game = Arc::new(test_game("rules/tictactoe.alg"));
-        let spec = Arc::new(
-            crate::decl::Spec::load(&crate::bundled::read("rules/tictactoe.alg").unwrap())
-                .unwrap()
-                .0,
-        );
+        let (game, spec) = tictactoe();
         let rules = Arc::new(RuleSet::served(game.clone(), spec));
         let games = Games::new(64, usize::MAX);
         let held = games.keep(1, slot(&game, &rules));
@@ -353,12 +354,7 @@ mod tests {
 
     #[test]
     fn playground_rule_sets_are_bounded_by_their_bytes() {
-        let game = Arc::new(test_game("rules/tictactoe.alg"));
-        let spec = Arc::new(
-            crate::decl::Spec::load(&crate::bundled::read("rules/tictactoe.alg").unwrap())
-                .unwrap()
-                .0,
-        );
+        let (game, spec) = tictactoe();
         let games = Games::new(1000, 250);
         let sets = RuleSets::default();
         let mut kept = Vec::new();
