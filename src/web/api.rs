@@ -332,25 +332,32 @@ async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiErr
         return Ok((n, slot));
     }
     let s = server.clone();
-    let slot = blocking("the game could not be read", move || {
+    let stored = blocking("the game could not be read", move || {
         let stored = s.store.load(n).map_err(not_stored)?;
-        let stored = stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))?;
-        // Under its own rule text (a playground game), or the server's.
-        let rules = match &stored.rules_text {
-            Some(text) => playground_rules(&s, text)
-                .map_err(|_| conflict(format!("game {n}'s rule text no longer checks")))?,
-            None if stored.game == s.rules.game.name() => s.rules.clone(),
-            None => {
-                return Err(ApiError(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "game {n} is a game of {}, not of {}",
-                        stored.game,
-                        s.rules.game.name()
-                    ),
-                ));
+        stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))
+    })
+    .await?;
+    // Under its own rule text (a playground game), or the server's.
+    let rules = match &stored.rules_text {
+        Some(text) => match check_text(server, text.clone(), true).await? {
+            TextChecked::Kept(rules) => rules,
+            TextChecked::Diagnosed(_) => {
+                return Err(conflict(format!("game {n}'s rule text no longer checks")));
             }
-        };
+        },
+        None if stored.game == server.rules.game.name() => server.rules.clone(),
+        None => {
+            return Err(ApiError(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "game {n} is a game of {}, not of {}",
+                    stored.game,
+                    server.rules.game.name()
+                ),
+            ));
+        }
+    };
+    let slot = blocking("the game could not be read", move || {
         let mut p = Played::replayed(rules.game.clone(), &stored)
             .map_err(|e| conflict(format!("game {n} cannot be played again under these rules: {e}")))?;
         p.rules_text = stored.rules_text.clone();
@@ -363,23 +370,68 @@ async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiErr
     Ok((n, slot))
 }
 
-/// The rule set of a playground text: the one in memory, or the text
-/// checked and built again; its diagnostics if it has an error.
-fn playground_rules(server: &Server, text: &str) -> Result<Arc<RuleSet>, Vec<Value>> {
-    if let Some(rules) = server.rule_sets.get(text) {
-        return Ok(rules);
+/// What checking a playground text came to.
+enum TextChecked {
+    /// Its rule set: in memory already, or just built and kept.
+    Kept(Arc<RuleSet>),
+    /// Its diagnostics only: it has an error, its game is larger than the
+    /// playground keeps in all, or it was not to be kept.
+    Diagnosed(Vec<Value>),
+}
+
+/// Checks a playground text, unless its rule set is in memory, under a
+/// check permit (at most [`CHECKS_AT_ONCE`] at once; a 503 after waiting
+/// a check's time, which every check ends within); with `keep`, a text
+/// without error is kept as a rule set.
+async fn check_text(server: &Arc<Server>, text: String, keep: bool) -> Result<TextChecked, ApiError> {
+    if let Some(rules) = server.rule_sets.get(&text) {
+        return Ok(TextChecked::Kept(rules));
     }
-    let checked = playground::check(text);
-    match checked.built {
-        Some((game, spec, bytes)) => Ok(server.rule_sets.keep(RuleSet {
+    let permit = tokio::time::timeout(playground::CHECK_TIME, server.checks.clone().acquire_owned()).await;
+    let Ok(Ok(permit)) = permit else {
+        return Err(unavailable(
+            "the playground is busy checking other texts: try again",
+        ));
+    };
+    let s = server.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        // (Another request may have built it meanwhile.)
+        let checked = match s.rule_sets.get(&text) {
+            Some(rules) => Ok(rules),
+            None => Err(Box::new(playground::check(&text))),
+        };
+        drop(permit);
+        (text, checked)
+    });
+    // (A safety net: the check stops at its time by itself.)
+    let (text, checked) = match tokio::time::timeout(playground::CHECK_TIME * 2, work).await {
+        Ok(Ok(done)) => done,
+        Ok(Err(_)) => {
+            let d = playground::at_start("the check failed (an error in chessalg)".into());
+            return Ok(TextChecked::Diagnosed(vec![d]));
+        }
+        Err(_) => return Ok(TextChecked::Diagnosed(vec![playground::too_slow()])),
+    };
+    let mut checked = match checked {
+        Ok(rules) => return Ok(TextChecked::Kept(rules)),
+        Err(checked) => *checked,
+    };
+    let limit = server.options.limits.playground_bytes;
+    Ok(match checked.built {
+        // A game larger than the playground keeps in all is not kept.
+        Some((_, _, bytes)) if keep && bytes > limit => {
+            checked.diagnostics.push(playground::too_large(bytes, limit));
+            TextChecked::Diagnosed(checked.diagnostics)
+        }
+        Some((game, spec, bytes)) if keep => TextChecked::Kept(server.rule_sets.keep(RuleSet {
             game: Arc::new(game),
             spec: Arc::new(spec),
-            text: Some(text.to_string()),
+            text: Some(text),
             bytes,
             diagnostics: checked.diagnostics,
         })),
-        None => Err(checked.diagnostics),
-    }
+        _ => TextChecked::Diagnosed(checked.diagnostics),
+    })
 }
 
 /// Judges the clock of game `id` at `deadline` (if its clock runs): if
@@ -593,9 +645,20 @@ pub(super) async fn ai_move(
     let (random, plies) = (body.random, body.plies);
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
+    let started = Instant::now();
+    // One search a core: others wait their turn, for the AI's time at most.
+    let thinking = match random {
+        true => None,
+        false => {
+            match tokio::time::timeout(server.options.ai_cap, server.thinking.clone().acquire_owned()).await {
+                Ok(Ok(permit)) => Some(permit),
+                _ => return Err(unavailable("the AI is busy thinking for other games: try again")),
+            }
+        }
+    };
     let (s, sl) = (server.clone(), slot.clone());
     let (v, deadline) = blocking("the AI could not move", move || {
-        let started = Instant::now();
+        let _thinking = thinking;
         let (state, viewer, legal) = {
             let mut p = sl.lock();
             let viewer = p.viewer(token.as_deref());
@@ -682,65 +745,18 @@ pub(super) async fn check_rules(
     if body.play {
         (server.new_games.take(who)).map_err(|wait| too_fast("new games", wait))?;
     }
-    // Every stage of a check stops at its time, so a permit is held for
-    // the check's time at most (and the little it takes to wind down).
-    let permit = tokio::time::timeout(playground::CHECK_TIME, server.checks.clone().acquire_owned()).await;
-    let Ok(Ok(permit)) = permit else {
-        return Err(unavailable(
-            "the playground is busy checking other texts: try again",
-        ));
-    };
-    let (s, text) = (server.clone(), body.text.clone());
-    let work = tokio::task::spawn_blocking(move || {
-        let known = s.rule_sets.get(&text);
-        let checked = match known {
-            Some(rules) => Ok(rules),
-            None => Err(Box::new(playground::check(&text))),
-        };
-        drop(permit);
-        checked
-    });
-    // (A safety net: the check stops at its time by itself.)
-    let checked = match tokio::time::timeout(playground::CHECK_TIME * 2, work).await {
-        Ok(Ok(checked)) => checked,
-        Ok(Err(_)) => {
-            let d = playground::at_start("the check failed (an error in chessalg)".into());
-            return Ok(Json(json!({ "diagnostics": [d] })));
-        }
-        Err(_) => return Ok(Json(json!({ "diagnostics": [playground::too_slow()] }))),
-    };
-    let limit = server.options.limits.playground_bytes;
-    let (diagnostics, rules) = match checked {
-        Ok(rules) => (rules.diagnostics.clone(), Some(rules)),
-        Err(mut checked) => match checked.built {
-            // A game larger than the playground keeps in all is not played.
-            Some((_, _, bytes)) if body.play && bytes > limit => {
-                checked.diagnostics.push(playground::too_large(bytes, limit));
-                (checked.diagnostics, None)
-            }
-            Some((game, spec, bytes)) if body.play => {
-                let rules = server.rule_sets.keep(RuleSet {
-                    game: Arc::new(game),
-                    spec: Arc::new(spec),
-                    text: Some(body.text),
-                    bytes,
-                    diagnostics: checked.diagnostics.clone(),
-                });
-                (checked.diagnostics, Some(rules))
-            }
-            _ => (checked.diagnostics, None),
-        },
-    };
-    let (Some(rules), true) = (rules, body.play) else {
-        return Ok(Json(json!({ "diagnostics": diagnostics })));
+    let rules = match check_text(&server, body.text, body.play).await? {
+        TextChecked::Kept(rules) if body.play => rules,
+        TextChecked::Kept(rules) => return Ok(Json(json!({ "diagnostics": rules.diagnostics }))),
+        TextChecked::Diagnosed(diagnostics) => return Ok(Json(json!({ "diagnostics": diagnostics }))),
     };
     let new = NewGame {
         seats: body.seats,
         clock: body.clock,
         ..NewGame::default()
     };
-    let game = create(&server, new, rules).await?;
-    Ok(Json(json!({ "diagnostics": diagnostics, "game": game })))
+    let game = create(&server, new, rules.clone()).await?;
+    Ok(Json(json!({ "diagnostics": rules.diagnostics, "game": game })))
 }
 
 /// `GET /api/rules/bundled`: the names of the bundled rule files, and the

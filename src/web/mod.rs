@@ -15,7 +15,7 @@
 //! A server may be left running for strangers: every request, connection
 //! and rule text from a browser is untrusted, and each has a limit
 //! ([`HostLimits`]) whose answer is a clear error, never a server that
-//! stops answering. One copy of a game is ever in memory ([`games`]).
+//! stops answering. One copy of a game is ever in memory (see the `games` module).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -168,6 +168,9 @@ struct Server {
     checks: Arc<tokio::sync::Semaphore>,
     /// Permits to hold an event stream open.
     streams: Arc<tokio::sync::Semaphore>,
+    /// Permits for the AI to think: one per core (more would only share
+    /// the cores, each answer slower).
+    thinking: Arc<tokio::sync::Semaphore>,
     /// New games per client address.
     new_games: Rate,
     /// Rule texts checked per client address.
@@ -254,6 +257,9 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
         store,
         checks: Arc::new(tokio::sync::Semaphore::new(CHECKS_AT_ONCE)),
         streams: Arc::new(tokio::sync::Semaphore::new(limits.max_streams.max(1))),
+        thinking: Arc::new(tokio::sync::Semaphore::new(
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        )),
         new_games: Rate::per_minute(limits.games_per_minute),
         new_checks: Rate::per_minute(limits.checks_per_minute),
         options,
