@@ -646,6 +646,9 @@ pub(super) async fn ai_move(
     let time = asked.unwrap_or(server.options.ai_time).min(server.options.ai_cap);
     let depth = server.options.ai_depth;
     let started = Instant::now();
+    if !random && slot.rules.text.is_none() {
+        server.warm_prospects();
+    }
     // One search a core: others wait their turn, for the AI's time at most.
     let thinking = match random {
         true => None,

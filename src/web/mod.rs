@@ -175,6 +175,25 @@ struct Server {
     new_games: Rate,
     /// Rule texts checked per client address.
     new_checks: Rate,
+    /// Whether the work on the game's prospects has begun.
+    warmed: std::sync::Once,
+}
+
+impl Server {
+    /// Works out what the AI wants to know of the server's game's pieces
+    /// (see [`Game::prospects`]) on a thread of its own, off the request
+    /// path, once: at start when a seat is the AI's, else at the first
+    /// search (whose answers meanwhile use what is known). A server whose
+    /// AI is never asked does none of this work, and its first requests
+    /// share the cores with nothing.
+    fn warm_prospects(&self) {
+        self.warmed.call_once(|| {
+            let game = self.rules.game.clone();
+            std::thread::spawn(move || {
+                game.prospects(&mut crate::engine::Cache::new());
+            });
+        });
+    }
 }
 
 /// A request that cannot be answered: its status and a one-line reason,
@@ -228,12 +247,6 @@ pub fn serve(
     bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let game = Arc::new(game);
-    // What the AI wants to know of the game's pieces, worked out once off
-    // the request path (the AI's answers meanwhile use what is known).
-    let warm = game.clone();
-    std::thread::spawn(move || {
-        warm.prospects(&mut crate::engine::Cache::new());
-    });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
@@ -262,8 +275,12 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
         )),
         new_games: Rate::per_minute(limits.games_per_minute),
         new_checks: Rate::per_minute(limits.checks_per_minute),
+        warmed: std::sync::Once::new(),
         options,
     };
+    if server.options.seats.contains(&Controller::Ai) {
+        server.warm_prospects();
+    }
     router(Arc::new(server))
 }
 
