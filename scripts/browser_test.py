@@ -77,12 +77,13 @@ class Driver:
     def click(self, css):
         self.s("POST", f"/element/{self.find(css)}/click", {})
 
-    def drag(self, source, target):
-        """Presses the mouse on one element and lets go on another."""
+    def drag(self, source, target, pointer="mouse"):
+        """Presses a pointer (mouse, touch or pen) on one element and lets
+        go on another, moving through the way between."""
         key = "element-6066-11e4-a52e-4f735466cecf"
         a, b = self.find(source), self.find(target)
         self.s("POST", "/actions", {"actions": [{
-            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
             "actions": [
                 {"type": "pointerMove", "origin": {key: a}, "x": 0, "y": 0},
                 {"type": "pointerDown", "button": 0},
@@ -166,6 +167,13 @@ def open_page(d, server):
     d.go(server.url)
     d.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
            "the board")
+    open_panels(d)
+
+
+def open_panels(d):
+    """Opens the panel's folded sections (as a person clicks their titles)."""
+    while d.run("return !!document.querySelector('details:not([open]) summary');"):
+        d.click("details:not([open]) summary")
 
 
 def record_length(d):
@@ -233,6 +241,13 @@ def scenarios(args, d):
         d.click('#board g[data-square="e7"]')
         d.click('#board g[data-square="e8"]')
         d.find('#picker [data-move="e7e8q"]')
+        # The picker stands by the square, and offers pieces, not names.
+        assert d.run("""const p = document.getElementById('picker').getBoundingClientRect();
+                        const s = document.querySelector('[data-square="e8"] .shape').getBoundingClientRect();
+                        return Math.abs(p.left + p.width / 2 - (s.left + s.width / 2)) < 2 * s.width
+                            && Math.abs(p.top - s.bottom) < 2 * s.height;"""), "the picker is far from e8"
+        assert d.run("return !!document.querySelector('#picker [data-move=\"e7e8n\"] svg [data-piece]');"), \
+            "the picker shows no piece"
         d.click('#picker [data-move="e7e8n"]')
         d.wait("return game.record.length === 1;", "the promotion")
         piece = d.text('[data-square="e8"]')
@@ -249,7 +264,14 @@ def scenarios(args, d):
         d.drag('#board g[data-square="b1"]', '#board g[data-square="c3"]')
         d.wait("return game.record.length === 7;", "the dragged move")
         assert d.run("return game.record[6];") == "Nc3", d.run("return game.record;")
-        print("dragged b1 to c3: Nc3")
+        print("dragged b1 to c3 by mouse: Nc3")
+        # A finger: Chrome's touch input, the page neither scrolling nor
+        # leaving the piece behind.
+        d.drag('#board g[data-square="g8"]', '#board g[data-square="f6"]', pointer="touch")
+        d.wait("return game.record.length === 8;", "the move dragged by touch")
+        assert d.run("return game.record[7];") == "Nf6", d.run("return game.record;")
+        assert d.run("return window.scrollY;") == 0, "the page scrolled"
+        print("dragged g8 to f6 by touch: Nf6")
         png = d.s("GET", "/screenshot")
         with open(args.screenshot, "wb") as out:
             out.write(base64.b64decode(png))
@@ -313,6 +335,12 @@ def friends(args, d, driver_url):
             assert white.text("#seat") == "You play white", white.text("#seat")
             assert black.text("#seat") == "You play black", black.text("#seat")
             assert watcher.text("#seat") == "Watching", watcher.text("#seat")
+            # Each seat sees its own side at the bottom: black's page has a8
+            # nearer its bottom edge than a1; white's and the watcher's the other way.
+            below = """const y = (sq) => document.querySelector(`[data-square="${sq}"] .shape`).getBoundingClientRect().top;
+                       return y('a8') > y('a1');"""
+            assert black.run(below), "black's page shows the board from white's side"
+            assert not white.run(below) and not watcher.run(below), "white's page is turned"
             moves = [(white, "e2e4"), (black, "e7e5"), (white, "g1f3"), (black, "b8c6"), (white, "f1b5")]
             for ply, (who, name) in enumerate(moves, start=1):
                 play(who, name)
@@ -335,6 +363,14 @@ def friends(args, d, driver_url):
                       Authorization: `Bearer ${token}`}, body: JSON.stringify({move: 'a7a6'})}).then((r) => done(r.status));""")
             assert status == 403, status
             assert black.run("return game.plies;") == 5
+            # Turned by hand, the watcher's board stays turned on reload.
+            watcher.click("#flip")
+            assert watcher.run(below)
+            for who, url in [(black, links["black"]), (watcher, links["watch"])]:
+                who.go(url)
+                who.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
+                         "the board again")
+                assert who.run(below), "the side shown is lost on reload"
             print("friends by link: 5 moves by clicks in two browsers, each seen live by both and a watcher; "
                   "the watcher's and the wrong seat's moves refused (403)")
         finally:

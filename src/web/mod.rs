@@ -44,8 +44,29 @@ pub mod svg;
 use games::{Games, Rate, RuleSet, RuleSets};
 pub use store::{Store, StoreError};
 
-/// The page: the board, drawn from the API.
-const PAGE: &str = include_str!("page.html");
+/// The page: the game room (the board, drawn from the API, and its
+/// panel), in files a person can read: its HTML, its style, and two
+/// scripts (the board, the room).
+const PAGE: &str = include_str!("page/index.html");
+
+/// The page's files besides its HTML: path, content type, text.
+const PAGE_FILES: [(&str, &str, &str); 3] = [
+    (
+        "/page/style.css",
+        "text/css; charset=utf-8",
+        include_str!("page/style.css"),
+    ),
+    (
+        "/page/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/board.js"),
+    ),
+    (
+        "/page/room.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/room.js"),
+    ),
+];
 
 /// The playground's page: a rule text written, checked and played.
 const PLAYGROUND: &str = include_str!("playground.html");
@@ -285,7 +306,14 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
 }
 
 fn router(server: Arc<Server>) -> Router {
-    Router::new()
+    let mut router = Router::new();
+    for (path, kind, text) in PAGE_FILES {
+        router = router.route(
+            path,
+            get(move || async move { ([(header::CONTENT_TYPE, HeaderValue::from_static(kind))], text) }),
+        );
+    }
+    router
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/info", get(api::info))
         .route("/api/status", get(api::status))

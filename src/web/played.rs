@@ -4,6 +4,7 @@
 //! seat, and a version every page compares; and the JSON every page is
 //! shown it as.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -332,6 +333,12 @@ impl Played {
         } else {
             game.click_sequences(state, &legal)
         };
+        // Moves made by the same clicks are told apart by a picker at their
+        // last square, showing the piece each leaves there.
+        let mut same_clicks: HashMap<&[Coord], usize> = HashMap::new();
+        for c in clicks.iter().filter(|c| !c.is_empty()) {
+            *same_clicks.entry(c.as_slice()).or_default() += 1;
+        }
         let moves: Vec<Value> = names
             .iter()
             .zip(&legal)
@@ -339,14 +346,24 @@ impl Played {
             .map(|((name, action), clicks)| {
                 let drop = game.dropped_piece(state, action);
                 let (from, to) = move_squares(game, state, action);
-                json!({
+                let mut v = json!({
                     "name": name,
                     "from": from.map(label),
                     "to": to.map(label),
                     "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
                     "pass": action.is_pass(),
                     "clicks": clicks.iter().map(|&at| label(at)).collect::<Vec<_>>(),
-                })
+                });
+                if let Some(&last) = clicks.last()
+                    && same_clicks.get(clicks.as_slice()).is_some_and(|&n| n > 1)
+                    && let Content::Piece(pc, _) = game.play(state, action).position().get(last)
+                {
+                    v["leaves"] = json!({
+                        "piece": game.pieces().symbol(pc).to_string(),
+                        "svg": svg::lone_piece_svg(game, pc),
+                    });
+                }
+                v
             })
             .collect();
         let mut pockets = Vec::new();

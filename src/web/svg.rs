@@ -327,6 +327,14 @@ pub fn in_common_fonts(text: &str) -> bool {
     })
 }
 
+/// Piece `pc` drawn alone, as a picker shows it: an SVG of one square.
+pub(crate) fn lone_piece_svg(game: &Game, pc: PieceId) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CELL} {CELL}" font-family="DejaVu Sans, sans-serif" class="position">{}</svg>"#,
+        piece_svg(game, pc, CELL / 2, CELL / 2, CELL)
+    )
+}
+
 /// The colour of player `owner`'s letters and rings on discs.
 fn disc_colour(owner: usize) -> &'static str {
     if owner == 0 { "#b8281e" } else { "#1c1c1c" }
