@@ -397,12 +397,29 @@ def playground(args, d):
                  t.value = t.value.replace('nowhere | ', '');
                  t.dispatchEvent(new Event('input'));""")
         d.wait("return document.getElementById('status').textContent.includes('ready');", "the mended text")
+        # The draft is kept in the browser: a reload finds it.
+        d.run("""const t = document.getElementById('text');
+                 t.value = '// my draft\\n' + t.value;
+                 t.dispatchEvent(new Event('input'));""")
+        d.go(chess.url + "playground")
+        d.wait("return document.getElementById('text').value.startsWith('// my draft');", "the draft after a reload")
+        d.wait("return document.getElementById('status').textContent.includes('ready');", "the draft checked")
         d.click("#play")
         d.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
                "the played game's board")
         assert d.run("return game.game;") == "Tic-tac-toe", d.run("return game.game;")
         play(d, d.run("return game.legal[0].name;"))
-        print(f"playground: an error shown on line {line}, mended, played as a game of its own rules")
+        # The game's page opens its rules (the draft's text, forked), and a
+        # new game from its page is of the same variant.
+        played = d.run("return game.id;")
+        d.click("#new")
+        d.wait(f"return game.id !== {played};", "the new game")
+        assert d.run("return game.game;") == "Tic-tac-toe", "a new game left the variant"
+        d.click("#rules-link")
+        d.wait("return !!document.getElementById('text') && document.getElementById('text').value.startsWith('// my draft');",
+               "the game's rules in the playground")
+        print(f"playground: an error shown on line {line}, mended, kept over a reload, played as a game of its own "
+              "rules; a new game from its page is of the variant, whose page opens its rules")
 
 
 # One move of the player to move, chosen at random among the page's legal

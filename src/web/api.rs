@@ -90,7 +90,9 @@ fn address(client: &Client) -> Option<std::net::IpAddr> {
 
 /// The body of `POST /api/games`: a position (FEN) or a game (PGN) to
 /// start from, or neither for the server's start; seats (one secret link
-/// per player) and a clock (`"5+3"`), if wanted.
+/// per player) and a clock (`"5+3"`), if wanted; `like`: a game whose rules
+/// the new game is played under (a playground variant's), else the
+/// server's own.
 #[derive(Deserialize, Default)]
 struct NewGame {
     fen: Option<String>,
@@ -98,6 +100,7 @@ struct NewGame {
     #[serde(default)]
     seats: bool,
     clock: Option<String>,
+    like: Option<String>,
 }
 
 /// The query of `GET /api/games/{id}`: `?ply=N` shows the position after
@@ -199,7 +202,10 @@ pub(super) async fn new_game(
 ) -> Result<Json<Value>, ApiError> {
     let body: NewGame = body_of(&body)?;
     (server.new_games.take(address(&client))).map_err(|wait| too_fast("new games", wait))?;
-    let rules = server.rules.clone();
+    let rules = match &body.like {
+        Some(like) => find(&server, like).await?.1.rules.clone(),
+        None => server.rules.clone(),
+    };
     create(&server, body, rules).await.map(Json)
 }
 
@@ -517,6 +523,26 @@ pub(super) async fn show(
     describe(n, slot, at.ply, bearer(&headers)).await.map(Json)
 }
 
+/// `GET /api/games/{id}/rules`: the rules the game is played under, to
+/// read or to fork in the playground: `{"game": NAME, "text": TEXT}` (the
+/// playground's text, or the server's own rule file; `null` if the server
+/// was not given it), and `"bundled"`: the name of the bundled file the
+/// server's own rules are, if they are one.
+pub(super) async fn rules_of(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, slot) = find(&server, &id).await?;
+    let rules = &slot.rules;
+    let (text, bundled) = match &rules.text {
+        Some(text) => (Some(text.to_string()), None),
+        None => (server.options.rules_text.clone(), served_bundled_name(&server)),
+    };
+    Ok(Json(
+        json!({ "game": rules.game.name(), "text": text, "bundled": bundled }),
+    ))
+}
+
 /// `GET /api/games/{id}/events` (`?seat=TOKEN` optional): an event stream
 /// (Server-Sent Events) that sends the game (as `GET /api/games/{id}`
 /// shows it, event `game`) at once and after every change. The stream
@@ -766,9 +792,7 @@ pub(super) async fn check_rules(
 /// one this server plays if it is one of them.
 pub(super) async fn bundled_list(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     let files = playground::bundled_names();
-    let own = format!("{}.alg", server.rules.game.name().to_lowercase().replace(' ', ""));
-    let served = files.iter().find(|&&f| f == own);
-    Json(json!({ "files": files, "served": served }))
+    Json(json!({ "files": files, "served": served_bundled_name(&server) }))
 }
 
 /// `GET /api/rules/bundled/{name}`: a bundled rule file's text.
@@ -887,4 +911,11 @@ pub(super) async fn explain_move(
         })))
     })
     .await
+}
+
+/// The name of the bundled rule file the server's own game is named like
+/// (`chess.alg` for "Chess"), if there is one.
+fn served_bundled_name(server: &Server) -> Option<&'static str> {
+    let own = format!("{}.alg", server.rules.game.name().to_lowercase().replace(' ', ""));
+    playground::bundled_names().into_iter().find(|&f| f == own)
 }

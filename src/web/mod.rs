@@ -156,6 +156,9 @@ pub struct ServeOptions {
     pub clock: Option<TimeControl>,
     /// The limits on what strangers may do.
     pub limits: HostLimits,
+    /// The text of the server's rule file, shown to visitors who open a
+    /// game's rules (`None`: not shown).
+    pub rules_text: Option<String>,
 }
 
 impl Default for ServeOptions {
@@ -171,6 +174,7 @@ impl Default for ServeOptions {
             weights: Vec::new(),
             clock: None,
             limits: HostLimits::default(),
+            rules_text: None,
         }
     }
 }
@@ -320,6 +324,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games", post(api::new_game).get(api::list_games))
         .route("/api/games/{id}", get(api::show))
         .route("/api/games/{id}/events", get(api::events))
+        .route("/api/games/{id}/rules", get(api::rules_of))
         .route("/api/games/{id}/move", post(api::play_move))
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/ai", post(api::ai_move))

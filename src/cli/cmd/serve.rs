@@ -168,6 +168,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             None => None,
         },
         limits: limits(args)?,
+        rules_text: std::fs::read_to_string(&args.rules).ok(),
     };
     let store = if args.no_db {
         Store::in_memory()

@@ -13,6 +13,9 @@ let clockRead = 0;
 let view = null;
 // The position (game or view) the shown explanation was asked in.
 let explainedAt = null;
+// A game whose rules a new game is played under (`?like=ID`: a shared
+// variant's link).
+let likeOf = null;
 // Who plays each player: "human", "ai" or "random".
 const seats = {};
 const $ = (id) => document.getElementById(id);
@@ -128,8 +131,10 @@ async function newGame(body) {
   try {
     token = null;
     view = null;
+    // Played under the rules of the game shown (a playground variant's).
+    const like = game ? { like: String(game.id) } : likeOf ? { like: likeOf } : {};
     game = null;
-    setGame(await api("/api/games", body || {}));
+    setGame(await api("/api/games", { ...like, ...(body || {}) }));
     showError(null);
     clearChoice();
     follow();
@@ -367,6 +372,8 @@ function render() {
   renderMoves();
   $("fen").value = shown.fen;
   $("pgn").href = `/api/games/${game.id}/pgn`;
+  $("rules-link").href = `/playground?game=${game.id}`;
+  $("rules-link").hidden = false;
   renderStatus();
   renderWho();
   $("seat").textContent = !game.seated ? "" : game.you ? `You play ${game.you}` : "Watching";
@@ -539,6 +546,7 @@ async function start() {
   const params = new URLSearchParams(location.search);
   const id = params.get("game");
   token = params.get("seat");
+  likeOf = params.get("like");
   loadLobby();
   if (!id) { await newGame(); return; }
   try {
