@@ -38,6 +38,7 @@ mod games;
 mod listen;
 mod played;
 mod playground;
+mod room;
 pub mod store;
 pub mod svg;
 
@@ -93,6 +94,12 @@ pub struct HostLimits {
     /// it, games of the least recently used go (and come back from the
     /// database when asked for).
     pub playground_bytes: usize,
+    /// How long a seek stays in the lobby unjoined.
+    pub seek_life: Duration,
+    /// How long a seat may have no event stream open before it counts as
+    /// gone: its seek leaves the lobby, and if it is to move, its opponent
+    /// may claim the game.
+    pub away: Duration,
 }
 
 impl Default for HostLimits {
@@ -106,6 +113,8 @@ impl Default for HostLimits {
             games_per_minute: 30,
             checks_per_minute: 120,
             playground_bytes: 512 << 20,
+            seek_life: Duration::from_secs(30 * 60),
+            away: Duration::from_secs(3 * 60),
         }
     }
 }
@@ -177,6 +186,12 @@ struct Server {
     new_checks: Rate,
     /// Whether the work on the game's prospects has begun.
     warmed: std::sync::Once,
+    /// The rows of the list of games, by id, with the version of the game
+    /// each was made from (a game changes only in memory: a row of a game
+    /// not in memory is still true).
+    listed: std::sync::Mutex<std::collections::HashMap<u64, (u64, serde_json::Value)>>,
+    /// The JSON of a new game at the start, not stored (`GET /api/start`).
+    fresh: std::sync::OnceLock<serde_json::Value>,
 }
 
 impl Server {
@@ -276,6 +291,8 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
         new_games: Rate::per_minute(limits.games_per_minute),
         new_checks: Rate::per_minute(limits.checks_per_minute),
         warmed: std::sync::Once::new(),
+        listed: std::sync::Mutex::new(std::collections::HashMap::new()),
+        fresh: std::sync::OnceLock::new(),
         options,
     };
     if server.options.seats.contains(&Controller::Ai) {
@@ -298,6 +315,14 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{id}/pgn", get(api::pgn))
         .route("/api/games/{id}/svg", get(api::picture))
         .route("/api/games/{id}/explain", get(api::explain_move))
+        .route("/api/games/{id}/resign", post(room::resign))
+        .route("/api/games/{id}/draw", post(room::draw))
+        .route("/api/games/{id}/takeback", post(room::takeback))
+        .route("/api/games/{id}/rematch", post(room::rematch))
+        .route("/api/games/{id}/claim", post(room::claim))
+        .route("/api/start", get(room::start))
+        .route("/api/seeks", post(room::new_seek).get(room::seeks))
+        .route("/api/seeks/{id}/join", post(room::join_seek))
         .route("/playground", get(|| async { Html(PLAYGROUND) }))
         .route(
             "/api/rules",
