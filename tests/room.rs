@@ -105,7 +105,9 @@ fn a_resignation_ends_the_game_for_every_page_and_survives_a_restart() {
     assert_eq!(g["result"], want);
     assert_eq!(g["legal"], json!([]));
     assert!(g["clock"]["running"].is_null(), "{g}");
-    let heard = watcher.until(|g| !g["result"].is_null()).expect("the watcher was told");
+    let heard = watcher
+        .until(|g| !g["result"].is_null())
+        .expect("the watcher was told");
     assert_eq!(heard["result"], want);
     // Over: no second resignation, no move.
     assert_eq!(post(&s, &path, "", Some(&white)).0, 409);
@@ -149,7 +151,10 @@ fn a_draw_is_offered_withdrawn_by_a_move_declined_and_agreed() {
     // One's own offer is not accepted by oneself, nor by a watcher.
     assert_eq!(post(&s, &path, r#"{"accept": true}"#, Some(&white)).0, 409);
     assert_eq!(post(&s, &path, r#"{"accept": true}"#, None).0, 403);
-    assert_eq!(post(&s, &path, r#"{"accept": true, "offer": true}"#, Some(&black)).0, 400);
+    assert_eq!(
+        post(&s, &path, r#"{"accept": true, "offer": true}"#, Some(&black)).0,
+        400
+    );
     // A move withdraws it.
     play(&s, id, "e2e4", Some(&white));
     let g = play(&s, id, "e7e5", Some(&black));
@@ -171,7 +176,12 @@ fn a_draw_is_offered_withdrawn_by_a_move_declined_and_agreed() {
     assert_eq!(post(&s, &path, r#"{"offer": true}"#, Some(&black)).0, 409);
     // Without seats there is nobody to agree with.
     let (_, g) = s.json("POST", "/api/games", "{}");
-    let (status, e) = post(&s, &format!("/api/games/{}/draw", g["id"]), r#"{"offer": true}"#, None);
+    let (status, e) = post(
+        &s,
+        &format!("/api/games/{}/draw", g["id"]),
+        r#"{"offer": true}"#,
+        None,
+    );
     assert_eq!(status, 409, "{e}");
 }
 
@@ -182,7 +192,11 @@ fn a_takeback_granted_makes_it_the_askers_turn_again_and_is_stored() {
     let s = Served::start_on("rules/chess.alg", &[], &db);
     let (id, white, black) = seated(&s, r#"{"seats": true}"#);
     let path = format!("/api/games/{id}/takeback");
-    assert_eq!(post(&s, &path, r#"{"ask": true}"#, Some(&white)).0, 409, "no move yet");
+    assert_eq!(
+        post(&s, &path, r#"{"ask": true}"#, Some(&white)).0,
+        409,
+        "no move yet"
+    );
     for (name, token) in [("e2e4", &white), ("e7e5", &black), ("g1f3", &white)] {
         play(&s, id, name, Some(token));
     }
@@ -190,7 +204,11 @@ fn a_takeback_granted_makes_it_the_askers_turn_again_and_is_stored() {
     let (status, g) = post(&s, &path, r#"{"ask": true}"#, Some(&black));
     assert_eq!(status, 200, "{g}");
     assert_eq!(g["takeback_ask"], "black");
-    assert_eq!(post(&s, &path, r#"{"grant": true}"#, Some(&black)).0, 409, "not one's own");
+    assert_eq!(
+        post(&s, &path, r#"{"grant": true}"#, Some(&black)).0,
+        409,
+        "not one's own"
+    );
     assert_eq!(post(&s, &path, r#"{"grant": true}"#, None).0, 403);
     let (status, g) = post(&s, &path, r#"{"grant": true}"#, Some(&white));
     assert_eq!(status, 200, "{g}");
@@ -238,7 +256,9 @@ fn a_rematch_swaps_the_seats_and_both_pages_learn_of_it() {
     assert_eq!(status, 200, "{g}");
     let next = g["rematch"].as_u64().unwrap_or_else(|| panic!("{g}"));
     assert_ne!(next, id);
-    let heard = white_page.until(|g| !g["rematch"].is_null()).expect("white's page was told");
+    let heard = white_page
+        .until(|g| !g["rematch"].is_null())
+        .expect("white's page was told");
     assert_eq!(heard["rematch"], next);
     // The same tokens, the colours swapped, the same clock.
     let (_, n) = s.json_as("GET", &format!("/api/games/{next}"), "", Some(&white));
@@ -262,7 +282,11 @@ fn a_rematch_swaps_the_seats_and_both_pages_learn_of_it() {
     // A playground game without seats (against the AI): one call, the
     // same rule text.
     let text = std::fs::read_to_string("rules/tictactoe.alg").unwrap();
-    let (_, answer) = s.json("POST", "/api/rules", &json!({ "text": text, "play": true }).to_string());
+    let (_, answer) = s.json(
+        "POST",
+        "/api/rules",
+        &json!({ "text": text, "play": true }).to_string(),
+    );
     let id = answer["game"]["id"].as_u64().unwrap();
     post(&s, &format!("/api/games/{id}/resign"), "", None);
     let (status, g) = post(&s, &format!("/api/games/{id}/rematch"), "", None);
@@ -314,9 +338,18 @@ fn a_seek_is_listed_joined_once_and_then_played() {
     let id = g["id"].as_u64().unwrap();
     assert_eq!(g["you"], "black");
     let seats = g["seats"].as_object().unwrap();
-    assert_eq!(seats.keys().collect::<Vec<_>>(), ["black"], "only the asker's seat");
+    assert_eq!(
+        seats.keys().collect::<Vec<_>>(),
+        ["black"],
+        "only the asker's seat"
+    );
     let black = seats["black"]["token"].as_str().unwrap().to_string();
-    assert!(seats["black"]["url"].as_str().unwrap().ends_with(&format!("?game={id}&seat={black}")));
+    assert!(
+        seats["black"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("?game={id}&seat={black}"))
+    );
     assert_eq!(g["open_seats"], json!(["white"]));
     let mut black_page = Follower::open(&s, id, Some(&black));
     let (_, lobby) = s.json("GET", "/api/seeks", "");
@@ -334,6 +367,8 @@ fn a_seek_is_listed_joined_once_and_then_played() {
         r#"{"move": "e2e4"}"#,
         Some(&black),
     );
+    assert_eq!(status, 409, "{e}");
+    let (status, e) = post(&s, &format!("/api/games/{id}/resign"), "", Some(&black));
     assert_eq!(status, 409, "{e}");
     let join = format!("/api/seeks/{id}/join");
     let (status, j) = post(&s, &join, "", None);
@@ -415,7 +450,10 @@ fn the_games_list_names_variant_players_seats_and_results() {
         resigned["result"],
         json!({ "winner": "white", "reason": "resignation", "score": "1-0" })
     );
-    assert_eq!(resigned["time_control"], json!({ "base_ms": 60_000, "increment_ms": 0 }));
+    assert_eq!(
+        resigned["time_control"],
+        json!({ "base_ms": 60_000, "increment_ms": 0 })
+    );
     // Polled again, a row follows its game.
     post(&s, &format!("/api/seeks/{}/join", seek["id"]), "", None);
     let (_, list) = s.json("GET", "/api/games", "");

@@ -213,7 +213,11 @@ pub(super) async fn new_game(
 
 /// Makes and stores a new game under `rules` as `body` asks; its JSON, with
 /// its seats' links if it has seats.
-pub(super) async fn create(server: &Arc<Server>, body: NewGame, rules: Arc<RuleSet>) -> Result<Value, ApiError> {
+pub(super) async fn create(
+    server: &Arc<Server>,
+    body: NewGame,
+    rules: Arc<RuleSet>,
+) -> Result<Value, ApiError> {
     let clock = match &body.clock {
         Some(text) => Some(text.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => server.options.clock,
@@ -547,7 +551,9 @@ fn may_move(p: &Played, viewer: Viewer) -> Result<(), ApiError> {
     let turn = p.last().turn().index();
     let players = p.game().players();
     if p.open_seek.is_some() {
-        return Err(conflict("the game waits for an opponent to join it from the lobby"));
+        return Err(conflict(
+            "the game waits for an opponent to join it from the lobby",
+        ));
     }
     match viewer {
         Viewer::Anyone => Ok(()),
@@ -612,7 +618,8 @@ pub(super) async fn events(
         })?;
     let (n, slot) = find(&server, &id).await?;
     // Counted among the game's followers (its other pages are told) before
-    // its first event, which so counts it.
+    // its first event, which so counts it (and the change told shortly
+    // after sends it a second).
     let following = Following::new(slot.clone(), whom.seat.as_deref());
     let changes = slot.changes.subscribe();
     // The connection is at work while the stream is open.
@@ -649,7 +656,7 @@ impl Following {
             p.presence.open(viewer);
             viewer
         };
-        slot.changed();
+        slot.followers_changed();
         Following { slot, viewer }
     }
 }
@@ -657,7 +664,7 @@ impl Following {
 impl Drop for Following {
     fn drop(&mut self) {
         self.slot.lock().presence.close(self.viewer, now_ms());
-        self.slot.changed();
+        self.slot.followers_changed();
     }
 }
 

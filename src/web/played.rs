@@ -201,7 +201,10 @@ impl Played {
         if let Some(winner) = stored.ended.and_then(|e| e.winner)
             && winner >= players
         {
-            return Err(format!("its winner is player number {}, of {players}", winner + 1));
+            return Err(format!(
+                "its winner is player number {}, of {players}",
+                winner + 1
+            ));
         }
         let mut cache = Cache::new();
         let start = game

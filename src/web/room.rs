@@ -40,8 +40,14 @@ fn seat_of(p: &Played, viewer: Viewer, what: &str) -> Result<usize, ApiError> {
 }
 
 /// A 409 if the game is over (its clock judged first: a player out of
-/// time loses before anything else is said).
+/// time loses before anything else is said), or waits for an opponent to
+/// join it from the lobby.
 fn ongoing(server: &Server, id: u64, slot: &Slot, p: &mut Played) -> Result<(), ApiError> {
+    if p.open_seek.is_some() {
+        return Err(conflict(
+            "the game waits for an opponent to join it from the lobby",
+        ));
+    }
     if p.out_of_time(now_ms()) {
         flag(server, id, slot, p);
     }
@@ -119,12 +125,25 @@ pub(super) async fn resign(
         };
         ongoing(s, n, sl, p)?;
         let winner = other_of_two(p.game().players().len(), loser);
-        end(s, n, sl, p, Ended {
-            winner,
-            by: EndedBy::Resignation,
-        })
+        end(
+            s,
+            n,
+            sl,
+            p,
+            Ended {
+                winner,
+                by: EndedBy::Resignation,
+            },
+        )
     };
-    act(&server, &id, &headers, "the game could not be resigned", Box::new(work)).await
+    act(
+        &server,
+        &id,
+        &headers,
+        "the game could not be resigned",
+        Box::new(work),
+    )
+    .await
 }
 
 /// The body of `POST /api/games/{id}/draw`: one of the three.
@@ -150,7 +169,12 @@ pub(super) async fn draw(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let said: DrawSaid = body_of(&body)?;
-    if [said.offer, said.accept, said.decline].iter().filter(|&&b| b).count() != 1 {
+    if [said.offer, said.accept, said.decline]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+        != 1
+    {
         return Err(bad(
             r#"say one of {"offer": true}, {"accept": true}, {"decline": true}"#,
         ));
@@ -169,10 +193,16 @@ pub(super) async fn draw(
         ongoing(s, n, sl, p)?;
         match (said.offer, theirs) {
             // Both offer: agreed.
-            (_, Some(_)) => end(s, n, sl, p, Ended {
-                winner: None,
-                by: EndedBy::Agreement,
-            }),
+            (_, Some(_)) => end(
+                s,
+                n,
+                sl,
+                p,
+                Ended {
+                    winner: None,
+                    by: EndedBy::Agreement,
+                },
+            ),
             (true, None) => {
                 if p.draw_offer != Some(me) {
                     p.draw_offer = Some(me);
@@ -183,7 +213,14 @@ pub(super) async fn draw(
             (false, None) => Err(conflict("there is no draw offer of another player to accept")),
         }
     };
-    act(&server, &id, &headers, "the draw could not be answered", Box::new(work)).await
+    act(
+        &server,
+        &id,
+        &headers,
+        "the draw could not be answered",
+        Box::new(work),
+    )
+    .await
 }
 
 /// The body of `POST /api/games/{id}/takeback`: one of the three.
@@ -209,8 +246,15 @@ pub(super) async fn takeback(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let said: TakebackSaid = body_of(&body)?;
-    if [said.ask, said.grant, said.decline].iter().filter(|&&b| b).count() != 1 {
-        return Err(bad(r#"say one of {"ask": true}, {"grant": true}, {"decline": true}"#));
+    if [said.ask, said.grant, said.decline]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+        != 1
+    {
+        return Err(bad(
+            r#"say one of {"ask": true}, {"grant": true}, {"decline": true}"#,
+        ));
     }
     let work = move |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
         let me = seat_of(p, viewer, "a take-back")?;
@@ -243,7 +287,14 @@ pub(super) async fn takeback(
         sl.changed();
         Ok(())
     };
-    act(&server, &id, &headers, "the take-back could not be answered", Box::new(work)).await
+    act(
+        &server,
+        &id,
+        &headers,
+        "the take-back could not be answered",
+        Box::new(work),
+    )
+    .await
 }
 
 /// `POST /api/games/{id}/rematch` (the game over): in a game with seats,
@@ -299,7 +350,14 @@ pub(super) async fn rematch(
         changed(sl, p);
         Ok(())
     };
-    act(&server, &id, &headers, "the rematch could not be made", Box::new(work)).await
+    act(
+        &server,
+        &id,
+        &headers,
+        "the rematch could not be made",
+        Box::new(work),
+    )
+    .await
 }
 
 /// `POST /api/games/{id}/claim` (by a seat's token, on the opponent's
@@ -317,7 +375,9 @@ pub(super) async fn claim(
         let turn = p.last().turn().index();
         let players = p.game().players().to_vec();
         if turn == me {
-            return Err(conflict("it is your own move: a claim is for the opponent's turn"));
+            return Err(conflict(
+                "it is your own move: a claim is for the opponent's turn",
+            ));
         }
         let needed = s.options.limits.away.as_millis() as u64;
         match p.presence.away(turn, now_ms()) {
@@ -333,12 +393,25 @@ pub(super) async fn claim(
             None => return Err(conflict(format!("{} is following the game", players[turn]))),
         }
         let winner = (players.len() == 2).then_some(me);
-        end(s, n, sl, p, Ended {
-            winner,
-            by: EndedBy::Abandonment,
-        })
+        end(
+            s,
+            n,
+            sl,
+            p,
+            Ended {
+                winner,
+                by: EndedBy::Abandonment,
+            },
+        )
     };
-    act(&server, &id, &headers, "the game could not be claimed", Box::new(work)).await
+    act(
+        &server,
+        &id,
+        &headers,
+        "the game could not be claimed",
+        Box::new(work),
+    )
+    .await
 }
 
 /// `GET /api/start`: a new game at the server's start as `GET
@@ -421,7 +494,10 @@ pub(super) async fn new_seek(
         None | Some("random") => {
             let mut byte = [0u8; 1];
             getrandom::fill(&mut byte).map_err(|e| {
-                ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("no randomness for a side: {e}"))
+                ApiError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("no randomness for a side: {e}"),
+                )
             })?;
             usize::from(byte[0] & 1)
         }
@@ -439,7 +515,10 @@ pub(super) async fn new_seek(
         ..NewGame::default()
     };
     let made = create(&server, new, server.rules.clone()).await?;
-    let (id, token) = match (made["id"].as_u64(), made["seats"][&players[side]]["token"].as_str()) {
+    let (id, token) = match (
+        made["id"].as_u64(),
+        made["seats"][&players[side]]["token"].as_str(),
+    ) {
         (Some(id), Some(token)) => (id, token.to_string()),
         _ => {
             return Err(ApiError(
@@ -461,13 +540,16 @@ pub(super) async fn new_seek(
         changed(&slot, &mut p);
         p.session.clock.as_ref().map(|c| c.control())
     };
-    let row = seek_row(&server, &StoredSeek {
-        game_id: id,
-        game: server.rules.game.name().to_string(),
-        waiting: side,
-        created_ms: created,
-        clock,
-    });
+    let row = seek_row(
+        &server,
+        &StoredSeek {
+            game_id: id,
+            game: server.rules.game.name().to_string(),
+            waiting: side,
+            created_ms: created,
+            clock,
+        },
+    );
     let mut v = describe(id, slot, None, Some(token.clone())).await?;
     v["seats"] = json!({ players[side].clone(): seat_link(&server, id, &token) });
     v["watch_url"] = json!(watch_link(&server, id));
@@ -547,7 +629,9 @@ pub(super) async fn join_seek(
         .parse()
         .map_err(|_| ApiError(StatusCode::NOT_FOUND, format!("no seek {id}")))?;
     if waiting_left(&server, n) {
-        return Err(conflict(format!("seek {n} is closed: its player left, or it was joined")));
+        return Err(conflict(format!(
+            "seek {n} is closed: its player left, or it was joined"
+        )));
     }
     let now = now_ms();
     let since = now.saturating_sub(server.options.limits.seek_life.as_millis() as u64);

@@ -522,7 +522,9 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()?;
-        waiting.map(|w| natural(w, "waiting seat", id).map(|w| w as usize)).transpose()
+        waiting
+            .map(|w| natural(w, "waiting seat", id).map(|w| w as usize))
+            .transpose()
     }
 
     /// Game `id`, if the database has it; a [`StoreError::BadRow`] if its
@@ -579,7 +581,8 @@ impl Store {
             None => None,
             Some(reason) => Some(Ended {
                 winner: (ended_winner.map(|p| natural(p, "winner", id)).transpose()?).map(|p| p as usize),
-                by: EndedBy::from_name(&reason).ok_or_else(|| bad(format!("its ending {reason:?} is not one chessalg writes")))?,
+                by: EndedBy::from_name(&reason)
+                    .ok_or_else(|| bad(format!("its ending {reason:?} is not one chessalg writes")))?,
             }),
         };
         let clock = match (base, increment) {
@@ -832,7 +835,10 @@ mod tests {
         // An ending of a name chessalg never writes is the game's error.
         store
             .connection()
-            .execute("UPDATE games SET ended_reason = 'boredom' WHERE id = ?1", params![id as i64])
+            .execute(
+                "UPDATE games SET ended_reason = 'boredom' WHERE id = ?1",
+                params![id as i64],
+            )
             .unwrap();
         let e = store.load(id).unwrap_err();
         assert!(e.to_string().contains("boredom"), "{e}");

@@ -113,12 +113,22 @@ pub struct ServeArgs {
     )]
     pub playground_memory: usize,
     /// Minutes a seek (an open seat in the lobby) stays listed unjoined.
-    #[arg(long, value_name = "MINUTES", default_value_t = 30.0, help_heading = "Hosting limits")]
+    #[arg(
+        long,
+        value_name = "MINUTES",
+        default_value_t = 30.0,
+        help_heading = "Hosting limits"
+    )]
     pub seek_minutes: f64,
     /// Seconds a seat may have no page following its game before it counts
     /// as gone: its seek leaves the lobby, and on its turn the opponent may
     /// claim the game.
-    #[arg(long, value_name = "SECONDS", default_value_t = 180.0, help_heading = "Hosting limits")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 180.0,
+        help_heading = "Hosting limits"
+    )]
     pub away: f64,
 }
 
