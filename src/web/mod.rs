@@ -10,7 +10,9 @@
 //! as `Authorization: Bearer TOKEN`, so that friends play from their own
 //! browsers by link and nobody moves for another; every page viewing a
 //! game follows it live through an event stream; an optional clock is
-//! judged by the server.
+//! judged by the server. Players resign, offer and agree draws, ask a
+//! move back, ask for a rematch and find opponents in a lobby of open
+//! seats (the `room` module); every game counts who follows it.
 //!
 //! A server may be left running for strangers: every request, connection
 //! and rule text from a browser is untrusted, and each has a limit

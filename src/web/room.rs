@@ -28,13 +28,12 @@ use crate::session::{TimeControl, now_ms};
 
 /// The seat of `viewer` in a game with seats: a 409 in a game without
 /// seats (nobody's word is a player's there), a 403 without a seat's token.
-fn seat_of(p: &Played, viewer: Viewer, what: &str) -> Result<usize, ApiError> {
+fn seat_of(viewer: Viewer, what: &str) -> Result<usize, ApiError> {
     match viewer {
         Viewer::Seat(i) => Ok(i),
         Viewer::Anyone => Err(conflict(format!("{what} is for a game with seats"))),
         Viewer::Watcher => Err(forbidden(format!(
-            "{what} needs the token of a seat of this game (Authorization: Bearer TOKEN); {} players, and this is none",
-            p.game().players().len()
+            "{what} needs the token of a seat of this game (Authorization: Bearer TOKEN)"
         ))),
     }
 }
@@ -121,7 +120,7 @@ pub(super) async fn resign(
     let work = |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
         let loser = match viewer {
             Viewer::Anyone => p.last().turn().index(),
-            _ => seat_of(p, viewer, "resigning")?,
+            _ => seat_of(viewer, "resigning")?,
         };
         ongoing(s, n, sl, p)?;
         let winner = other_of_two(p.game().players().len(), loser);
@@ -180,7 +179,7 @@ pub(super) async fn draw(
         ));
     }
     let work = move |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
-        let me = seat_of(p, viewer, "a draw")?;
+        let me = seat_of(viewer, "a draw")?;
         let theirs = p.draw_offer.filter(|&j| j != me);
         if said.decline {
             if theirs.is_none() {
@@ -257,7 +256,7 @@ pub(super) async fn takeback(
         ));
     }
     let work = move |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
-        let me = seat_of(p, viewer, "a take-back")?;
+        let me = seat_of(viewer, "a take-back")?;
         let theirs = p.takeback_ask.filter(|&j| j != me);
         if said.decline {
             if theirs.is_none() {
@@ -315,7 +314,7 @@ pub(super) async fn rematch(
     let work = |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
         let me = match viewer {
             Viewer::Anyone => None,
-            _ => Some(seat_of(p, viewer, "a rematch")?),
+            _ => Some(seat_of(viewer, "a rematch")?),
         };
         if p.rematch.is_some() {
             return Ok(());
@@ -336,7 +335,9 @@ pub(super) async fn rematch(
         let start = (game.from_fen_checked(&p.start_fen, &mut Cache::new()))
             .map_err(|e| conflict(format!("the game's start does not read any more: {e}")))?;
         let seats = p.seats.clone().map(|mut tokens| {
-            tokens.rotate_left(1);
+            if !tokens.is_empty() {
+                tokens.rotate_left(1);
+            }
             tokens
         });
         let control = p.session.clock.as_ref().map(|c| c.control());
@@ -370,7 +371,7 @@ pub(super) async fn claim(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let work = |s: &Arc<Server>, n: u64, sl: &Arc<Slot>, p: &mut Played, viewer: Viewer| {
-        let me = seat_of(p, viewer, "a claim")?;
+        let me = seat_of(viewer, "a claim")?;
         ongoing(s, n, sl, p)?;
         let turn = p.last().turn().index();
         let players = p.game().players().to_vec();
