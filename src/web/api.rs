@@ -31,7 +31,7 @@ use crate::session::{Controller, TimeControl, now_ms};
 
 /// A JSON body of type `T`: absent or empty, `T`'s default; not JSON (a
 /// 400) or JSON not of `T`'s form (a 422), an error saying why.
-fn body_of<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(super) fn body_of<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
@@ -39,7 +39,7 @@ fn body_of<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> 
 }
 
 /// A JSON body of type `T` that must be there.
-fn required_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(super) fn required_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
         let status = match e.classify() {
             serde_json::error::Category::Data => StatusCode::UNPROCESSABLE_ENTITY,
@@ -50,7 +50,7 @@ fn required_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
 }
 
 /// The seat token a request carries (`Authorization: Bearer TOKEN`).
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let token = value
         .strip_prefix("Bearer ")
@@ -59,7 +59,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 }
 
 /// A new secret seat token: 128 random bits from the system, in hex.
-fn new_token() -> Result<String, ApiError> {
+pub(super) fn new_token() -> Result<String, ApiError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| {
         ApiError(
@@ -71,7 +71,7 @@ fn new_token() -> Result<String, ApiError> {
 }
 
 /// A 429 for a client past its rate, saying when to try again.
-fn too_fast(what: &str, wait: Duration) -> ApiError {
+pub(super) fn too_fast(what: &str, wait: Duration) -> ApiError {
     ApiError(
         StatusCode::TOO_MANY_REQUESTS,
         format!(
@@ -82,9 +82,9 @@ fn too_fast(what: &str, wait: Duration) -> ApiError {
 }
 
 /// The client's address of a request, if it came over a socket.
-type Client = Option<Extension<ClientAddr>>;
+pub(super) type Client = Option<Extension<ClientAddr>>;
 
-fn address(client: &Client) -> Option<std::net::IpAddr> {
+pub(super) fn address(client: &Client) -> Option<std::net::IpAddr> {
     client.as_ref().map(|Extension(ClientAddr(ip))| *ip)
 }
 
@@ -94,14 +94,22 @@ fn address(client: &Client) -> Option<std::net::IpAddr> {
 /// the new game is played under (a playground variant's), else the
 /// server's own.
 #[derive(Deserialize, Default)]
-struct NewGame {
-    fen: Option<String>,
-    pgn: Option<String>,
+pub(super) struct NewGame {
+    pub(super) fen: Option<String>,
+    pub(super) pgn: Option<String>,
     #[serde(default)]
-    seats: bool,
-    clock: Option<String>,
-    like: Option<String>,
+    pub(super) seats: bool,
+    pub(super) clock: Option<String>,
+    /// Moves to play at once (named as `legal` names them, or in SAN),
+    /// from the FEN or the start: the page stores a game only at its
+    /// first move.
+    pub(super) moves: Option<Vec<String>>,
+    /// A game whose rules the new game is played under.
+    pub(super) like: Option<String>,
 }
+
+/// The most moves `POST /api/games` plays from its `moves`.
+const MAX_MOVES_GIVEN: usize = 1024;
 
 /// The query of `GET /api/games/{id}`: `?ply=N` shows the position after
 /// the first N moves (to look back; it has no legal moves).
@@ -190,9 +198,10 @@ pub(super) async fn status(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     }))
 }
 
-/// `POST /api/games` (`{"fen": ...}` or `{"pgn": ...}`, `"seats": true`,
-/// `"clock": "5+3"`, all optional): a new game, from a position or with a
-/// recorded game's moves played, stored before it is answered. With seats
+/// `POST /api/games` (`{"fen": ...}` or `{"pgn": ...}`, `"moves": [...]`,
+/// `"seats": true`, `"clock": "5+3"`, all optional): a new game, from a
+/// position or with a recorded game's moves (or the moves listed)
+/// played, stored before it is answered. With seats
 /// the answer has each player's secret link (`seats: {PLAYER: {token,
 /// url}}`) and a link to watch (`watch_url`).
 pub(super) async fn new_game(
@@ -211,7 +220,11 @@ pub(super) async fn new_game(
 
 /// Makes and stores a new game under `rules` as `body` asks; its JSON, with
 /// its seats' links if it has seats.
-async fn create(server: &Arc<Server>, body: NewGame, rules: Arc<RuleSet>) -> Result<Value, ApiError> {
+pub(super) async fn create(
+    server: &Arc<Server>,
+    body: NewGame,
+    rules: Arc<RuleSet>,
+) -> Result<Value, ApiError> {
     let clock = match &body.clock {
         Some(text) => Some(text.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => server.options.clock,
@@ -248,6 +261,22 @@ async fn create(server: &Arc<Server>, body: NewGame, rules: Arc<RuleSet>) -> Res
             };
             let mut p = Played::new(game.clone(), start, seats, clock);
             p.rules_text = rules.text.clone();
+            let named = body.moves.unwrap_or_default();
+            if named.len() > MAX_MOVES_GIVEN {
+                return Err(bad(format!("at most {MAX_MOVES_GIVEN} moves are played at once")));
+            }
+            if !named.is_empty() && !actions.is_empty() {
+                return Err(bad("give a PGN or moves, not both"));
+            }
+            for (k, name) in named.iter().enumerate() {
+                let (legal, ending) = p.legal_and_ending()?;
+                if ending.is_some() {
+                    return Err(bad(format!("the game is over before move {} ({name})", k + 1)));
+                }
+                let i = (game.read_move(p.last(), &legal, name))
+                    .map_err(|e| bad(format!("move {} ({name}): {e}", k + 1)))?;
+                p.push(&legal, i, now_ms());
+            }
             for action in actions {
                 let (legal, _) = p.legal_and_ending()?;
                 let i = legal
@@ -290,8 +319,10 @@ async fn create(server: &Arc<Server>, body: NewGame, rules: Arc<RuleSet>) -> Res
 }
 
 /// `GET /api/games`: the newest games of this server's rule file, newest
-/// first, each with whose move it is, how many moves were played, its
-/// result and the link to watch it.
+/// first, each with its variant (the game's name), players and open
+/// seats, whose move it is, how many moves were played, its result and
+/// the link to watch it. A row is made again only when its game changed
+/// (by its version), so the list is cheap to poll.
 pub(super) async fn list_games(Shared(server): Shared<Arc<Server>>) -> Result<Json<Value>, ApiError> {
     let s = server.clone();
     let ids = blocking("the games could not be listed", move || {
@@ -299,48 +330,96 @@ pub(super) async fn list_games(Shared(server): Shared<Arc<Server>>) -> Result<Js
     })
     .await?;
     let mut games = Vec::new();
-    for id in ids {
+    for &id in &ids {
+        if let Some(slot) = server.games.get(id) {
+            let version = slot.lock().version;
+            if let Some((v, row)) = listed(&server.listed).get(&id)
+                && *v == version
+            {
+                games.push(row.clone());
+                continue;
+            }
+        }
         // A game that no longer plays under these rules is left out.
         let Ok((_, slot)) = find(&server, &id.to_string()).await else {
             continue;
         };
-        let summary = blocking("the game could not be shown", move || {
+        let (version, row) = blocking("the game could not be shown", move || {
             let mut p = slot.lock();
-            let (_, ending) = p.legal_and_ending()?;
-            let game = p.game().clone();
-            Ok(json!({
-                "id": id,
-                "game": game.name(),
-                "playground": p.rules_text.is_some(),
-                "turn": game.players()[p.last().turn().index()],
-                "plies": p.names.len(),
-                "over": ending.is_some() || p.flagged().is_some(),
-                "seated": p.seats.is_some(),
-                "clock": p.session.clock.is_some(),
-                "created_ms": p.created_ms,
-                "watch_url": format!("/?game={id}"),
-            }))
+            Ok((p.version, summary(id, &mut p)?))
         })
         .await?;
-        games.push(summary);
+        listed(&server.listed).insert(id, (version, row.clone()));
+        games.push(row);
     }
+    listed(&server.listed).retain(|id, _| ids.contains(id));
     Ok(Json(json!({ "games": games })))
+}
+
+/// The rows of the list of games, locked.
+fn listed<T>(rows: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    rows.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A game's row in the list of games.
+fn summary(id: u64, p: &mut Played) -> Result<Value, ApiError> {
+    let result = p.outcome()?;
+    let game = p.game().clone();
+    let open_seats: Vec<&String> = match p.open_seek {
+        Some(waiting) => (game.players().iter().enumerate())
+            .filter(|&(i, _)| i != waiting)
+            .map(|(_, name)| name)
+            .collect(),
+        None => Vec::new(),
+    };
+    let control = p.session.clock.as_ref().map(|c| c.control());
+    Ok(json!({
+        "id": id,
+        "game": game.name(),
+        "variant": game.name(),
+        "players": game.players(),
+        "open_seats": open_seats,
+        "playground": p.rules_text.is_some(),
+        "turn": game.players()[p.last().turn().index()],
+        "plies": p.names.len(),
+        "over": result.is_some(),
+        "result": result,
+        "seated": p.seats.is_some(),
+        "clock": control.is_some(),
+        "time_control": control.map(time_control),
+        "rematch": p.rematch,
+        "created_ms": p.created_ms,
+        "watch_url": format!("/?game={id}"),
+    }))
+}
+
+/// A clock's time control as the API writes it.
+pub(super) fn time_control(c: TimeControl) -> Value {
+    json!({
+        "base_ms": c.base.as_millis() as u64,
+        "increment_ms": c.increment.as_millis() as u64,
+    })
 }
 
 /// The game of an id: from memory, or from the database (played again
 /// from its start under its rules), or a 404. One copy of a game is ever
 /// in memory: a game loaded twice at once is kept once, and the other
 /// copy, never used, is dropped.
-async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiError> {
+pub(super) async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiError> {
     let not_found = || ApiError(StatusCode::NOT_FOUND, format!("no game {id}"));
     let n: u64 = id.parse().map_err(|_| not_found())?;
     if let Some(slot) = server.games.get(n) {
         return Ok((n, slot));
     }
     let s = server.clone();
-    let stored = blocking("the game could not be read", move || {
+    let (stored, open_seek) = blocking("the game could not be read", move || {
         let stored = s.store.load(n).map_err(not_stored)?;
-        stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))
+        let stored = stored.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {n}")))?;
+        let open_seek = match stored.seats {
+            Some(_) => s.store.seek_open(n).map_err(not_stored)?,
+            None => None,
+        };
+        Ok((stored, open_seek))
     })
     .await?;
     // Under its own rule text (a playground game), or the server's.
@@ -367,6 +446,7 @@ async fn find(server: &Arc<Server>, id: &str) -> Result<(u64, Arc<Slot>), ApiErr
         let mut p = Played::replayed(rules.game.clone(), &stored)
             .map_err(|e| conflict(format!("game {n} cannot be played again under these rules: {e}")))?;
         p.rules_text = stored.rules_text.clone();
+        p.open_seek = open_seek;
         Ok(Arc::new(Slot::new(p, rules)))
     })
     .await?;
@@ -442,7 +522,7 @@ async fn check_text(server: &Arc<Server>, text: String, keep: bool) -> Result<Te
 
 /// Judges the clock of game `id` at `deadline` (if its clock runs): if
 /// the player to move has not moved by then, their time ran out.
-fn watch_clock(server: &Arc<Server>, id: u64, slot: &Arc<Slot>, deadline: Option<u64>) {
+pub(super) fn watch_clock(server: &Arc<Server>, id: u64, slot: &Arc<Slot>, deadline: Option<u64>) {
     let Some(deadline) = deadline else {
         return;
     };
@@ -463,7 +543,7 @@ fn watch_clock(server: &Arc<Server>, id: u64, slot: &Arc<Slot>, deadline: Option
 
 /// The player to move in game `id` ran out of time: the game ends so,
 /// kept in the database, and its viewers are told.
-fn flag(server: &Server, id: u64, slot: &Slot, p: &mut Played) {
+pub(super) fn flag(server: &Server, id: u64, slot: &Slot, p: &mut Played) {
     let turn = p.last().turn().index();
     p.flag();
     if let Err(e) = server.store.flag(id, turn) {
@@ -472,10 +552,16 @@ fn flag(server: &Server, id: u64, slot: &Slot, p: &mut Played) {
     slot.changed();
 }
 
-/// Whether `viewer` may move for the player to move of `p` (403 if not).
+/// Whether `viewer` may move for the player to move of `p` (403 if not;
+/// 409 in a seek's game before an opponent joined).
 fn may_move(p: &Played, viewer: Viewer) -> Result<(), ApiError> {
     let turn = p.last().turn().index();
     let players = p.game().players();
+    if p.open_seek.is_some() {
+        return Err(conflict(
+            "the game waits for an opponent to join it from the lobby",
+        ));
+    }
     match viewer {
         Viewer::Anyone => Ok(()),
         Viewer::Seat(i) if i == turn => Ok(()),
@@ -558,10 +644,14 @@ pub(super) async fn events(
             unavailable("the server has its most event streams open: try again in a few seconds")
         })?;
     let (n, slot) = find(&server, &id).await?;
+    // Counted among the game's followers (its other pages are told) before
+    // its first event, which so counts it (and the change told shortly
+    // after sends it a second).
+    let following = Following::new(slot.clone(), whom.seat.as_deref());
     let changes = slot.changes.subscribe();
     // The connection is at work while the stream is open.
     let busy = link.map(|Extension(link)| Busy::new(link));
-    let held = Arc::new((permit, busy));
+    let held = Arc::new((permit, busy, following));
     let start = (slot, changes, whom.seat, true, held);
     let stream =
         futures_util::stream::unfold(start, move |(slot, mut changes, seat, first, held)| async move {
@@ -575,6 +665,34 @@ pub(super) async fn events(
             Some((Ok(event), (slot, changes, seat, false, held)))
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// An event stream's place among its game's followers: counted in the
+/// game's `watchers` (or its seat's `online`) while the stream is open;
+/// every page of the game is told when it opens and closes.
+struct Following {
+    slot: Arc<Slot>,
+    viewer: Viewer,
+}
+
+impl Following {
+    fn new(slot: Arc<Slot>, seat: Option<&str>) -> Following {
+        let viewer = {
+            let mut p = slot.lock();
+            let viewer = p.viewer(seat);
+            p.presence.open(viewer);
+            viewer
+        };
+        slot.followers_changed();
+        Following { slot, viewer }
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.slot.lock().presence.close(self.viewer, now_ms());
+        self.slot.followers_changed();
+    }
 }
 
 /// `POST /api/games/{id}/move` (`{"move": "e2e4"}`): plays a legal move,
@@ -600,7 +718,7 @@ pub(super) async fn play_move(
             flag(&s, n, &sl, &mut p);
         }
         let (legal, ending) = p.legal_and_ending()?;
-        if ending.is_some() || p.flagged().is_some() {
+        if ending.is_some() || p.stopped() {
             return Err(bad("the game is over"));
         }
         let i = (p.game().read_move(p.last(), &legal, &body.name)).map_err(|e| bad(e.to_string()))?;
@@ -644,7 +762,7 @@ pub(super) async fn undo(
 
 /// A 409 when a request made for the position after `plies` moves finds
 /// the game elsewhere (a move, an undo or another tab's request came first).
-fn moved_on(p: &Played, plies: Option<usize>) -> Result<(), ApiError> {
+pub(super) fn moved_on(p: &Played, plies: Option<usize>) -> Result<(), ApiError> {
     let now = p.plies();
     match plies {
         Some(k) if k != now => Err(conflict(format!(
@@ -693,7 +811,7 @@ pub(super) async fn ai_move(
             let viewer = p.viewer(token.as_deref());
             may_move(&p, viewer)?;
             moved_on(&p, plies)?;
-            if p.flagged().is_some() {
+            if p.stopped() {
                 return Err(bad("the game is over"));
             }
             let (legal, ending) = p.legal_and_ending()?;
@@ -729,7 +847,7 @@ pub(super) async fn ai_move(
         let mut p = sl.lock();
         // The game moved on while the AI thought (a move or an undo): its
         // choice is for a position no longer there.
-        if p.last() != &state || p.flagged().is_some() {
+        if p.last() != &state || p.stopped() {
             return Err(conflict("the position changed while the AI thought"));
         }
         let now = now_ms();
@@ -804,7 +922,7 @@ pub(super) async fn bundled_text(Path(name): Path<String>) -> Result<Response, A
 
 /// The JSON of game `id` after `ply` moves (`None`: the last), for the
 /// holder of `token` (`None`: a watcher in a game with seats).
-async fn describe(
+pub(super) async fn describe(
     id: u64,
     slot: Arc<Slot>,
     ply: Option<usize>,

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
@@ -92,7 +93,14 @@ pub(super) struct Slot {
     /// Counts the game's changes; event streams wait on it.
     pub(super) changes: watch::Sender<u64>,
     pub(super) rules: Arc<RuleSet>,
+    /// Whether a change of its followers is waiting to be told.
+    followers_pending: AtomicBool,
 }
+
+/// How long a change of a game's followers waits before it is told (the
+/// changes meanwhile told with it): streams opened and closed in a burst
+/// make one message to each page, not one each.
+const FOLLOWERS_TOLD_AFTER: Duration = Duration::from_millis(200);
 
 impl Slot {
     pub(super) fn new(played: Played, rules: Arc<RuleSet>) -> Slot {
@@ -100,6 +108,7 @@ impl Slot {
             played: Mutex::new(played),
             changes: watch::Sender::new(0),
             rules,
+            followers_pending: AtomicBool::new(false),
         }
     }
 
@@ -116,6 +125,25 @@ impl Slot {
     /// Tells every event stream of the game that it changed.
     pub(super) fn changed(&self) {
         self.changes.send_modify(|n| *n += 1);
+    }
+
+    /// Tells every event stream of the game, shortly, that its followers
+    /// changed (once for all the changes of [`FOLLOWERS_TOLD_AFTER`]).
+    pub(super) fn followers_changed(self: &Arc<Self>) {
+        if self.followers_pending.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.followers_pending.store(false, Ordering::Release);
+            self.changed();
+            return;
+        };
+        let slot = self.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(FOLLOWERS_TOLD_AFTER).await;
+            slot.followers_pending.store(false, Ordering::Release);
+            slot.changed();
+        });
     }
 }
 

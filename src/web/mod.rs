@@ -10,7 +10,9 @@
 //! as `Authorization: Bearer TOKEN`, so that friends play from their own
 //! browsers by link and nobody moves for another; every page viewing a
 //! game follows it live through an event stream; an optional clock is
-//! judged by the server.
+//! judged by the server. Players resign, offer and agree draws, ask a
+//! move back, ask for a rematch and find opponents in a lobby of open
+//! seats (the `room` module); every game counts who follows it.
 //!
 //! A server may be left running for strangers: every request, connection
 //! and rule text from a browser is untrusted, and each has a limit
@@ -38,6 +40,7 @@ mod games;
 mod listen;
 mod played;
 mod playground;
+mod room;
 pub mod store;
 pub mod svg;
 
@@ -114,6 +117,12 @@ pub struct HostLimits {
     /// it, games of the least recently used go (and come back from the
     /// database when asked for).
     pub playground_bytes: usize,
+    /// How long a seek stays in the lobby unjoined.
+    pub seek_life: Duration,
+    /// How long a seat may have no event stream open before it counts as
+    /// gone: its seek leaves the lobby, and if it is to move, its opponent
+    /// may claim the game.
+    pub away: Duration,
 }
 
 impl Default for HostLimits {
@@ -127,6 +136,8 @@ impl Default for HostLimits {
             games_per_minute: 30,
             checks_per_minute: 120,
             playground_bytes: 512 << 20,
+            seek_life: Duration::from_secs(30 * 60),
+            away: Duration::from_secs(3 * 60),
         }
     }
 }
@@ -202,6 +213,12 @@ struct Server {
     new_checks: Rate,
     /// Whether the work on the game's prospects has begun.
     warmed: std::sync::Once,
+    /// The rows of the list of games, by id, with the version of the game
+    /// each was made from (a game changes only in memory: a row of a game
+    /// not in memory is still true).
+    listed: std::sync::Mutex<std::collections::HashMap<u64, (u64, serde_json::Value)>>,
+    /// The JSON of a new game at the start, not stored (`GET /api/start`).
+    fresh: std::sync::OnceLock<serde_json::Value>,
 }
 
 impl Server {
@@ -301,6 +318,8 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
         new_games: Rate::per_minute(limits.games_per_minute),
         new_checks: Rate::per_minute(limits.checks_per_minute),
         warmed: std::sync::Once::new(),
+        listed: std::sync::Mutex::new(std::collections::HashMap::new()),
+        fresh: std::sync::OnceLock::new(),
         options,
     };
     if server.options.seats.contains(&Controller::Ai) {
@@ -331,6 +350,14 @@ fn router(server: Arc<Server>) -> Router {
         .route("/api/games/{id}/pgn", get(api::pgn))
         .route("/api/games/{id}/svg", get(api::picture))
         .route("/api/games/{id}/explain", get(api::explain_move))
+        .route("/api/games/{id}/resign", post(room::resign))
+        .route("/api/games/{id}/draw", post(room::draw))
+        .route("/api/games/{id}/takeback", post(room::takeback))
+        .route("/api/games/{id}/rematch", post(room::rematch))
+        .route("/api/games/{id}/claim", post(room::claim))
+        .route("/api/start", get(room::start))
+        .route("/api/seeks", post(room::new_seek).get(room::seeks))
+        .route("/api/seeks/{id}/join", post(room::join_seek))
         .route("/playground", get(|| async { Html(PLAYGROUND) }))
         .route(
             "/api/rules",

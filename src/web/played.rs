@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::store::{StoredGame, StoredMove};
+use super::store::{Ended, StoredGame, StoredMove};
 use super::{ApiError, bad, svg};
 use crate::ai::Budget;
 use crate::core::{Content, Coord, PlayerId};
@@ -40,6 +40,75 @@ pub(super) struct Played {
     /// not older than the one it shows (an event stream's message can
     /// arrive after the reply to a later move).
     pub(super) version: u64,
+    /// How it ended by its players' word (a resignation, a draw agreed,
+    /// a game abandoned), if it did.
+    pub(super) ended: Option<Ended>,
+    /// The player who offers a draw now, if one does (until a move).
+    pub(super) draw_offer: Option<usize>,
+    /// The player who asks to take back their last move, if one does
+    /// (until a move).
+    pub(super) takeback_ask: Option<usize>,
+    /// The player who wants a rematch, if one does (the game over).
+    pub(super) rematch_ask: Option<usize>,
+    /// The game its players went on to play next.
+    pub(super) rematch: Option<u64>,
+    /// The player waiting in the lobby for an opponent (a seek nobody
+    /// joined: the other seats are open).
+    pub(super) open_seek: Option<usize>,
+    /// The event streams open on it.
+    pub(super) presence: Presence,
+}
+
+/// Who follows a game: the event streams open on it, by seat and without.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Presence {
+    /// Streams without a seat's token.
+    pub(super) watchers: usize,
+    /// Streams per seat, in turn order.
+    pub(super) seats: Vec<usize>,
+    /// When each seat last had no stream open (its last stream closed,
+    /// or the game was made or loaded).
+    pub(super) away_since: Vec<u64>,
+}
+
+impl Presence {
+    fn new(seats: usize, now: u64) -> Presence {
+        Presence {
+            watchers: 0,
+            seats: vec![0; seats],
+            away_since: vec![now; seats],
+        }
+    }
+
+    /// A stream for `viewer` opened.
+    pub(super) fn open(&mut self, viewer: Viewer) {
+        match viewer {
+            Viewer::Seat(i) if i < self.seats.len() => self.seats[i] += 1,
+            _ => self.watchers += 1,
+        }
+    }
+
+    /// A stream for `viewer` closed at `now`.
+    pub(super) fn close(&mut self, viewer: Viewer, now: u64) {
+        match viewer {
+            Viewer::Seat(i) if i < self.seats.len() => {
+                self.seats[i] = self.seats[i].saturating_sub(1);
+                if self.seats[i] == 0 {
+                    self.away_since[i] = now;
+                }
+            }
+            _ => self.watchers = self.watchers.saturating_sub(1),
+        }
+    }
+
+    /// How long seat `i` has had no stream open at `now` (none: it has one).
+    pub(super) fn away(&self, i: usize, now: u64) -> Option<u64> {
+        match self.seats.get(i) {
+            Some(0) => Some(now.saturating_sub(self.away_since[i])),
+            Some(_) => None,
+            None => Some(u64::MAX),
+        }
+    }
 }
 
 /// Who a request is, by its seat token.
@@ -78,6 +147,13 @@ impl Played {
             created_ms: now_ms(),
             rules_text: None,
             version: now_ms().saturating_mul(1000),
+            ended: None,
+            draw_offer: None,
+            takeback_ask: None,
+            rematch_ask: None,
+            rematch: None,
+            open_seek: None,
+            presence: Presence::new(players, now_ms()),
         }
     }
 
@@ -98,6 +174,8 @@ impl Played {
             flagged: self.flagged(),
             moves: self.played.clone(),
             rules_text: self.rules_text.clone(),
+            ended: self.ended,
+            rematch: self.rematch,
         }
     }
 
@@ -120,6 +198,14 @@ impl Played {
             }
             (Some(_), None) => return Err("a player ran out of time, and it has no clock".into()),
             _ => {}
+        }
+        if let Some(winner) = stored.ended.and_then(|e| e.winner)
+            && winner >= players
+        {
+            return Err(format!(
+                "its winner is player number {}, of {players}",
+                winner + 1
+            ));
         }
         let mut cache = Cache::new();
         let start = game
@@ -152,6 +238,8 @@ impl Played {
         if let (Some(out), Some(clock)) = (stored.flagged, &mut p.session.clock) {
             clock.flag(PlayerId::new(out));
         }
+        p.ended = stored.ended;
+        p.rematch = stored.rematch;
         Ok(p)
     }
 
@@ -211,6 +299,9 @@ impl Played {
         self.session.push_at(legal[i].clone(), now);
         let clocks = self.session.clock.as_ref().map(|c| c.times().to_vec());
         self.version += 1;
+        // A move withdraws an offer of a draw and a request to take back.
+        self.draw_offer = None;
+        self.takeback_ask = None;
         self.played.push(StoredMove {
             name: name.clone(),
             played_ms: now,
@@ -219,13 +310,17 @@ impl Played {
         self.names.push(name);
     }
 
-    /// Takes the last move back at `now` (its clocks and a time loss too);
+    /// Takes the last move back at `now` (its clocks, a time loss and a
+    /// resignation too);
     /// false if there is none.
     pub(super) fn pop(&mut self, now: u64) -> bool {
         if self.session.undo() == 0 {
             return false;
         }
         self.version += 1;
+        self.ended = None;
+        self.draw_offer = None;
+        self.takeback_ask = None;
         self.names.pop();
         self.record.pop();
         self.played.pop();
@@ -252,16 +347,53 @@ impl Played {
     }
 
     /// Whether the player to move's time has run out at `now` (and the
-    /// game is not flagged already).
+    /// game is not flagged already, nor ended by its players).
     pub(super) fn out_of_time(&self, now: u64) -> bool {
         let turn = self.last().turn();
-        (self.session.clock.as_ref()).is_some_and(|c| c.out_of_time(turn, now))
+        self.ended.is_none() && (self.session.clock.as_ref()).is_some_and(|c| c.out_of_time(turn, now))
     }
 
     /// When the player to move runs out of time, if their clock runs.
     pub(super) fn deadline(&self) -> Option<u64> {
         let turn = self.last().turn();
-        self.session.clock.as_ref().and_then(|c| c.deadline(turn))
+        match self.ended {
+            Some(_) => None,
+            None => self.session.clock.as_ref().and_then(|c| c.deadline(turn)),
+        }
+    }
+
+    /// Whether the game stopped on a clock or by its players' word (not
+    /// by its rules: [`Played::legal_and_ending`] says that).
+    pub(super) fn stopped(&self) -> bool {
+        self.flagged().is_some() || self.ended.is_some()
+    }
+
+    /// Whether the game is over, by any means.
+    pub(super) fn over(&mut self) -> Result<bool, ApiError> {
+        Ok(self.stopped() || self.legal_and_ending()?.1.is_some())
+    }
+
+    /// The game's result now (`{"winner", "reason", "score"}`), if it is over.
+    pub(super) fn outcome(&mut self) -> Result<Option<Value>, ApiError> {
+        let game = self.game().clone();
+        if let Some(out) = self.flagged() {
+            return Ok(Some(time_loss(&game, out)));
+        }
+        if let Some(e) = self.ended {
+            return Ok(Some(result(&game, e.winner, e.by.name())));
+        }
+        let (_, ending) = self.legal_and_ending()?;
+        Ok(ending.map(|(e, reason)| match e {
+            Ending::Win(p) => result(&game, Some(p.index()), &reason.to_string()),
+            Ending::Draw => result(&game, None, &reason.to_string()),
+        }))
+    }
+
+    /// The ply of the last move player `who` made (where taking it back
+    /// goes back to), if they made one.
+    pub(super) fn last_move_of(&self, who: usize) -> Option<usize> {
+        let states = &self.session.states;
+        (0..self.plies()).rev().find(|&k| states[k].turn().index() == who)
     }
 
     /// The JSON of the position after `ply` moves (`None`: the last) for
@@ -285,11 +417,12 @@ impl Played {
         let (game, state) = (&**game, &states[shown]);
         let (legal, ending) = legal_and_ending(game, state, cache)?;
         let player = |p: PlayerId| game.players()[p.index()].clone();
-        let result = match (flagged, ending) {
-            (Some(out), _) if shown == last => Some(time_loss(game, out)),
-            (_, Some((e, reason))) => Some(match e {
-                Ending::Win(p) => json!({ "winner": player(p), "reason": reason.to_string() }),
-                Ending::Draw => json!({ "winner": null, "reason": reason.to_string() }),
+        let result = match (flagged, self.ended, ending) {
+            (Some(out), _, _) if shown == last => Some(time_loss(game, out)),
+            (_, Some(ended), _) if shown == last => Some(result(game, ended.winner, ended.by.name())),
+            (_, _, Some((e, reason))) => Some(match e {
+                Ending::Win(p) => result(game, Some(p.index()), &reason.to_string()),
+                Ending::Draw => result(game, None, &reason.to_string()),
             }),
             _ => None,
         };
@@ -410,6 +543,21 @@ impl Played {
             Viewer::Seat(i) => json!(game.players()[i]),
             _ => Value::Null,
         };
+        let name = |who: Option<usize>| who.map(|i| game.players()[i].clone());
+        let seated = self.seats.is_some();
+        let online = seated.then(|| {
+            (game.players().iter().cloned())
+                .zip(self.presence.seats.iter().map(|&n| Value::from(n > 0)))
+                .collect::<serde_json::Map<String, Value>>()
+        });
+        // The seats of a seek nobody joined yet.
+        let open_seats: Vec<String> = match self.open_seek {
+            Some(waiting) => (game.players().iter().enumerate())
+                .filter(|&(i, _)| i != waiting)
+                .map(|(_, p)| p.clone())
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(json!({
             "id": id,
             "game": game.name(),
@@ -433,6 +581,13 @@ impl Played {
             "seated": self.seats.is_some(),
             "you": you,
             "clock": clock,
+            "draw_offer": name(self.draw_offer),
+            "takeback_ask": name(self.takeback_ask),
+            "rematch_ask": name(self.rematch_ask),
+            "rematch": self.rematch,
+            "watchers": self.presence.watchers,
+            "online": online,
+            "open_seats": open_seats,
         }))
     }
 }
@@ -459,10 +614,34 @@ fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, 
 fn time_loss(game: &Game, out: usize) -> Value {
     let players = game.players();
     let reason = format!("{} ran out of time", players[out]);
-    if players.len() == 2 {
-        json!({ "winner": players[1 - out], "reason": reason })
-    } else {
-        json!({ "winner": null, "reason": reason })
+    let winner = (players.len() == 2).then(|| 1 - out);
+    result(game, winner, &reason)
+}
+
+/// A result as the API writes it: `{"winner", "reason", "score"}`.
+pub(super) fn result(game: &Game, winner: Option<usize>, reason: &str) -> Value {
+    let players = game.players();
+    json!({
+        "winner": winner.map(|w| players[w].clone()),
+        "reason": reason,
+        "score": score(players.len(), winner),
+    })
+}
+
+/// The score of a game of `players` players that `winner` won (none: a
+/// draw), in turn order: a point to the winner, none to the others
+/// (`1-0`, `0-1`, `0-1-0`), a half each in a drawn game of two (`½-½`);
+/// none for a drawn game of more or fewer.
+pub(super) fn score(players: usize, winner: Option<usize>) -> Option<String> {
+    match winner {
+        Some(w) if w < players => Some(
+            (0..players)
+                .map(|i| if i == w { "1" } else { "0" })
+                .collect::<Vec<_>>()
+                .join("-"),
+        ),
+        None if players == 2 => Some("½-½".to_string()),
+        _ => None,
     }
 }
 
@@ -486,6 +665,16 @@ pub(super) fn legal_and_ending(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_go_by_player_index() {
+        assert_eq!(score(2, Some(0)).as_deref(), Some("1-0"));
+        assert_eq!(score(2, Some(1)).as_deref(), Some("0-1"));
+        assert_eq!(score(2, None).as_deref(), Some("½-½"));
+        assert_eq!(score(3, Some(1)).as_deref(), Some("0-1-0"));
+        assert_eq!(score(3, None), None);
+        assert_eq!(score(2, Some(2)), None);
+    }
 
     #[test]
     fn a_game_played_again_from_its_record_has_the_same_clocks() {

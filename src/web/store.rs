@@ -28,8 +28,10 @@ use crate::session::TimeControl;
 const APPLICATION_ID: i32 = 0x6341_4c47;
 
 /// The schema version written in `user_version`.
-const SCHEMA_VERSION: i32 = 1;
+const SCHEMA_VERSION: i32 = 2;
 
+/// The first schema (version 1); a new database is made with it, then
+/// brought up to [`SCHEMA_VERSION`] by [`MIGRATIONS`], as an old one is.
 const SCHEMA: &str = "
 CREATE TABLE games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -51,6 +53,21 @@ CREATE TABLE moves (
     PRIMARY KEY (game_id, ply)
 );
 ";
+
+/// What brings a database of version `i + 1` to version `i + 2`: each
+/// only adds (columns with no value in old rows, tables), so a database
+/// of an older chessalg loads with every game as it was.
+const MIGRATIONS: [&str; 1] = ["
+ALTER TABLE games ADD COLUMN ended_winner INTEGER;
+ALTER TABLE games ADD COLUMN ended_reason TEXT;
+ALTER TABLE games ADD COLUMN rematch INTEGER;
+CREATE TABLE seeks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    waiting INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    joined_ms INTEGER
+);
+"];
 
 /// Why a database cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -123,6 +140,66 @@ pub struct StoredGame {
     /// The rule text it is played under, when not the server's rule file
     /// (a game of the playground).
     pub rules_text: Option<String>,
+    /// How it ended by its players' word (a resignation, a draw agreed),
+    /// if it did.
+    pub ended: Option<Ended>,
+    /// The game its players went on to play next (a rematch), if any.
+    pub rematch: Option<u64>,
+}
+
+/// How a game ended by its players' word rather than by its rules or
+/// its clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndedBy {
+    /// A player resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
+    /// The player to move left the game, and the opponent claimed it.
+    Abandonment,
+}
+
+impl EndedBy {
+    /// Its name, as the database and the API write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndedBy::Resignation => "resignation",
+            EndedBy::Agreement => "agreement",
+            EndedBy::Abandonment => "abandonment",
+        }
+    }
+
+    /// The ending of a name [`EndedBy::name`] gives.
+    pub fn from_name(name: &str) -> Option<EndedBy> {
+        [EndedBy::Resignation, EndedBy::Agreement, EndedBy::Abandonment]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
+/// A game's end by its players' word: who won (by index; none: a draw), and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The winner, by index in turn order; `None` for a draw.
+    pub winner: Option<usize>,
+    /// How it ended.
+    pub by: EndedBy,
+}
+
+/// An open seat waiting for an opponent (a seek of the lobby), as the
+/// database holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeek {
+    /// The game made for it.
+    pub game_id: u64,
+    /// The game's name.
+    pub game: String,
+    /// The player (by index) whose seat is taken, waiting.
+    pub waiting: usize,
+    /// When it was made (milliseconds since the Unix epoch).
+    pub created_ms: u64,
+    /// The game's clock, if it has one.
+    pub clock: Option<TimeControl>,
 }
 
 /// A move as the database holds it.
@@ -249,7 +326,7 @@ impl Store {
             .map_err(not_ours)?;
         if id == 0 && version == 0 && tables == 0 {
             connection.execute_batch(&format!(
-                "BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                "BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1; COMMIT;"
             ))?;
         } else if id != APPLICATION_ID {
             return Err(StoreError::Foreign(path.to_path_buf()));
@@ -257,6 +334,13 @@ impl Store {
             return Err(StoreError::Newer(path.to_path_buf(), version));
         } else {
             check_pages(&connection, path)?;
+        }
+        // An older database (or the new one) brought up to this version,
+        // each step in a transaction of its own.
+        let from = version.max(1);
+        for (step, migration) in MIGRATIONS.iter().enumerate().skip((from - 1) as usize) {
+            let to = step + 2;
+            connection.execute_batch(&format!("BEGIN; {migration} PRAGMA user_version = {to}; COMMIT;"))?;
         }
         connection.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
         // Every commit reaches the file before it returns: a process killed
@@ -280,8 +364,9 @@ impl Store {
         let mut c = self.connection();
         let t = c.transaction()?;
         t.execute(
-            "INSERT INTO games (game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO games (game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text,
+                                ended_winner, ended_reason, rematch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 game.game,
                 game.start_fen,
@@ -291,6 +376,9 @@ impl Store {
                 game.clock.map(|c| c.increment.as_millis() as i64),
                 game.flagged.map(|p| p as i64),
                 game.rules_text,
+                game.ended.and_then(|e| e.winner).map(|p| p as i64),
+                game.ended.map(|e| e.by.name()),
+                game.rematch.map(|r| r as i64),
             ],
         )?;
         let id = t.last_insert_rowid() as u64;
@@ -308,7 +396,7 @@ impl Store {
     }
 
     /// Takes back the moves of game `id` from number `ply` on (and a time
-    /// loss: the game goes on from there).
+    /// loss or a resignation: the game goes on from there).
     pub fn truncate(&self, id: u64, ply: usize) -> Result<(), StoreError> {
         let mut c = self.connection();
         let t = c.transaction()?;
@@ -317,7 +405,7 @@ impl Store {
             params![id as i64, ply as i64],
         )?;
         t.execute(
-            "UPDATE games SET flagged = NULL WHERE id = ?1",
+            "UPDATE games SET flagged = NULL, ended_winner = NULL, ended_reason = NULL WHERE id = ?1",
             params![id as i64],
         )?;
         t.commit()?;
@@ -331,6 +419,112 @@ impl Store {
             params![id as i64, player as i64],
         )?;
         Ok(())
+    }
+
+    /// Records how game `id` ended by its players' word.
+    pub fn end(&self, id: u64, ended: Ended) -> Result<(), StoreError> {
+        self.connection().execute(
+            "UPDATE games SET ended_winner = ?2, ended_reason = ?3 WHERE id = ?1",
+            params![id as i64, ended.winner.map(|p| p as i64), ended.by.name()],
+        )?;
+        Ok(())
+    }
+
+    /// Records that game `id`'s players went on to play game `next`.
+    pub fn link_rematch(&self, id: u64, next: u64) -> Result<(), StoreError> {
+        self.connection().execute(
+            "UPDATE games SET rematch = ?2 WHERE id = ?1",
+            params![id as i64, next as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Lists game `id` (a game with seats) as a seek: player `waiting`'s
+    /// seat taken, the others open.
+    pub fn insert_seek(&self, id: u64, waiting: usize, created_ms: u64) -> Result<(), StoreError> {
+        self.connection().execute(
+            "INSERT INTO seeks (game_id, waiting, created_ms) VALUES (?1, ?2, ?3)",
+            params![id as i64, waiting as i64, created_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    /// The seeks not joined, made since `since_ms`, newest first, at most `limit`.
+    pub fn open_seeks(&self, since_ms: u64, limit: usize) -> Result<Vec<StoredSeek>, StoreError> {
+        let c = self.connection();
+        let mut statement = c.prepare(
+            "SELECT s.game_id, g.game, s.waiting, s.created_ms, g.clock_base_ms, g.clock_increment_ms
+             FROM seeks s JOIN games g ON g.id = s.game_id
+             WHERE s.joined_ms IS NULL AND s.created_ms >= ?1
+             ORDER BY s.created_ms DESC, s.game_id DESC LIMIT ?2",
+        )?;
+        let rows = statement.query_map(params![since_ms as i64, limit as i64], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+                r.get::<_, Option<i64>>(5)?,
+            ))
+        })?;
+        let mut seeks = Vec::new();
+        for row in rows {
+            let (id, game, waiting, created, base, increment) = row?;
+            let id = natural(id, "id", 0)?;
+            let clock = match (base, increment) {
+                (Some(b), Some(i)) => Some(TimeControl {
+                    base: Duration::from_millis(natural(b, "clock", id)?),
+                    increment: Duration::from_millis(natural(i, "increment", id)?),
+                }),
+                _ => None,
+            };
+            seeks.push(StoredSeek {
+                game_id: id,
+                game,
+                waiting: natural(waiting, "waiting seat", id)? as usize,
+                created_ms: natural(created, "seek's time", id)?,
+                clock,
+            });
+        }
+        Ok(seeks)
+    }
+
+    /// Joins the seek of game `id` at `now_ms` if it is open and was made
+    /// since `since_ms`: the player waiting if it was, `None` if there is
+    /// no such open seek (never joined twice: the update is one statement).
+    pub fn join_seek(&self, id: u64, now_ms: u64, since_ms: u64) -> Result<Option<usize>, StoreError> {
+        let mut c = self.connection();
+        let t = c.transaction()?;
+        let changed = t.execute(
+            "UPDATE seeks SET joined_ms = ?2 WHERE game_id = ?1 AND joined_ms IS NULL AND created_ms >= ?3",
+            params![id as i64, now_ms as i64, since_ms as i64],
+        )?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        let waiting: i64 = t.query_row(
+            "SELECT waiting FROM seeks WHERE game_id = ?1",
+            params![id as i64],
+            |r| r.get(0),
+        )?;
+        t.commit()?;
+        Ok(Some(natural(waiting, "waiting seat", id)? as usize))
+    }
+
+    /// Whether game `id` is a seek nobody joined (its open seats are open).
+    pub fn seek_open(&self, id: u64) -> Result<Option<usize>, StoreError> {
+        let c = self.connection();
+        let waiting: Option<i64> = c
+            .query_row(
+                "SELECT waiting FROM seeks WHERE game_id = ?1 AND joined_ms IS NULL",
+                params![id as i64],
+                |r| r.get(0),
+            )
+            .optional()?;
+        waiting
+            .map(|w| natural(w, "waiting seat", id).map(|w| w as usize))
+            .transpose()
     }
 
     /// Game `id`, if the database has it; a [`StoreError::BadRow`] if its
@@ -355,10 +549,12 @@ impl Store {
             Option<i64>,
             Option<i64>,
             Option<String>,
+            (Option<i64>, Option<String>, Option<i64>),
         );
         let row: Option<Row> = c
             .query_row(
-                "SELECT game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text
+                "SELECT game, start_fen, created_ms, seats, clock_base_ms, clock_increment_ms, flagged, rules_text,
+                        ended_winner, ended_reason, rematch
                  FROM games WHERE id = ?1",
                 params![id as i64],
                 |r| {
@@ -371,13 +567,23 @@ impl Store {
                         r.get(5)?,
                         r.get(6)?,
                         r.get(7)?,
+                        (r.get(8)?, r.get(9)?, r.get(10)?),
                     ))
                 },
             )
             .optional()
             .map_err(unreadable)?;
-        let Some((game, start_fen, created, seats, base, increment, flagged, rules_text)) = row else {
+        let Some((game, start_fen, created, seats, base, increment, flagged, rules_text, last)) = row else {
             return Ok(None);
+        };
+        let (ended_winner, ended_reason, rematch) = last;
+        let ended = match ended_reason {
+            None => None,
+            Some(reason) => Some(Ended {
+                winner: (ended_winner.map(|p| natural(p, "winner", id)).transpose()?).map(|p| p as usize),
+                by: EndedBy::from_name(&reason)
+                    .ok_or_else(|| bad(format!("its ending {reason:?} is not one chessalg writes")))?,
+            }),
         };
         let clock = match (base, increment) {
             (None, None) => None,
@@ -410,6 +616,8 @@ impl Store {
                 .map(|p| p as usize),
             moves: Vec::new(),
             rules_text,
+            ended,
+            rematch: rematch.map(|r| natural(r, "rematch", id)).transpose()?,
         };
         let mut statement =
             c.prepare("SELECT ply, name, played_ms, clocks FROM moves WHERE game_id = ?1 ORDER BY ply")?;
@@ -514,6 +722,8 @@ mod tests {
             }),
             flagged: None,
             rules_text: Some("game Chess".into()),
+            ended: None,
+            rematch: None,
             moves: vec![StoredMove {
                 name: "e2e4".into(),
                 played_ms: 9,
@@ -557,6 +767,81 @@ mod tests {
         let back = store.load(id).unwrap().unwrap();
         assert_eq!((back.moves.len(), back.flagged), (1, None));
         assert_eq!(store.recent(10).unwrap(), vec![id]);
+    }
+
+    #[test]
+    fn a_database_of_schema_1_loads_its_games_and_takes_the_new_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        {
+            // A database as chessalg wrote it before endings, rematches and seeks.
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(&format!(
+                "{SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;
+                 INSERT INTO games (game, start_fen, created_ms, seats, flagged)
+                     VALUES ('Chess', 'startpos', 5, 'aa bb', NULL);
+                 INSERT INTO moves (game_id, ply, name, played_ms) VALUES (1, 0, 'e2e4', 9);"
+            ))
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let old = store.load(1).unwrap().unwrap();
+        assert_eq!((old.ended, old.rematch, old.moves.len()), (None, None, 1));
+        let ended = Ended {
+            winner: Some(1),
+            by: EndedBy::Resignation,
+        };
+        store.end(1, ended).unwrap();
+        let next = store.insert(&sample()).unwrap();
+        store.link_rematch(1, next).unwrap();
+        store.insert_seek(next, 0, 100).unwrap();
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        let old = store.load(1).unwrap().unwrap();
+        assert_eq!((old.ended, old.rematch), (Some(ended), Some(next)));
+        let version: i32 = (store.connection())
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // A take-back undoes a resignation.
+        store.truncate(1, 1).unwrap();
+        assert_eq!(store.load(1).unwrap().unwrap().ended, None);
+        assert_eq!(store.open_seeks(0, 10).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_seek_is_joined_once_and_only_while_it_is_fresh() {
+        let store = Store::in_memory().unwrap();
+        let id = store.insert(&sample()).unwrap();
+        store.insert_seek(id, 1, 1_000).unwrap();
+        let listed = store.open_seeks(500, 10).unwrap();
+        assert_eq!(
+            listed,
+            [StoredSeek {
+                game_id: id,
+                game: "Chess".into(),
+                waiting: 1,
+                created_ms: 1_000,
+                clock: sample().clock,
+            }]
+        );
+        assert!(store.open_seeks(1_001, 10).unwrap().is_empty());
+        assert_eq!(store.join_seek(id, 2_000, 1_001).unwrap(), None);
+        assert_eq!(store.seek_open(id).unwrap(), Some(1));
+        assert_eq!(store.join_seek(id, 2_000, 500).unwrap(), Some(1));
+        assert_eq!(store.join_seek(id, 2_001, 500).unwrap(), None);
+        assert_eq!(store.seek_open(id).unwrap(), None);
+        assert!(store.open_seeks(0, 10).unwrap().is_empty());
+        // An ending of a name chessalg never writes is the game's error.
+        store
+            .connection()
+            .execute(
+                "UPDATE games SET ended_reason = 'boredom' WHERE id = ?1",
+                params![id as i64],
+            )
+            .unwrap();
+        let e = store.load(id).unwrap_err();
+        assert!(e.to_string().contains("boredom"), "{e}");
     }
 
     #[test]

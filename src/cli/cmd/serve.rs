@@ -112,6 +112,24 @@ pub struct ServeArgs {
         help_heading = "Hosting limits"
     )]
     pub playground_memory: usize,
+    /// Minutes a seek (an open seat in the lobby) stays listed unjoined.
+    #[arg(
+        long,
+        value_name = "MINUTES",
+        default_value_t = 30.0,
+        help_heading = "Hosting limits"
+    )]
+    pub seek_minutes: f64,
+    /// Seconds a seat may have no page following its game before it counts
+    /// as gone: its seek leaves the lobby, and on its turn the opponent may
+    /// claim the game.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 180.0,
+        help_heading = "Hosting limits"
+    )]
+    pub away: f64,
 }
 
 /// Serves the board until the process is stopped.
@@ -202,6 +220,16 @@ fn limits(args: &ServeArgs) -> Result<HostLimits, Failure> {
             args.idle_timeout
         )));
     }
+    let within = |flag: &str, t: f64| {
+        if t > 0.0 && t <= 7.0 * 86_400.0 {
+            Ok(Duration::from_secs_f64(t))
+        } else {
+            Err(Failure::Message(format!(
+                "--{flag} must be above 0 and at most a week, not {}",
+                if flag == "away" { t } else { t / 60.0 }
+            )))
+        }
+    };
     let positive = |flag: &str, n: usize| {
         if n == 0 {
             Err(Failure::Message(format!("--{flag} must be at least 1")))
@@ -224,6 +252,8 @@ fn limits(args: &ServeArgs) -> Result<HostLimits, Failure> {
         games_per_minute: args.games_per_minute,
         checks_per_minute: args.checks_per_minute,
         playground_bytes: positive("playground-memory", args.playground_memory)?.saturating_mul(1 << 20),
+        seek_life: within("seek-minutes", args.seek_minutes * 60.0)?,
+        away: within("away", args.away)?,
         ..defaults
     })
 }
