@@ -332,9 +332,9 @@ def friends(args, d, driver_url):
                          "the board")
                 # Set once: still there after moves only if the page never reloads.
                 who.run("window.notReloaded = true;")
-            assert white.text("#seat") == "You play white", white.text("#seat")
-            assert black.text("#seat") == "You play black", black.text("#seat")
-            assert watcher.text("#seat") == "Watching", watcher.text("#seat")
+            assert white.text("#seat").startswith("You play white"), white.text("#seat")
+            assert black.text("#seat").startswith("You play black"), black.text("#seat")
+            assert watcher.text("#seat").startswith("Watching"), watcher.text("#seat")
             # Each seat sees its own side at the bottom: black's page has a8
             # nearer its bottom edge than a1; white's and the watcher's the other way.
             below = """const y = (sq) => document.querySelector(`[data-square="${sq}"] .shape`).getBoundingClientRect().top;
@@ -376,6 +376,80 @@ def friends(args, d, driver_url):
         finally:
             for o in others:
                 o.close()
+
+
+def wait_board(d):
+    d.wait("return typeof game !== 'undefined' && game !== null && !!document.querySelector('#board g');",
+           "the board")
+
+
+def room(args, d, driver_url):
+    """The game room in two browsers, one at phone size playing by touch:
+    a visit that stores nothing, a seek in the lobby joined from the other
+    browser, moves dragged by mouse and by finger, a draw offered and
+    accepted, a rematch with the colours swapped, and a resignation both
+    pages show at once."""
+    with Server(args.binary, "rules/chess.alg") as chess:
+        d.go(chess.url)
+        wait_board(d)
+        stored = d.run_async("""const done = arguments[arguments.length - 1];
+            fetch('/api/games').then((r) => r.json()).then((l) => done(l.games.length));""")
+        assert stored == 0, f"a visit stored {stored} games"
+        phone = Driver(driver_url, args.chromium)
+        try:
+            phone.s("POST", "/window/rect", {"width": 390, "height": 844})
+            d.run("document.getElementById('side').value = 'white';")
+            d.click("#seek")
+            d.wait("return !!game && game.id !== null && game.you === 'white';", "the seek's seat")
+            wait_board(d)
+            phone.go(chess.url)
+            wait_board(phone)
+            phone.find("#seeks [data-join]", timeout=12)
+            phone.click("#seeks [data-join]")
+            phone.wait("return !!game && game.you === 'black';", "the joined seat")
+            wait_board(phone)
+            d.wait("return (game.open_seats || []).length === 0;", "the seek's page told of the join")
+            below = """const y = (sq) => document.querySelector(`[data-square="${sq}"] .shape`).getBoundingClientRect().top;
+                       return y('a8') > y('a1');"""
+            assert phone.run(below) and not d.run(below), "the seats' boards are not turned to them"
+            width = phone.run("return [document.querySelector('#board svg').getBoundingClientRect().width,"
+                              " document.documentElement.clientWidth];")
+            assert width[0] >= 0.9 * width[1], f"the phone's board is {width[0]} px of {width[1]}"
+            d.drag('#board g[data-square="e2"]', '#board g[data-square="e4"]')
+            phone.wait("return game.plies === 1;", "white's move on the phone")
+            phone.drag('#board g[data-square="e7"]', '#board g[data-square="e5"]', pointer="touch")
+            d.wait("return game.plies === 2;", "black's move, dragged by touch")
+            assert d.run("return game.record.join(' ');") == "e4 e5"
+            print("lobby: a seek joined from a second browser (phone size); e4 dragged by mouse, e5 by touch")
+            # A draw offered and accepted.
+            d.click('#actions [data-action="offer-draw"]')
+            phone.find('#actions [data-action="accept-draw"]', timeout=5)
+            phone.click('#actions [data-action="accept-draw"]')
+            for who in (d, phone):
+                who.wait("return !!game.result && game.result.reason === 'agreement';", "the agreed draw")
+                who.wait_text("#status", "½-½")
+            print("draw offered and accepted: " + d.text("#status"))
+            # A rematch: asked, accepted, both pages in the new game, colours swapped.
+            first = d.run("return game.id;")
+            d.click('#actions [data-action="rematch"]')
+            phone.find('#actions [data-action="rematch"]', timeout=5)
+            phone.click('#actions [data-action="rematch"]')
+            for who, now in ((d, "black"), (phone, "white")):
+                who.wait(f"return !!game && game.id !== {first} && game.you === '{now}';", "the rematch", timeout=10)
+                wait_board(who)
+            assert d.run(below) and not phone.run(below), "the rematch's boards are not turned to the new sides"
+            print("rematch: a new game, the desktop now black, the phone white")
+            # A resignation: both pages show it at once.
+            d.run("window.confirm = () => true;")
+            d.click('#actions [data-action="resign"]')
+            t0 = time.time()
+            phone.wait("return !!game.result && game.result.reason === 'resignation';", "the resignation", timeout=3)
+            seen = time.time() - t0
+            phone.wait_text("#status", "1-0")
+            d.wait_text("#status", "1-0")
+            print(f"resigned: both pages show {d.text('#status')!r} ({seen:.2f} s)")
+        finally:
+            phone.close()
 
 
 def playground(args, d):
@@ -515,6 +589,7 @@ def main():
         if not args.only:
             scenarios(args, d)
             friends(args, d, driver_url)
+            room(args, d, driver_url)
             playground(args, d)
         if args.all or args.only:
             files = sorted(f for f in glob.glob("rules/*.alg") if not f.endswith("prelude.alg"))

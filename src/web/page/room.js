@@ -16,6 +16,9 @@ let explainedAt = null;
 // A game whose rules a new game is played under (`?like=ID`: a shared
 // variant's link).
 let likeOf = null;
+// The name of the server's own game (a game of another name is a
+// playground variant's).
+let serverGame = null;
 // Who plays each player: "human", "ai" or "random".
 const seats = {};
 const $ = (id) => document.getElementById(id);
@@ -98,8 +101,9 @@ function setGame(g) {
     // The second player's seat sees the board from its side.
     flipped = kept !== null ? kept === "1" : !!g.you && g.players.indexOf(g.you) === 1;
   }
-  const url = `?game=${g.id}` + (token ? `&seat=${token}` : "");
-  if (location.search !== url) history.replaceState(null, "", url);
+  // (A game not stored yet has no address of its own.)
+  const url = g.id === null ? location.pathname : `?game=${g.id}` + (token ? `&seat=${token}` : "");
+  if (location.search !== url && !(g.id === null && !location.search)) history.replaceState(null, "", url);
   document.body.classList.toggle("seated", !!g.seated);
   return true;
 }
@@ -132,15 +136,28 @@ async function newGame(body) {
     token = null;
     view = null;
     // Played under the rules of the game shown (a playground variant's).
-    const like = game ? { like: String(game.id) } : likeOf ? { like: likeOf } : {};
-    game = null;
-    setGame(await api("/api/games", { ...like, ...(body || {}) }));
+    const like = game && game.id !== null && game.game !== serverGame ? { like: String(game.id) }
+      : likeOf ? { like: likeOf } : null;
+    if (source) { source.close(); source = null; }
+    // The server's own game at its start is only stored at its first move.
+    if (!like && !body) setGame(await api("/api/start"));
+    else setGame(await api("/api/games", { ...(like || {}), ...(body || {}) }));
     showError(null);
     clearChoice();
-    follow();
+    if (game.id !== null) follow();
     render();
     maybeAi();
   } catch (e) { showError(e); }
+}
+
+// Stores the game shown if it is not yet (its moves so far with it), and
+// follows it.
+async function stored(moves) {
+  if (game.id !== null) return game;
+  const g = await api("/api/games", { moves: moves || [] });
+  setGame(g);
+  follow();
+  return g;
 }
 
 // Follows the game's event stream: another seat's move (or another tab's)
@@ -155,9 +172,21 @@ function follow() {
     // The same position and moves as shown (the stream's first event, or
     // the echo of this page's own move): only the clocks are new.
     const same = !moved && g.fen === game.fen && JSON.stringify(g.legal) === JSON.stringify(game.legal);
-    if (same) { setGame(g); return; }
+    if (g.rematch && game.you && g.rematch !== game.rematch) { setGame(g); goRematch(g.rematch); return; }
+    if (same) {
+      // Only the room may be new (an offer, a watcher, a seat taken).
+      const before = roomKey(game);
+      setGame(g);
+      if (roomKey(g) !== before && !thinking) renderRoom();
+      return;
+    }
     if (taken(g) && moved) maybeAi();
   });
+}
+
+// What the room shows of a game besides its position.
+function roomKey(g) {
+  return JSON.stringify([g.draw_offer, g.takeback_ask, g.rematch_ask, g.rematch, g.watchers, g.online, g.open_seats]);
 }
 
 // A game with seats: one link per player, and one to watch.
@@ -201,7 +230,7 @@ async function loadLobby() {
       row.className = "row";
       const a = document.createElement("a");
       a.href = g.watch_url;
-      a.textContent = `${g.game || "game"} #${g.id}`;
+      a.textContent = `${g.variant || g.game || "game"} #${g.id}`;
       const state = g.result
         ? resultWords(g.result, g.players || [])
         : g.over ? "over" : `${g.turn} to move`;
@@ -371,12 +400,24 @@ function render() {
   }
   renderMoves();
   $("fen").value = shown.fen;
-  $("pgn").href = `/api/games/${game.id}/pgn`;
-  $("rules-link").href = `/playground?game=${game.id}`;
+  $("pgn").href = game.id === null ? "#" : `/api/games/${game.id}/pgn`;
+  $("rules-link").href = game.id === null ? `/playground` : `/playground?game=${game.id}`;
   $("rules-link").hidden = false;
   renderStatus();
   renderWho();
-  $("seat").textContent = !game.seated ? "" : game.you ? `You play ${game.you}` : "Watching";
+  renderRoom();
+}
+
+// What the room shows besides the board: the seat and its watchers, the
+// players' strips, the room's buttons (drawn without the board, which
+// stays as it is under the pointer).
+function renderRoom() {
+  const watchers = game.watchers ? ` · ${game.watchers} watching` : "";
+  const waiting = (game.open_seats || []).length ? " · waiting for an opponent to join" : "";
+  $("seat").textContent = (!game.seated ? "" : game.you ? `You play ${game.you}` : "Watching") + waiting + watchers;
+  renderStrips();
+  renderActions();
+  renderStatus();
 }
 
 function renderWho() {
@@ -400,6 +441,139 @@ function renderWho() {
   });
 }
 
+// ---- The room: resign, draw, take back, rematch, claim.
+
+// Asks the server for a room request; the answer is the game.
+async function roomAsk(what, body) {
+  try {
+    taken(await api(`/api/games/${game.id}/${what}`, body || {}));
+    showError(null);
+  } catch (e) { showError(e); if (e.status === 409) await refresh(); }
+  render();
+}
+
+function actionButton(label, run, primary, key) {
+  const b = document.createElement("button");
+  b.textContent = label;
+  b.dataset.action = key || label.toLowerCase().replace(/\W+/g, "-");
+  if (primary) b.className = "primary";
+  b.addEventListener("click", run);
+  $("actions").appendChild(b);
+}
+
+// The room's buttons for the page's player: what it may ask now, and the
+// answers to what the opponent asks.
+function renderActions() {
+  $("actions").innerHTML = "";
+  if (!game || game.id === null || view) return;
+  const me = game.you;
+  const playing = game.seated ? !!me : true;
+  if (!playing) return;
+  const other = (p) => p && p !== me;
+  if (!game.result) {
+    if (game.seated && (game.open_seats || []).length) return;
+    actionButton("Resign", () => { if (confirm("Resign this game?")) roomAsk("resign"); }, false, "resign");
+    if (game.seated) {
+      if (other(game.draw_offer)) {
+        actionButton("Accept draw", () => roomAsk("draw", { accept: true }), true, "accept-draw");
+        actionButton("Decline draw", () => roomAsk("draw", { decline: true }), false, "decline-draw");
+      } else if (game.draw_offer === me) {
+        actionButton("Draw offered", () => {}, false, "draw-offered").disabled = true;
+      } else {
+        actionButton("Offer draw", () => roomAsk("draw", { offer: true }), false, "offer-draw");
+      }
+      if (other(game.takeback_ask)) {
+        actionButton("Grant takeback", () => roomAsk("takeback", { grant: true }), true, "grant-takeback");
+        actionButton("Decline takeback", () => roomAsk("takeback", { decline: true }), false, "decline-takeback");
+      } else if (game.takeback_ask !== me && game.plies > 0) {
+        actionButton("Ask for a takeback", () => roomAsk("takeback", { ask: true }), false, "ask-takeback");
+      }
+      const away = Object.entries(game.online || {}).find(([p, on]) => p !== me && !on);
+      if (away && game.turn === away[0])
+        actionButton(`Claim the win (${away[0]} has left)`, () => roomAsk("claim"), false, "claim");
+    }
+  } else if (game.rematch) {
+    actionButton("Go to the rematch", () => goRematch(game.rematch), true, "to-rematch");
+  } else if (other(game.rematch_ask)) {
+    actionButton("Accept rematch", () => roomAsk("rematch"), true, "rematch");
+  } else if (game.rematch_ask === me && game.seated) {
+    actionButton("Rematch offered", () => {}, false, "rematch-offered").disabled = true;
+  } else {
+    actionButton("Rematch", () => roomAsk("rematch"), true, "rematch");
+  }
+  const last = $("actions").lastChild;
+  if (last && last.dataset) last.title = last.title || "";
+}
+
+// To the rematch: the same seat's link (the server passed each seat's
+// token on to the next player) or, without seats, the game.
+function goRematch(id) {
+  if (!game || game.id === id) return;
+  location.href = `?game=${id}` + (token ? `&seat=${token}` : "");
+}
+
+// ---- The lobby's seeks: open seats to join, and one's own.
+
+async function loadSeeks() {
+  try {
+    const list = await api("/api/seeks");
+    const box = $("seeks");
+    box.innerHTML = "";
+    for (const k of list.seeks) {
+      const row = document.createElement("div");
+      row.className = "row";
+      const mine = game && game.id === k.id;
+      const words = document.createElement("span");
+      words.textContent = `${k.variant || k.game} · ${k.clock || "no clock"} · ${k.waiting} waits` +
+        ` · ${Math.round(k.age_ms / 60000)} min`;
+      row.appendChild(words);
+      if (!mine) {
+        const b = document.createElement("button");
+        b.textContent = `Join as ${k.open.join(", ")}`;
+        b.dataset.join = k.id;
+        b.addEventListener("click", () => joinSeek(k.id));
+        row.appendChild(b);
+      }
+      box.appendChild(row);
+    }
+  } catch (e) { /* the list is a convenience */ }
+}
+setInterval(() => { if (!document.hidden) loadSeeks(); }, 5000);
+
+async function seek() {
+  const clock = $("clock").value.trim(), side = $("side").value;
+  try {
+    const made = await api("/api/seeks", { ...(clock ? { clock } : {}), side });
+    const [, seat] = Object.entries(made.seats)[0];
+    location.href = new URL(seat.url, location.href).href;
+  } catch (e) { showError(e); }
+}
+
+async function joinSeek(id) {
+  try {
+    token = null;
+    const joined = await api(`/api/seeks/${id}/join`, {});
+    const [, seat] = Object.entries(joined.seats)[0];
+    location.href = new URL(seat.url, location.href).href;
+  } catch (e) { showError(e); loadSeeks(); }
+}
+
+// You against the AI on this page: the AI plays every other player.
+async function playAi() {
+  const side = $("side").value;
+  const mine = side === "random" || !game ? null : side;
+  const players = game ? game.players : [];
+  const you = mine || players[Math.floor(Math.random() * players.length)] || players[0];
+  for (const p of players) {
+    seats[p] = p === you ? "human" : "ai";
+    const s = document.querySelector(`[data-seat="${CSS.escape(p)}"]`);
+    if (s) s.value = seats[p];
+  }
+  await newGame();
+  flipped = players.indexOf(you) === 1;
+  render();
+}
+
 // ---- Looking back and playing.
 
 async function lookAt(ply) {
@@ -414,7 +588,8 @@ async function play(name) {
   const dragged = draggedMove;
   view = null;
   try {
-    const g = await api(`/api/games/${game.id}/move`, { move: name, plies: game.plies });
+    const g = game.id === null ? await stored([name])
+      : await api(`/api/games/${game.id}/move`, { move: name, plies: game.plies });
     clearChoice();
     taken(g, !dragged);
     showError(null);
@@ -437,6 +612,7 @@ async function computerMove(random) {
   let answer = null;
   try {
     const seconds = Number($("time").value) || 1;
+    await stored();
     answer = await api(`/api/games/${game.id}/ai`, { time_ms: Math.round(seconds * 1000), random, plies: game.plies });
     showError(null);
   } catch (e) {
@@ -523,6 +699,8 @@ $("sound").addEventListener("click", () => {
   if (soundOn) sounds.move();
 });
 $("friend").addEventListener("click", playFriend);
+$("seek").addEventListener("click", seek);
+$("vsai").addEventListener("click", playAi);
 $("explain").addEventListener("click", explainMove);
 $("why").addEventListener("keydown", (e) => { if (e.key === "Enter") explainMove(); });
 $("loadfen").addEventListener("click", () => newGame({ fen: $("fen").value.trim() }));
@@ -540,6 +718,12 @@ async function start() {
   showSound();
   const info = await api("/api/info");
   Object.assign(seats, info.seats || {});
+  serverGame = info.game;
+  for (const p of info.players || []) {
+    const o = document.createElement("option");
+    o.value = o.textContent = p;
+    $("side").appendChild(o);
+  }
   $("time").value = (info.time_ms || 1000) / 1000;
   $("time").max = (info.time_cap_ms || 10000) / 1000;
   if (info.clock) $("clock").value = `${info.clock.base_ms / 60000}+${info.clock.increment_ms / 1000}`;
@@ -548,7 +732,8 @@ async function start() {
   token = params.get("seat");
   likeOf = params.get("like");
   loadLobby();
-  if (!id) { await newGame(); return; }
+  loadSeeks();
+  if (!id) { await newGame(likeOf ? {} : undefined); return; }
   try {
     setGame(await api(`/api/games/${encodeURIComponent(id)}`));
   } catch (e) { token = null; showError(e); await newGame(); return; }
