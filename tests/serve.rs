@@ -14,10 +14,10 @@ fn a_game_is_played_through_the_api_to_its_end() {
     let s = Served::start("rules/chess.alg");
     let (status, page) = s.request("GET", "/", "");
     assert_eq!(status, 200);
-    assert!(
-        page.contains("data-square") || page.contains("dataset.square"),
-        "the page"
-    );
+    assert!(page.contains("/page/board.js"), "the page");
+    let (status, board) = s.request("GET", "/page/board.js", "");
+    assert_eq!(status, 200);
+    assert!(board.contains("data-square"), "the board's script");
     let (status, g) = s.json("POST", "/api/games", "{}");
     assert_eq!(status, 200);
     let id = g["id"].as_u64().unwrap();

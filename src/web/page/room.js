@@ -92,6 +92,8 @@ function soundOf(before, after) {
 // is not taken: false.
 function setGame(g) {
   if (game && g.id === game.id && g.version < game.version) return false;
+  // A seat follows its game's rematch (its link plays the next game).
+  if (g.rematch && g.you && token) goRematch(g.rematch);
   const fresh = !game || game.id !== g.id;
   game = g;
   clockRead = performance.now();
@@ -172,7 +174,6 @@ function follow() {
     // The same position and moves as shown (the stream's first event, or
     // the echo of this page's own move): only the clocks are new.
     const same = !moved && g.fen === game.fen && JSON.stringify(g.legal) === JSON.stringify(game.legal);
-    if (g.rematch && game.you && g.rematch !== game.rematch) { setGame(g); goRematch(g.rematch); return; }
     if (same) {
       // Only the room may be new (an offer, a watcher, a seat taken).
       const before = roomKey(game);
@@ -446,7 +447,10 @@ function renderWho() {
 // Asks the server for a room request; the answer is the game.
 async function roomAsk(what, body) {
   try {
-    taken(await api(`/api/games/${game.id}/${what}`, body || {}));
+    const g = await api(`/api/games/${game.id}/${what}`, body || {});
+    // The rematch made by this request: to it (a seat follows it anyway).
+    if (what === "rematch" && g.rematch) { goRematch(g.rematch); return; }
+    taken(g);
     showError(null);
   } catch (e) { showError(e); if (e.status === 409) await refresh(); }
   render();
@@ -507,8 +511,10 @@ function renderActions() {
 
 // To the rematch: the same seat's link (the server passed each seat's
 // token on to the next player) or, without seats, the game.
+let leaving = false;
 function goRematch(id) {
-  if (!game || game.id === id) return;
+  if ((game && game.id === id) || leaving) return;
+  leaving = true;
   location.href = `?game=${id}` + (token ? `&seat=${token}` : "");
 }
 
