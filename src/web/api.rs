@@ -161,6 +161,7 @@ pub(super) async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     Json(json!({
         "game": game.name(),
         "players": game.players(),
+        "player_names": super::played::player_names(game),
         "files": files,
         "ranks": ranks,
         "seats": seats,
@@ -809,7 +810,7 @@ pub(super) async fn pgn(
             let tags = PgnTags {
                 event: Some(format!("{}: chessalg serve", game.name())),
                 date: Some(crate::game::pgn::today()),
-                players: game.players().to_vec(),
+                players: game.display_names(),
                 ..PgnTags::default()
             };
             let session = &mut p.session;
@@ -877,7 +878,10 @@ pub(super) async fn explain_move(
             Verdict::NotGiven => ("not given by the rules", Vec::new()),
         };
         let lines: Vec<Value> = (e.lines.iter())
-            .map(|l| json!({ "depth": l.depth, "text": l.text, "place": l.place }))
+            .map(|l| {
+                let place = l.place.as_deref().map(|at| crate::inspect::public_place(spec, at));
+                json!({ "depth": l.depth, "text": l.text, "place": place })
+            })
             .collect();
         Ok(Json(json!({
             "move": e.name.unwrap_or(e.asked),

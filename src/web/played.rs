@@ -286,10 +286,18 @@ impl Played {
         let player = |p: PlayerId| game.players()[p.index()].clone();
         let result = match (flagged, ending) {
             (Some(out), _) if shown == last => Some(time_loss(game, out)),
-            (_, Some((e, reason))) => Some(match e {
-                Ending::Win(p) => json!({ "winner": player(p), "reason": reason.to_string() }),
-                Ending::Draw => json!({ "winner": null, "reason": reason.to_string() }),
-            }),
+            (_, Some(_)) => match game.ended(state, &legal, cache).map_err(|e| bad(e.to_string()))? {
+                Some(ended) => Some(json!({
+                    "winner": match ended.ending {
+                        Ending::Win(p) => json!(player(p)),
+                        Ending::Draw => Value::Null,
+                    },
+                    "reason": ended.called(),
+                    "rule": ended.reason.to_string(),
+                    "detail": ended.detail,
+                })),
+                None => None,
+            },
             _ => None,
         };
         let (files, ranks) = game.dimensions();
@@ -397,6 +405,7 @@ impl Played {
             "id": id,
             "game": game.name(),
             "players": game.players(),
+            "player_names": player_names(game),
             "files": files,
             "ranks": ranks,
             "turn": player(state.turn()),
@@ -420,6 +429,14 @@ impl Played {
     }
 }
 
+/// Each player's display name (the rule file's `player` lines), by player.
+pub(super) fn player_names(game: &Game) -> Value {
+    let names: serde_json::Map<String, Value> = (game.players().iter().enumerate())
+        .map(|(i, p)| (p.clone(), json!(game.display_name(PlayerId::new(i)))))
+        .collect();
+    Value::Object(names)
+}
+
 /// The square a move leaves (none for a drop) and the one it reaches (a
 /// drop's or placement's square), as the page marks them.
 fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, Option<Coord>) {
@@ -441,7 +458,7 @@ fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, 
 /// players the other wins, with more it is a draw.
 fn time_loss(game: &Game, out: usize) -> Value {
     let players = game.players();
-    let reason = format!("{} ran out of time", players[out]);
+    let reason = format!("{} ran out of time", game.display_name(PlayerId::new(out)));
     if players.len() == 2 {
         json!({ "winner": players[1 - out], "reason": reason })
     } else {
