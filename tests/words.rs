@@ -168,6 +168,24 @@ fn hex_colours_each_players_edges() {
 }
 
 #[test]
+fn shogi_boards_write_shogis_coordinates() {
+    let shogi = game("rules/shogi.alg");
+    let svg = chessalg::web::svg::position_svg(&shogi, &shogi.initial());
+    let labels = |class: &str| -> Vec<String> {
+        svg.lines()
+            .filter(|l| l.contains(class))
+            .map(|l| l[l.find('>').unwrap() + 1..l.rfind('<').unwrap()].to_string())
+            .collect()
+    };
+    assert_eq!(labels("file-label"), ["9", "8", "7", "6", "5", "4", "3", "2", "1"]);
+    assert_eq!(labels("rank-label"), ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    assert!(!svg.contains(">a1<"));
+    // Chess keeps each square's name.
+    let chess = game("rules/chess.alg");
+    assert!(chessalg::web::svg::position_svg(&chess, &chess.initial()).contains(">a1<"));
+}
+
+#[test]
 fn misused_words_are_reported_where_written() {
     let base = "game T\nplayers a b\npiece X O\nboard\n    X.\nmoves a = nil\nmoves b = nil\n";
     let out = errors_of(&format!("{base}player c \"Sea\"\n"));
@@ -180,6 +198,8 @@ fn misused_words_are_reported_where_written() {
     assert!(out.contains("`c` is not a player"), "{out}");
     let out = errors_of(&format!("{base}edge a middle\n"));
     assert!(out.contains("`top`, `bottom`, `left` or `right`"), "{out}");
+    let out = errors_of(&format!("{base}labels ranks 1 2\n"));
+    assert!(out.contains("2 label(s) for the board's 1 ranks"), "{out}");
     let out = errors_of(&format!("{base}player a \"A\" colour red\n"));
     assert!(out.contains("colour #rrggbb"), "{out}");
 }
@@ -187,7 +207,7 @@ fn misused_words_are_reported_where_written() {
 #[test]
 fn the_new_words_print_in_the_parse_tree() {
     let file = chessalg::syntax::parse_file(
-        "player white \"Sente\" colour #222\nedge red top bottom\nmark ˣ fen ! shown\n\
+        "player white \"Sente\" colour #222\nedge red top bottom\nlabels files 9 8 7\nmark ˣ fen ! shown\n\
          outcome no_moves checked = loss \"checkmate\"\noutcome passes 2 = points black 1.5 \"counting\"\n",
     )
     .unwrap();

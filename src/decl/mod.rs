@@ -67,6 +67,11 @@ pub struct GameSpec {
     pub edges: Vec<(PlayerId, String)>,
     /// The marks boards draw (`mark ... shown`).
     pub shown_marks: Marks,
+    /// What boards write beside the files, left to right (`labels files`;
+    /// empty: each square's name).
+    pub file_labels: Vec<String>,
+    /// What boards write beside the ranks, bottom to top (`labels ranks`).
+    pub rank_labels: Vec<String>,
     /// Per piece (indexed by [`PieceId`]): owner, FEN letter, value, royalty.
     pub pieces: Vec<PieceInfo>,
     /// Marks cleared when their piece's owner begins a turn.

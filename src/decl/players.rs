@@ -1,8 +1,11 @@
-//! `players white black`: the players, in turn order.
+//! `players white black`: the players, in turn order; `player white
+//! "Sente"`: a player's display name and colour; `edge red top bottom`:
+//! edges boards draw in a player's colour; `labels files ...`: what boards
+//! write beside the files and ranks.
 
 use super::{Collect, Declare, Pass};
 use crate::source::Span;
-use crate::syntax::ast::{EdgeDecl, PlayerDecl, PlayersDecl};
+use crate::syntax::ast::{EdgeDecl, LabelsDecl, PlayerDecl, PlayersDecl};
 
 impl Declare for PlayersDecl {
     fn pass(&self) -> Pass {
@@ -36,6 +39,31 @@ impl Declare for EdgeDecl {
         let Some(p) = cx.player(&self.player) else { return };
         for side in &self.sides {
             cx.spec.edges.push((p, side.clone()));
+        }
+    }
+}
+
+impl Declare for LabelsDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        let along = |o: &crate::core::Offset| if self.ranks { o.y } else { o.x };
+        let (low, high) = (cx.spec.board.iter()).fold((i32::MAX, i32::MIN), |(l, h), (o, _)| {
+            (l.min(along(o)), h.max(along(o)))
+        });
+        let board = if low > high { 0 } else { (high - low + 1) as usize };
+        let axis = if self.ranks { "ranks" } else { "files" };
+        if board != 0 && self.labels.len() != board {
+            cx.error(crate::ir::ExpandError::LabelCount {
+                span: self.span,
+                axis: axis.to_string(),
+                given: self.labels.len(),
+                board,
+            });
+            return;
+        }
+        if self.ranks {
+            cx.spec.rank_labels = self.labels.clone();
+        } else {
+            cx.spec.file_labels = self.labels.clone();
         }
     }
 }

@@ -20,6 +20,7 @@ macro_rules! declarations {
             Players(PlayersDecl, players_decl),
             Player(PlayerDecl, player_decl),
             Edge(EdgeDecl, edge_decl),
+            Labels(LabelsDecl, labels_decl),
             Mark(MarkDecl, mark_decl),
             Box(BoxDecl, box_decl),
             Region(RegionDecl, region_decl),
@@ -192,6 +193,28 @@ impl DeclarationSyntax for EdgeDecl {
     }
     fn print(&self, out: &mut String) {
         let _ = writeln!(out, "edge {} {}", self.player.text, self.sides.join(" "));
+    }
+}
+
+/// `labels files 9 8 7 ...` or `labels ranks a b c ...`: what boards write
+/// beside the files or ranks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelsDecl {
+    /// Whether these are the ranks' labels (else the files').
+    pub ranks: bool,
+    /// The labels, files left to right or ranks bottom to top.
+    pub labels: Vec<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for LabelsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("labels", if self.ranks { "ranks" } else { "files" })
+    }
+    fn print(&self, out: &mut String) {
+        let axis = if self.ranks { "ranks" } else { "files" };
+        let _ = writeln!(out, "labels {axis} {}", self.labels.join(" "));
     }
 }
 

@@ -14,8 +14,8 @@ pub mod print;
 pub use error::SyntaxError;
 
 /// The words that begin a declaration line (the grammar's `*_decl` rules).
-pub const DECLARATION_KEYWORDS: [&str; 19] = [
-    "import", "weights", "piece", "game", "players", "player", "edge", "mark", "box", "region", "board", "moves", "outcome",
+pub const DECLARATION_KEYWORDS: [&str; 20] = [
+    "import", "weights", "piece", "game", "players", "player", "edge", "labels", "mark", "box", "region", "board", "moves", "outcome",
     "quiet", "legality", "search", "turns", "notation", "fen",
 ];
 pub use format::format_file;

@@ -7,7 +7,7 @@ use pest::iterators::Pair;
 use super::ast::{
     BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl,
     FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident,
-    EdgeDecl, ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl,
+    EdgeDecl, ImportDecl, LabelsDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl,
     PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
     WeightsDecl,
 };
@@ -434,6 +434,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::player_colour | Rule::colour_value => "`colour #rrggbb`",
         Rule::edge_side => "`top`, `bottom`, `left` or `right`",
         Rule::shown => "`shown`",
+        Rule::labels_axis => "`files` or `ranks`",
+        Rule::label_word => "a label",
         Rule::exponent => "an integer",
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
@@ -598,6 +600,12 @@ impl Builder {
                 let player = self.ident(&inner.next().expect("a player"));
                 let sides = inner.map(|q| q.as_str().to_string()).collect();
                 Ok(Item::Declaration(Declaration::Edge(EdgeDecl { player, sides, span })))
+            }
+            Rule::labels_decl => {
+                let mut inner = p.into_inner();
+                let ranks = inner.next().expect("an axis").as_str() == "ranks";
+                let labels = inner.map(|q| q.as_str().to_string()).collect();
+                Ok(Item::Declaration(Declaration::Labels(LabelsDecl { ranks, labels, span })))
             }
             Rule::mark_decl => {
                 let text = p.as_str();

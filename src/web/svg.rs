@@ -248,10 +248,37 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             BoardDrawing::Hexagons => (cx - 7, cy + 17),
             _ => (cx - half + 2, cy + half - 3),
         };
-        let _ = writeln!(
-            out,
-            r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
-        );
+        let spec = game.spec();
+        if spec.file_labels.is_empty() && spec.rank_labels.is_empty() {
+            let _ = writeln!(
+                out,
+                r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
+            );
+        } else {
+            // The rule file's labels (`labels files ...`): the files' along
+            // the top row, the ranks' down the right column.
+            if rank == ranks as i32 - 1
+                && let Some(l) = spec.file_labels.get(file as usize)
+            {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord file-label" x="{cx}" y="{}" font-size="9" text-anchor="middle" fill="#0008">{}</text>"##,
+                    cy - half + 9,
+                    escape(l)
+                );
+            }
+            if file == files as i32 - 1
+                && let Some(l) = spec.rank_labels.get(rank as usize)
+            {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
+                    cx + half - 2,
+                    cy + 3,
+                    escape(l)
+                );
+            }
+        }
         if let Content::Piece(pc, marks) = content {
             let size = if drawing == BoardDrawing::Hexagons {
                 CELL * 5 / 6
