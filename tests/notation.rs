@@ -154,7 +154,10 @@ fn the_record_tags_the_players_by_their_colours() {
     assert!(pgn.contains("[White \"Bob\"]"), "{pgn}");
     assert!(pgn.contains("[Black \"Ann\"]"), "{pgn}");
     // From the rule file's own start: no `FEN` tag (the `Variant` says it).
-    assert!(!pgn.contains("[FEN") && pgn.contains("[Variant \"Checkers\"]"), "{pgn}");
+    assert!(
+        !pgn.contains("[FEN") && pgn.contains("[Variant \"Checkers\"]"),
+        "{pgn}"
+    );
     let later = g.play(&start, first);
     let set_up = g.pgn(&later, &[], None, &tags, &mut cache).unwrap();
     assert!(set_up.contains("[SetUp \"1\"]\n[FEN \""), "{set_up}");

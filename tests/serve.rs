@@ -37,9 +37,15 @@ fn a_game_is_played_through_the_api_to_its_end() {
     assert_eq!(last["result"]["winner"], "black", "{last}");
     // What chess calls it, and the rule for "Why?".
     assert_eq!(last["result"]["reason"], "checkmate", "{last}");
-    assert_eq!(last["result"]["rule"], "no legal move, with a royal piece attacked");
+    assert_eq!(
+        last["result"]["rule"],
+        "no legal move, with a royal piece attacked"
+    );
     assert_eq!(last["result"]["detail"], serde_json::Value::Null);
-    assert_eq!(last["player_names"], serde_json::json!({"white": "white", "black": "black"}));
+    assert_eq!(
+        last["player_names"],
+        serde_json::json!({"white": "white", "black": "black"})
+    );
     assert_eq!(last["history"].as_array().unwrap().len(), 4);
     assert_eq!(last["record"][3], "Qh4#", "{last}");
     assert!(last["legal"].as_array().unwrap().is_empty());
@@ -399,12 +405,19 @@ fn shogi_players_are_sente_and_gote() {
     let s = Served::start("rules/shogi.alg");
     let (_, g) = s.json("POST", "/api/games", "{}");
     assert_eq!(g["players"], serde_json::json!(["white", "black"]));
-    assert_eq!(g["player_names"], serde_json::json!({"white": "Sente", "black": "Gote"}));
+    assert_eq!(
+        g["player_names"],
+        serde_json::json!({"white": "Sente", "black": "Gote"})
+    );
+    assert_eq!(g["player_colours"], serde_json::json!({}));
     let (_, info) = s.json("GET", "/api/info", "");
     assert_eq!(info["player_names"]["black"], "Gote", "{info}");
     let id = g["id"].as_u64().unwrap();
     let (_, pgn) = s.request("GET", &format!("/api/games/{id}/pgn"), "");
-    assert!(pgn.contains("[White \"Sente\"]") && !pgn.contains("[FEN"), "{pgn}");
+    assert!(
+        pgn.contains("[White \"Sente\"]") && !pgn.contains("[FEN"),
+        "{pgn}"
+    );
 }
 
 /// `GET /api/games/{id}/explain`: `chessalg explain` for the game's
@@ -423,7 +436,10 @@ fn a_move_is_explained_for_the_page() {
     let places: Vec<&str> = (e["lines"].as_array().unwrap().iter())
         .filter_map(|l| l["place"].as_str())
         .collect();
-    assert!(!places.is_empty() && places.iter().all(|p| p.starts_with("chess.alg:")), "{places:?}");
+    assert!(
+        !places.is_empty() && places.iter().all(|p| p.starts_with("chess.alg:")),
+        "{places:?}"
+    );
     let text: Vec<&str> = e["lines"]
         .as_array()
         .unwrap()

@@ -20,7 +20,9 @@ fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<chessalg::
     let mut actions = Vec::new();
     for m in moves {
         let legal = game.legal_actions(&state, &mut cache).unwrap();
-        let i = game.read_move(&state, &legal, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        let i = game
+            .read_move(&state, &legal, m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
         actions.push(legal[i].clone());
         state = game.play(&state, &legal[i]);
     }
@@ -30,7 +32,9 @@ fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<chessalg::
 fn ended(game: &Game, state: &State) -> chessalg::game::Ended {
     let mut cache = Cache::new();
     let legal = game.legal_actions(state, &mut cache).unwrap();
-    game.ended(state, &legal, &mut cache).unwrap().expect("the game is over")
+    game.ended(state, &legal, &mut cache)
+        .unwrap()
+        .expect("the game is over")
 }
 
 fn text_game(text: &str) -> Game {
@@ -88,7 +92,10 @@ fn a_count_carries_each_players_count() {
 
 #[test]
 fn othello_and_janggi_name_their_counts() {
-    for (path, name) in [("rules/othello.alg", "disc count"), ("rules/janggi.alg", "counting")] {
+    for (path, name) in [
+        ("rules/othello.alg", "disc count"),
+        ("rules/janggi.alg", "counting"),
+    ] {
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.contains(&format!("\"{name}\"")), "{path}");
     }
@@ -110,7 +117,10 @@ fn players_are_shown_by_their_traditional_names() {
         // The ids stay as `players` names them.
         assert_eq!(g.players(), ["white", "black"], "{path}");
     }
-    assert_eq!(game("rules/xiangqi.alg").player_colour(PlayerId::new(0)), Some("#c8102e"));
+    assert_eq!(
+        game("rules/xiangqi.alg").player_colour(PlayerId::new(0)),
+        Some("#c8102e")
+    );
     assert_eq!(game("rules/chess.alg").player_colour(PlayerId::new(0)), None);
 }
 
@@ -123,7 +133,9 @@ fn pgn_names_the_players_and_sets_up_only_another_start() {
         ..PgnTags::default()
     };
     let (_, actions) = play(&shogi, shogi.initial(), &["c3c4"]);
-    let pgn = shogi.pgn(&shogi.initial(), &actions, None, &tags, &mut cache).unwrap();
+    let pgn = shogi
+        .pgn(&shogi.initial(), &actions, None, &tags, &mut cache)
+        .unwrap();
     assert!(pgn.contains("[White \"Sente\"]\n[Black \"Gote\"]\n"), "{pgn}");
     assert!(pgn.contains("[Variant \"Shogi\"]"), "{pgn}");
     assert!(!pgn.contains("SetUp") && !pgn.contains("[FEN"), "{pgn}");
@@ -156,7 +168,12 @@ fn boards_draw_only_the_marks_the_file_shows() {
 fn hex_colours_each_players_edges() {
     let hex = game("rules/hex.alg");
     let svg = chessalg::web::svg::position_svg(&hex, &hex.initial());
-    for (side, colour) in [("top", "#d0312d"), ("bottom", "#d0312d"), ("left", "#2a5fc8"), ("right", "#2a5fc8")] {
+    for (side, colour) in [
+        ("top", "#d0312d"),
+        ("bottom", "#d0312d"),
+        ("left", "#2a5fc8"),
+        ("right", "#2a5fc8"),
+    ] {
         let drawn = svg
             .lines()
             .filter(|l| l.contains(&format!("edge-{side}\"")) && l.contains(colour))
@@ -177,8 +194,14 @@ fn shogi_boards_write_shogis_coordinates() {
             .map(|l| l[l.find('>').unwrap() + 1..l.rfind('<').unwrap()].to_string())
             .collect()
     };
-    assert_eq!(labels("file-label"), ["9", "8", "7", "6", "5", "4", "3", "2", "1"]);
-    assert_eq!(labels("rank-label"), ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    assert_eq!(
+        labels("file-label"),
+        ["9", "8", "7", "6", "5", "4", "3", "2", "1"]
+    );
+    assert_eq!(
+        labels("rank-label"),
+        ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    );
     assert!(!svg.contains(">a1<"));
     // Chess keeps each square's name.
     let chess = game("rules/chess.alg");
@@ -189,11 +212,20 @@ fn shogi_boards_write_shogis_coordinates() {
 fn misused_words_are_reported_where_written() {
     let base = "game T\nplayers a b\npiece X O\nboard\n    X.\nmoves a = nil\nmoves b = nil\n";
     let out = errors_of(&format!("{base}player c \"Sea\"\n"));
-    assert!(out.contains("`c` is not a player") && out.contains("chessalg::expand::unknown_player"), "{out}");
+    assert!(
+        out.contains("`c` is not a player") && out.contains("chessalg::expand::unknown_player"),
+        "{out}"
+    );
     let out = errors_of(&format!("{base}outcome no_moves = draw \"\"\n"));
-    assert!(out.contains("an outcome's name is empty") && out.contains("bad_name"), "{out}");
+    assert!(
+        out.contains("an outcome's name is empty") && out.contains("bad_name"),
+        "{out}"
+    );
     let out = errors_of(&format!("{base}player a \" A\"\n"));
-    assert!(out.contains("a player's name begins or ends with a space"), "{out}");
+    assert!(
+        out.contains("a player's name begins or ends with a space"),
+        "{out}"
+    );
     let out = errors_of(&format!("{base}edge c top\n"));
     assert!(out.contains("`c` is not a player"), "{out}");
     let out = errors_of(&format!("{base}edge a middle\n"));

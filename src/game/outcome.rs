@@ -32,15 +32,20 @@ impl Game {
 
     /// How the game stands, as results show it: the ending, its rule, the
     /// rule's name and, for a count, each player's count.
-    pub fn ended(&self, state: &State, legal: &[Action], cache: &mut Cache) -> Result<Option<Ended>, PlayError> {
+    pub fn ended(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<Ended>, PlayError> {
         let Some((ending, reason, i)) = self.judge_at(state, cache, Some(legal.is_empty()))? else {
             return Ok(None);
         };
         let outcome = &self.outcomes[i];
         let counts = match &outcome.verdict {
-            Verdict::Majority(counted) => Some(
-                self.owned_sums(state.position(), |p| if counted.contains(&p) { 1.0 } else { 0.0 }),
-            ),
+            Verdict::Majority(counted) => {
+                Some(self.owned_sums(state.position(), |p| if counted.contains(&p) { 1.0 } else { 0.0 }))
+            }
             Verdict::Points(bonus) => Some(self.point_sums(state.position(), *bonus)),
             _ => None,
         };
@@ -162,13 +167,16 @@ impl Game {
         cache: &mut Cache,
         mut known: Option<bool>,
     ) -> Result<Option<(Ending, Reason, usize)>, PlayError> {
-        for (i, CompiledOutcome {
-            condition,
-            verdict,
-            turn,
-            written,
-            ..
-        }) in self.outcomes.iter().enumerate()
+        for (
+            i,
+            CompiledOutcome {
+                condition,
+                verdict,
+                turn,
+                written,
+                ..
+            },
+        ) in self.outcomes.iter().enumerate()
         {
             if turn.is_some_and(|p| p != state.turn()) {
                 continue;

@@ -143,15 +143,16 @@ pub fn public_place(spec: &Spec, place: &str) -> String {
     let root = Path::new(&spec.rules().source_of(0).name);
     let folder = root.parent().unwrap_or(Path::new(""));
     let path = Path::new(path);
-    let inside = path
-        .strip_prefix(folder)
-        .ok()
-        .filter(|rel| rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)));
+    let inside = path.strip_prefix(folder).ok().filter(|rel| {
+        rel.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    });
     let shown = match inside {
         Some(rel) => rel.display().to_string(),
-        None => path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        None => path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
     };
     format!("{shown}:{line}")
 }

@@ -353,7 +353,9 @@ pub enum ExpandError {
     #[error("{what} {why}")]
     #[diagnostic(
         code(chessalg::expand::bad_name),
-        help("write a short name people read, e.g. `player white \"Sente\"`, `outcome no_moves checked = loss \"checkmate\"`")
+        help(
+            "write a short name people read, e.g. `player white \"Sente\"`, `outcome no_moves checked = loss \"checkmate\"`"
+        )
     )]
     BadName {
         /// The quoted name.

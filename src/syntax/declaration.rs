@@ -455,7 +455,10 @@ impl DeclarationSyntax for OutcomeDecl {
             .turn
             .as_ref()
             .map_or(String::new(), |p| format!("turn {} ", p.text));
-        let name = self.name.as_ref().map_or(String::new(), |n| format!(" {:?}", n.text));
+        let name = self
+            .name
+            .as_ref()
+            .map_or(String::new(), |n| format!(" {:?}", n.text));
         let _ = writeln!(
             out,
             "outcome {turn}{:?}{automatic} = {}{player}{bonus}{name}",

@@ -15,8 +15,8 @@ pub use error::SyntaxError;
 
 /// The words that begin a declaration line (the grammar's `*_decl` rules).
 pub const DECLARATION_KEYWORDS: [&str; 20] = [
-    "import", "weights", "piece", "game", "players", "player", "edge", "labels", "mark", "box", "region", "board", "moves", "outcome",
-    "quiet", "legality", "search", "turns", "notation", "fen",
+    "import", "weights", "piece", "game", "players", "player", "edge", "labels", "mark", "box", "region",
+    "board", "moves", "outcome", "quiet", "legality", "search", "turns", "notation", "fen",
 ];
 pub use format::format_file;
 pub use parse::{MAX_COUNT, MAX_EXPONENT, MAX_NESTING, parse_expression, parse_file};

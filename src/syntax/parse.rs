@@ -5,11 +5,11 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl,
-    FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident,
-    EdgeDecl, ImportDecl, LabelsDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl,
-    PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
-    WeightsDecl,
+    BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, EdgeDecl, Expr, ExprKind,
+    FenBoxDecl, FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl,
+    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
+    OutcomeDecl, PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax,
+    SearchDecl, TurnsDecl, WeightsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -599,13 +599,21 @@ impl Builder {
                 let mut inner = p.into_inner();
                 let player = self.ident(&inner.next().expect("a player"));
                 let sides = inner.map(|q| q.as_str().to_string()).collect();
-                Ok(Item::Declaration(Declaration::Edge(EdgeDecl { player, sides, span })))
+                Ok(Item::Declaration(Declaration::Edge(EdgeDecl {
+                    player,
+                    sides,
+                    span,
+                })))
             }
             Rule::labels_decl => {
                 let mut inner = p.into_inner();
                 let ranks = inner.next().expect("an axis").as_str() == "ranks";
                 let labels = inner.map(|q| q.as_str().to_string()).collect();
-                Ok(Item::Declaration(Declaration::Labels(LabelsDecl { ranks, labels, span })))
+                Ok(Item::Declaration(Declaration::Labels(LabelsDecl {
+                    ranks,
+                    labels,
+                    span,
+                })))
             }
             Rule::mark_decl => {
                 let text = p.as_str();

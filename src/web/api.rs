@@ -879,7 +879,10 @@ pub(super) async fn explain_move(
         };
         let lines: Vec<Value> = (e.lines.iter())
             .map(|l| {
-                let place = l.place.as_deref().map(|at| crate::inspect::public_place(spec, at));
+                let place = l
+                    .place
+                    .as_deref()
+                    .map(|at| crate::inspect::public_place(spec, at));
                 json!({ "depth": l.depth, "text": l.text, "place": place })
             })
             .collect();

@@ -406,6 +406,7 @@ impl Played {
             "game": game.name(),
             "players": game.players(),
             "player_names": player_names(game),
+            "player_colours": player_colours(game),
             "files": files,
             "ranks": ranks,
             "turn": player(state.turn()),
@@ -437,6 +438,15 @@ pub(super) fn player_names(game: &Game) -> Value {
     Value::Object(names)
 }
 
+/// The colours the rule file gives its players (`player ... colour`), by
+/// player; a player without one is left out.
+pub(super) fn player_colours(game: &Game) -> Value {
+    let colours: serde_json::Map<String, Value> = (game.players().iter().enumerate())
+        .filter_map(|(i, p)| Some((p.clone(), json!(game.player_colour(PlayerId::new(i))?))))
+        .collect();
+    Value::Object(colours)
+}
+
 /// The square a move leaves (none for a drop) and the one it reaches (a
 /// drop's or placement's square), as the page marks them.
 fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, Option<Coord>) {
@@ -460,9 +470,9 @@ fn time_loss(game: &Game, out: usize) -> Value {
     let players = game.players();
     let reason = format!("{} ran out of time", game.display_name(PlayerId::new(out)));
     if players.len() == 2 {
-        json!({ "winner": players[1 - out], "reason": reason })
+        json!({ "winner": players[1 - out], "reason": reason, "rule": reason })
     } else {
-        json!({ "winner": null, "reason": reason })
+        json!({ "winner": null, "reason": reason, "rule": reason })
     }
 }
 

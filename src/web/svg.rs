@@ -346,9 +346,12 @@ pub fn position_svg(game: &Game, state: &State) -> String {
     out
 }
 
-
 /// The colours of players the rule file gives none (`player ... colour`).
 const PLAYER_COLOURS: [&str; 4] = ["#c8102e", "#1f5fbf", "#2e8b3c", "#d4a017"];
+
+/// The (file, rank) of the cells along an edge, and the corners (from a
+/// cell's centre) of the line drawn on each.
+type EdgeCells = (Vec<(i32, i32)>, Vec<(f32, f32)>);
 
 /// The board's edges the rule file colours (`edge red top bottom`): a
 /// thick line in the player's colour along the outer side of every square
@@ -367,15 +370,33 @@ fn draw_edges(out: &mut String, game: &Game, layout: &Layout, files: i32, ranks:
             .unwrap_or(PLAYER_COLOURS[player.index() % PLAYER_COLOURS.len()]);
         // The cells along the side, and each cell's outer sides as corners
         // from its centre.
-        let (cells, corners): (Vec<(i32, i32)>, Vec<(f32, f32)>) = match (side.as_str(), layout.drawing) {
-            ("top", BoardDrawing::Hexagons) => ((0..files).map(|f| (f, ranks - 1)).collect(), vec![(-w, -r / 2.0), (0.0, -r), (w, -r / 2.0)]),
-            ("bottom", BoardDrawing::Hexagons) => ((0..files).map(|f| (f, 0)).collect(), vec![(-w, r / 2.0), (0.0, r), (w, r / 2.0)]),
-            ("left", BoardDrawing::Hexagons) => ((0..ranks).map(|k| (0, k)).collect(), vec![(-w, -r / 2.0), (-w, r / 2.0), (0.0, r)]),
-            ("right", BoardDrawing::Hexagons) => ((0..ranks).map(|k| (files - 1, k)).collect(), vec![(0.0, -r), (w, -r / 2.0), (w, r / 2.0)]),
-            ("top", _) => ((0..files).map(|f| (f, ranks - 1)).collect(), vec![(-h, -h), (h, -h)]),
+        let (cells, corners): EdgeCells = match (side.as_str(), layout.drawing) {
+            ("top", BoardDrawing::Hexagons) => (
+                (0..files).map(|f| (f, ranks - 1)).collect(),
+                vec![(-w, -r / 2.0), (0.0, -r), (w, -r / 2.0)],
+            ),
+            ("bottom", BoardDrawing::Hexagons) => (
+                (0..files).map(|f| (f, 0)).collect(),
+                vec![(-w, r / 2.0), (0.0, r), (w, r / 2.0)],
+            ),
+            ("left", BoardDrawing::Hexagons) => (
+                (0..ranks).map(|k| (0, k)).collect(),
+                vec![(-w, -r / 2.0), (-w, r / 2.0), (0.0, r)],
+            ),
+            ("right", BoardDrawing::Hexagons) => (
+                (0..ranks).map(|k| (files - 1, k)).collect(),
+                vec![(0.0, -r), (w, -r / 2.0), (w, r / 2.0)],
+            ),
+            ("top", _) => (
+                (0..files).map(|f| (f, ranks - 1)).collect(),
+                vec![(-h, -h), (h, -h)],
+            ),
             ("bottom", _) => ((0..files).map(|f| (f, 0)).collect(), vec![(-h, h), (h, h)]),
             ("left", _) => ((0..ranks).map(|k| (0, k)).collect(), vec![(-h, -h), (-h, h)]),
-            _ => ((0..ranks).map(|k| (files - 1, k)).collect(), vec![(h, -h), (h, h)]),
+            _ => (
+                (0..ranks).map(|k| (files - 1, k)).collect(),
+                vec![(h, -h), (h, h)],
+            ),
         };
         for (f, k) in cells {
             let (cx, cy) = layout.centre(f, k);
