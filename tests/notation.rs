@@ -153,7 +153,14 @@ fn the_record_tags_the_players_by_their_colours() {
     // and a win of black's is `0-1`.
     assert!(pgn.contains("[White \"Bob\"]"), "{pgn}");
     assert!(pgn.contains("[Black \"Ann\"]"), "{pgn}");
-    assert!(pgn.contains("[FEN \"B:B1,2,3,4,5,6,7,8,9,10,11,12:W21,22,23,24,25,26,27,28,29,30,31,32\"]"));
+    // From the rule file's own start: no `FEN` tag (the `Variant` says it).
+    assert!(
+        !pgn.contains("[FEN") && pgn.contains("[Variant \"Checkers\"]"),
+        "{pgn}"
+    );
+    let later = g.play(&start, first);
+    let set_up = g.pgn(&later, &[], None, &tags, &mut cache).unwrap();
+    assert!(set_up.contains("[SetUp \"1\"]\n[FEN \""), "{set_up}");
     assert!(pgn.contains("1. 11-15 0-1"), "{pgn}");
 }
 

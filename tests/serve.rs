@@ -35,6 +35,17 @@ fn a_game_is_played_through_the_api_to_its_end() {
         last = g;
     }
     assert_eq!(last["result"]["winner"], "black", "{last}");
+    // What chess calls it, and the rule for "Why?".
+    assert_eq!(last["result"]["reason"], "checkmate", "{last}");
+    assert_eq!(
+        last["result"]["rule"],
+        "no legal move, with a royal piece attacked"
+    );
+    assert_eq!(last["result"]["detail"], serde_json::Value::Null);
+    assert_eq!(
+        last["player_names"],
+        serde_json::json!({"white": "white", "black": "black"})
+    );
     assert_eq!(last["history"].as_array().unwrap().len(), 4);
     assert_eq!(last["record"][3], "Qh4#", "{last}");
     assert!(last["legal"].as_array().unwrap().is_empty());
@@ -387,6 +398,28 @@ fn a_pgn_loads_and_the_position_is_drawn() {
     assert_eq!(after["record"].as_array().unwrap().len(), 5);
 }
 
+/// A shogi game names its players as shogi does, in the game JSON, the
+/// server's info and the PGN.
+#[test]
+fn shogi_players_are_sente_and_gote() {
+    let s = Served::start("rules/shogi.alg");
+    let (_, g) = s.json("POST", "/api/games", "{}");
+    assert_eq!(g["players"], serde_json::json!(["white", "black"]));
+    assert_eq!(
+        g["player_names"],
+        serde_json::json!({"white": "Sente", "black": "Gote"})
+    );
+    assert_eq!(g["player_colours"], serde_json::json!({}));
+    let (_, info) = s.json("GET", "/api/info", "");
+    assert_eq!(info["player_names"]["black"], "Gote", "{info}");
+    let id = g["id"].as_u64().unwrap();
+    let (_, pgn) = s.request("GET", &format!("/api/games/{id}/pgn"), "");
+    assert!(
+        pgn.contains("[White \"Sente\"]") && !pgn.contains("[FEN"),
+        "{pgn}"
+    );
+}
+
 /// `GET /api/games/{id}/explain`: `chessalg explain` for the game's
 /// position (or one looked back at), as JSON.
 #[test]
@@ -399,6 +432,14 @@ fn a_move_is_explained_for_the_page() {
     assert_eq!(status, 200, "{e}");
     assert_eq!(e["move"], "f1b5");
     assert_eq!(e["verdict"], "legal");
+    // Places name the rule file from its folder, never the server's paths.
+    let places: Vec<&str> = (e["lines"].as_array().unwrap().iter())
+        .filter_map(|l| l["place"].as_str())
+        .collect();
+    assert!(
+        !places.is_empty() && places.iter().all(|p| p.starts_with("chess.alg:")),
+        "{places:?}"
+    );
     let text: Vec<&str> = e["lines"]
         .as_array()
         .unwrap()

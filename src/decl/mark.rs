@@ -12,6 +12,11 @@ impl Declare for MarkDecl {
         {
             cx.spec.expiring = cx.spec.expiring.union(set);
         }
+        if self.shown
+            && let Some(set) = cx.pieces().mark(self.symbol)
+        {
+            cx.spec.shown_marks = cx.spec.shown_marks.union(set);
+        }
         if let (Some(c), Some(set)) = (self.fen, cx.pieces().mark(self.symbol)) {
             cx.spec.mark_fen.push((set, c));
         }

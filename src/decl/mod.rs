@@ -58,6 +58,20 @@ pub struct GameSpec {
     pub name: Option<String>,
     /// The players in turn order.
     pub players: Vec<String>,
+    /// Per player (in turn order), the display name `player` gives, if any.
+    pub player_names: Vec<Option<String>>,
+    /// Per player, the colour `player ... colour #rrggbb` gives, if any.
+    pub player_colours: Vec<Option<String>>,
+    /// The board's edges drawn in a player's colour (`edge`): the player and
+    /// `top`, `bottom`, `left` or `right`.
+    pub edges: Vec<(PlayerId, String)>,
+    /// The marks boards draw (`mark ... shown`).
+    pub shown_marks: Marks,
+    /// What boards write beside the files, left to right (`labels files`;
+    /// empty: each square's name).
+    pub file_labels: Vec<String>,
+    /// What boards write beside the ranks, bottom to top (`labels ranks`).
+    pub rank_labels: Vec<String>,
     /// Per piece (indexed by [`PieceId`]): owner, FEN letter, value, royalty.
     pub pieces: Vec<PieceInfo>,
     /// Marks cleared when their piece's owner begins a turn.
@@ -233,6 +247,27 @@ impl Collect<'_> {
     /// The declared pieces.
     fn pieces(&self) -> &PieceTable {
         self.rules.pieces()
+    }
+
+    /// Whether a display name can be shown; reports it if not.
+    fn display_name(&mut self, name: &ast::Named, what: &str) -> bool {
+        let why = if name.text.trim().is_empty() {
+            "is empty"
+        } else if name.text.chars().count() > 40 {
+            "is longer than 40 characters"
+        } else if name.text.chars().any(char::is_control) {
+            "holds a control character"
+        } else if name.text != name.text.trim() {
+            "begins or ends with a space"
+        } else {
+            return true;
+        };
+        self.error(ExpandError::BadName {
+            span: name.span,
+            what: what.to_string(),
+            why: why.to_string(),
+        });
+        false
     }
 
     /// Reports an error in the declaration being read.

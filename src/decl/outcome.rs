@@ -105,6 +105,8 @@ pub struct OutcomeRule {
     /// A `when` condition as the file writes it (`four(●)`), to say why a
     /// game ended; empty for the others.
     pub written: String,
+    /// How results call it (`= loss "checkmate"`), if the file names it.
+    pub name: Option<String>,
 }
 
 impl Declare for OutcomeDecl {
@@ -190,6 +192,11 @@ impl Declare for OutcomeDecl {
             cx.error(crate::ir::ExpandError::ZeroCount { span: self.span });
             return;
         }
+        if let Some(n) = &self.name
+            && !cx.display_name(n, "an outcome's name")
+        {
+            return;
+        }
         let place = cx.place(self.span);
         let written = match self.condition.when_expr() {
             Some(e) => {
@@ -220,6 +227,7 @@ impl Declare for OutcomeDecl {
             place,
             turn,
             written,
+            name: self.name.as_ref().map(|n| n.text.clone()),
         });
     }
 }

@@ -219,6 +219,32 @@ pub enum Ending {
     Draw,
 }
 
+/// How a game ended, as results show it: the ending, the rule that ended
+/// it, the name the rule file gives that rule, and the count it was
+/// decided by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ended {
+    /// Who won, if anyone.
+    pub ending: Ending,
+    /// The rule that ended it.
+    pub reason: Reason,
+    /// The outcome's name (`outcome no_moves checked = loss "checkmate"`).
+    pub name: Option<std::sync::Arc<str>>,
+    /// For an outcome decided by counting (`majority`, `points`), each
+    /// player's count in turn order, joined by `-` (`33-31`).
+    pub detail: Option<String>,
+}
+
+impl Ended {
+    /// What the result is called: the outcome's name, else its rule.
+    pub fn called(&self) -> String {
+        match &self.name {
+            Some(n) => n.to_string(),
+            None => self.reason.to_string(),
+        }
+    }
+}
+
 /// Which of the rule file's `outcome` lines ended a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -348,6 +374,8 @@ struct CompiledOutcome {
     turn: Option<PlayerId>,
     /// A `when` condition as written, the reason a game ended by it.
     written: std::sync::Arc<str>,
+    /// How results call it, if the file names it (`= loss "checkmate"`).
+    name: Option<std::sync::Arc<str>>,
 }
 
 impl Game {
@@ -424,6 +452,7 @@ impl Game {
                 automatic: rule.automatic,
                 turn: rule.turn,
                 written: rule.written.as_str().into(),
+                name: rule.name.as_deref().map(Into::into),
             });
         }
         let engine = engine::prepare(sides, patterns, frame.files, frame.ranks, choice);
@@ -499,6 +528,27 @@ impl Game {
     /// A player's name.
     pub fn player_name(&self, player: PlayerId) -> &str {
         &self.players[player]
+    }
+
+    /// The name a player is shown by: the rule file's `player` line's, else
+    /// the player's name in `players`.
+    pub fn display_name(&self, player: PlayerId) -> &str {
+        match self.spec.player_names.get(player.index()) {
+            Some(Some(name)) => name,
+            _ => &self.players[player],
+        }
+    }
+
+    /// Every player's display name, in turn order (see [`Game::display_name`]).
+    pub fn display_names(&self) -> Vec<String> {
+        (0..self.players.len())
+            .map(|i| self.display_name(PlayerId::new(i)).to_string())
+            .collect()
+    }
+
+    /// A player's colour, if the rule file gives one (`player ... colour #c22`).
+    pub fn player_colour(&self, player: PlayerId) -> Option<&str> {
+        self.spec.player_colours.get(player.index())?.as_deref()
     }
 
     /// The pieces and marks.

@@ -6,7 +6,7 @@ use crate::core::PieceId;
 use crate::decl::{Condition, Verdict};
 use crate::engine::{Cache, Position};
 
-use super::{Action, Candidates, CompiledOutcome, Ending, Game, PlayError, Reason, State};
+use super::{Action, Candidates, CompiledOutcome, Ended, Ending, Game, PlayError, Reason, State};
 use crate::core::PlayerId;
 
 impl Game {
@@ -28,6 +28,34 @@ impl Game {
         cache: &mut Cache,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
         self.judge(state, cache, Some(legal.is_empty()))
+    }
+
+    /// How the game stands, as results show it: the ending, its rule, the
+    /// rule's name and, for a count, each player's count.
+    pub fn ended(
+        &self,
+        state: &State,
+        legal: &[Action],
+        cache: &mut Cache,
+    ) -> Result<Option<Ended>, PlayError> {
+        let Some((ending, reason, i)) = self.judge_at(state, cache, Some(legal.is_empty()))? else {
+            return Ok(None);
+        };
+        let outcome = &self.outcomes[i];
+        let counts = match &outcome.verdict {
+            Verdict::Majority(counted) => {
+                Some(self.owned_sums(state.position(), |p| if counted.contains(&p) { 1.0 } else { 0.0 }))
+            }
+            Verdict::Points(bonus) => Some(self.point_sums(state.position(), *bonus)),
+            _ => None,
+        };
+        let detail = counts.map(|c| c.iter().map(|n| format!("{n}")).collect::<Vec<_>>().join("-"));
+        Ok(Some(Ended {
+            ending,
+            reason,
+            name: outcome.name.clone(),
+            detail,
+        }))
     }
 
     /// How the game stands at `state` when whether the player to move has no
@@ -127,15 +155,28 @@ impl Game {
         &self,
         state: &State,
         cache: &mut Cache,
-        mut known: Option<bool>,
+        known: Option<bool>,
     ) -> Result<Option<(Ending, Reason)>, PlayError> {
-        for CompiledOutcome {
-            condition,
-            verdict,
-            turn,
-            written,
-            ..
-        } in &self.outcomes
+        Ok(self.judge_at(state, cache, known)?.map(|(e, r, _)| (e, r)))
+    }
+
+    /// [`Game::judge`], with the index of the outcome rule that holds.
+    fn judge_at(
+        &self,
+        state: &State,
+        cache: &mut Cache,
+        mut known: Option<bool>,
+    ) -> Result<Option<(Ending, Reason, usize)>, PlayError> {
+        for (
+            i,
+            CompiledOutcome {
+                condition,
+                verdict,
+                turn,
+                written,
+                ..
+            },
+        ) in self.outcomes.iter().enumerate()
         {
             if turn.is_some_and(|p| p != state.turn()) {
                 continue;
@@ -168,7 +209,7 @@ impl Game {
                 Condition::Passes(n) => Reason::Passes(*n),
                 Condition::When(_) | Condition::WhenFor(..) => Reason::When(written.clone()),
             };
-            return Ok(Some((ending, reason)));
+            return Ok(Some((ending, reason, i)));
         }
         Ok(None)
     }
@@ -278,14 +319,21 @@ impl Game {
     /// `bonus`: a player given that much more), or a draw when no player
     /// has more than every other.
     fn points(&self, position: &Position, bonus: Option<(PlayerId, f64)>) -> Ending {
-        let mut per_player = self.owned_sums(position, |p| self.info[p.index()].value.unwrap_or(0.0));
-        if let Some((p, n)) = bonus {
-            per_player[p.index()] += n;
-        }
+        let per_player = self.point_sums(position, bonus);
         match sole_leader(&per_player) {
             Some(i) => Ending::Win(PlayerId::new(i)),
             None => Ending::Draw,
         }
+    }
+
+    /// Per player, the values of the pieces they own on the board, `bonus`
+    /// given to a player.
+    fn point_sums(&self, position: &Position, bonus: Option<(PlayerId, f64)>) -> Vec<f64> {
+        let mut per_player = self.owned_sums(position, |p| self.info[p.index()].value.unwrap_or(0.0));
+        if let Some((p, n)) = bonus {
+            per_player[p.index()] += n;
+        }
+        per_player
     }
 
     /// Per player, the sum of `weight` over the pieces they own on the board.

@@ -131,6 +131,32 @@ struct Walk<'a> {
     poi_now: Option<Coord>,
 }
 
+/// A place of an explanation (`path:line`) as people other than the
+/// server's host may see it: the path relative to the folder of the rule
+/// file explained (an imported file beside it: `chess.alg:12`), else the
+/// file's name alone, never the server's folders.
+pub fn public_place(spec: &Spec, place: &str) -> String {
+    use std::path::{Component, Path};
+    let Some((path, line)) = place.rsplit_once(':') else {
+        return place.to_string();
+    };
+    let root = Path::new(&spec.rules().source_of(0).name);
+    let folder = root.parent().unwrap_or(Path::new(""));
+    let path = Path::new(path);
+    let inside = path.strip_prefix(folder).ok().filter(|rel| {
+        rel.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    });
+    let shown = match inside {
+        Some(rel) => rel.display().to_string(),
+        None => path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+    };
+    format!("{shown}:{line}")
+}
+
 /// Explains `text` (a move's name, SAN, or its squares) at `state`.
 pub fn explain(spec: &Spec, game: &Game, state: &State, text: &str) -> Result<Explanation, ExplainError> {
     let mut cache = Cache::new();

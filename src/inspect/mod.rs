@@ -11,5 +11,5 @@ pub mod stats;
 
 pub use diff::{DiffError, DiffOptions, DiffReport, Difference, Other, diff};
 pub use engine_client::{EngineClient, EngineClientError};
-pub use explain::{ExplainError, Explanation, Verdict, explain};
+pub use explain::{ExplainError, Explanation, Verdict, explain, public_place};
 pub use stats::{GameStats, StatsOptions, stats};

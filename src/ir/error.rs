@@ -348,6 +348,43 @@ pub enum ExpandError {
         letters: usize,
     },
 
+    /// A display name (a player's, an outcome's) that cannot be shown: empty,
+    /// too long, or with a character no one can read.
+    #[error("{what} {why}")]
+    #[diagnostic(
+        code(chessalg::expand::bad_name),
+        help(
+            "write a short name people read, e.g. `player white \"Sente\"`, `outcome no_moves checked = loss \"checkmate\"`"
+        )
+    )]
+    BadName {
+        /// The quoted name.
+        #[label("this name")]
+        span: Span,
+        /// What it names (`a player's name`).
+        what: String,
+        /// What is wrong with it (`is empty`).
+        why: String,
+    },
+
+    /// `labels files ...` with another number of labels than the board has files.
+    #[error("{given} label(s) for the board's {board} {axis}")]
+    #[diagnostic(
+        code(chessalg::expand::label_count),
+        help("give one label per file (left to right) or rank (bottom to top)")
+    )]
+    LabelCount {
+        /// The declaration.
+        #[label("here")]
+        span: Span,
+        /// `files` or `ranks`.
+        axis: String,
+        /// How many labels.
+        given: usize,
+        /// How many files or ranks the board has.
+        board: usize,
+    },
+
     /// `outcome passes 0` or `outcome when EXPR for 0`: a count of moves
     /// or positions that every position meets.
     #[error("a count of 0 holds in every position: the game would end at once")]

@@ -18,6 +18,9 @@ macro_rules! declarations {
             Piece(PieceDecl, piece_decl),
             Game(GameDecl, game_decl),
             Players(PlayersDecl, players_decl),
+            Player(PlayerDecl, player_decl),
+            Edge(EdgeDecl, edge_decl),
+            Labels(LabelsDecl, labels_decl),
             Mark(MarkDecl, mark_decl),
             Box(BoxDecl, box_decl),
             Region(RegionDecl, region_decl),
@@ -145,6 +148,74 @@ pub struct PlayersDecl {
     pub players: Vec<Ident>,
     /// The declaration.
     pub span: Span,
+}
+
+/// `player white "Sente" colour #222`: a player's display name and colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerDecl {
+    /// The player (one of `players`).
+    pub player: Ident,
+    /// The name pages, boards and PGN show, without quotes.
+    pub name: Named,
+    /// The colour (`#rgb` or `#rrggbb`), if given.
+    pub colour: Option<Named>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for PlayerDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("player", &self.player.text)
+    }
+    fn print(&self, out: &mut String) {
+        let colour = self
+            .colour
+            .as_ref()
+            .map_or(String::new(), |c| format!(" colour {}", c.text));
+        let _ = writeln!(out, "player {} {:?}{colour}", self.player.text, self.name.text);
+    }
+}
+
+/// `edge red top bottom`: edges of the board drawn in a player's colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeDecl {
+    /// The player.
+    pub player: Ident,
+    /// `top`, `bottom`, `left` or `right`, as written.
+    pub sides: Vec<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for EdgeDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("edge", &self.player.text)
+    }
+    fn print(&self, out: &mut String) {
+        let _ = writeln!(out, "edge {} {}", self.player.text, self.sides.join(" "));
+    }
+}
+
+/// `labels files 9 8 7 ...` or `labels ranks a b c ...`: what boards write
+/// beside the files or ranks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelsDecl {
+    /// Whether these are the ranks' labels (else the files').
+    pub ranks: bool,
+    /// The labels, files left to right or ranks bottom to top.
+    pub labels: Vec<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for LabelsDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("labels", if self.ranks { "ranks" } else { "files" })
+    }
+    fn print(&self, out: &mut String) {
+        let axis = if self.ranks { "ranks" } else { "files" };
+        let _ = writeln!(out, "labels {axis} {}", self.labels.join(" "));
+    }
 }
 
 impl DeclarationSyntax for PlayersDecl {
@@ -304,7 +375,8 @@ impl DeclarationSyntax for MarkDecl {
     fn print(&self, out: &mut String) {
         let expires = if self.expires { " expires" } else { "" };
         let fen = self.fen.map(|c| format!(" fen {c}")).unwrap_or_default();
-        let _ = writeln!(out, "mark {}{expires}{fen}", self.symbol);
+        let shown = if self.shown { " shown" } else { "" };
+        let _ = writeln!(out, "mark {}{expires}{fen}{shown}", self.symbol);
     }
 }
 
@@ -383,9 +455,13 @@ impl DeclarationSyntax for OutcomeDecl {
             .turn
             .as_ref()
             .map_or(String::new(), |p| format!("turn {} ", p.text));
+        let name = self
+            .name
+            .as_ref()
+            .map_or(String::new(), |n| format!(" {:?}", n.text));
         let _ = writeln!(
             out,
-            "outcome {turn}{:?}{automatic} = {}{player}{bonus}",
+            "outcome {turn}{:?}{automatic} = {}{player}{bonus}{name}",
             self.condition.label(),
             self.verdict
         );
@@ -579,6 +655,8 @@ pub struct OutcomeDecl {
     /// Whether a `repetition`, `quiet` or `material` condition says
     /// `automatic`: it ends the game in perft too.
     pub automatic: bool,
+    /// How results call it (`= loss "checkmate"`), without quotes.
+    pub name: Option<Named>,
     /// The declaration.
     pub span: Span,
 }
@@ -610,6 +688,8 @@ pub struct MarkDecl {
     pub symbol: char,
     /// Whether the mark is cleared when its piece's owner begins a turn.
     pub expires: bool,
+    /// Whether boards draw it (`shown`).
+    pub shown: bool,
     /// The character FEN writes after the letter of a piece carrying it.
     pub fen: Option<char>,
     /// The declaration.

@@ -14,9 +14,9 @@ pub mod print;
 pub use error::SyntaxError;
 
 /// The words that begin a declaration line (the grammar's `*_decl` rules).
-pub const DECLARATION_KEYWORDS: [&str; 17] = [
-    "import", "weights", "piece", "game", "players", "mark", "box", "region", "board", "moves", "outcome",
-    "quiet", "legality", "search", "turns", "notation", "fen",
+pub const DECLARATION_KEYWORDS: [&str; 20] = [
+    "import", "weights", "piece", "game", "players", "player", "edge", "labels", "mark", "box", "region",
+    "board", "moves", "outcome", "quiet", "legality", "search", "turns", "notation", "fen",
 ];
 pub use format::format_file;
 pub use parse::{MAX_COUNT, MAX_EXPONENT, MAX_NESTING, parse_expression, parse_file};

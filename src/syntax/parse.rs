@@ -5,11 +5,11 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{
-    BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, Expr, ExprKind, FenBoxDecl,
-    FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl, Ident,
-    ImportDecl, Item, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, OutcomeDecl,
-    PieceDecl, PieceDrawing, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax, SearchDecl, TurnsDecl,
-    WeightsDecl,
+    BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, EdgeDecl, Expr, ExprKind,
+    FenBoxDecl, FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl,
+    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
+    OutcomeDecl, PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax,
+    SearchDecl, TurnsDecl, WeightsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;
@@ -430,6 +430,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::piece_decl => "a declaration",
         Rule::symbol => "a piece symbol",
         Rule::string => "a quoted path",
+        Rule::label => "a quoted name",
+        Rule::player_colour | Rule::colour_value => "`colour #rrggbb`",
+        Rule::edge_side => "`top`, `bottom`, `left` or `right`",
+        Rule::shown => "`shown`",
+        Rule::labels_axis => "`files` or `ranks`",
+        Rule::label_word => "a label",
         Rule::exponent => "an integer",
         Rule::bound => "a count",
         Rule::EOI => "the end of the item",
@@ -457,6 +463,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::box_name => "a box name",
         Rule::mark_fen | Rule::mark_fen_char => "`fen` and a punctuation character",
         Rule::expires => "`expires`",
+        Rule::player => "a player",
         _ => return None,
     })
 }
@@ -570,14 +577,54 @@ impl Builder {
                 players: p.into_inner().map(|q| self.ident(&q)).collect(),
                 span,
             }))),
+            Rule::player_decl => {
+                let mut inner = p.into_inner();
+                let player = self.ident(&inner.next().expect("a player"));
+                let name = self.label(&inner.next().expect("a name"));
+                let colour = inner.next().map(|q| {
+                    let v = q.into_inner().next().expect("a colour");
+                    Named {
+                        text: v.as_str().to_string(),
+                        span: self.span(&v),
+                    }
+                });
+                Ok(Item::Declaration(Declaration::Player(PlayerDecl {
+                    player,
+                    name,
+                    colour,
+                    span,
+                })))
+            }
+            Rule::edge_decl => {
+                let mut inner = p.into_inner();
+                let player = self.ident(&inner.next().expect("a player"));
+                let sides = inner.map(|q| q.as_str().to_string()).collect();
+                Ok(Item::Declaration(Declaration::Edge(EdgeDecl {
+                    player,
+                    sides,
+                    span,
+                })))
+            }
+            Rule::labels_decl => {
+                let mut inner = p.into_inner();
+                let ranks = inner.next().expect("an axis").as_str() == "ranks";
+                let labels = inner.map(|q| q.as_str().to_string()).collect();
+                Ok(Item::Declaration(Declaration::Labels(LabelsDecl {
+                    ranks,
+                    labels,
+                    span,
+                })))
+            }
             Rule::mark_decl => {
                 let text = p.as_str();
                 let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
                 let mut expires = false;
+                let mut shown = false;
                 let mut fen = None;
                 for q in p.into_inner() {
                     match q.as_rule() {
                         Rule::expires => expires = true,
+                        Rule::shown => shown = true,
                         Rule::mark_fen => fen = q.into_inner().next().map(|c| first_char(c.as_str())),
                         _ => {}
                     }
@@ -585,6 +632,7 @@ impl Builder {
                 Ok(Item::Declaration(Declaration::Mark(MarkDecl {
                     symbol,
                     expires,
+                    shown,
                     fen,
                     span,
                 })))
@@ -679,6 +727,7 @@ impl Builder {
                 };
                 let cond = inner.next().expect("a condition");
                 let verdict = inner.next().expect("a verdict");
+                let name = inner.next().map(|q| self.label(&q));
                 let automatic = matches!(cond.as_rule(), Rule::repetition | Rule::quiet | Rule::material)
                     && cond.clone().into_inner().any(|q| q.as_rule() == Rule::automatic);
                 let condition = match cond.as_rule() {
@@ -771,6 +820,7 @@ impl Builder {
                     counted,
                     bonus,
                     automatic,
+                    name,
                     span,
                 })))
             }
@@ -920,6 +970,15 @@ impl Builder {
     fn span_raw(&self, p: &Pair<'_, Rule>) -> Span {
         let s = p.as_span();
         Span::new(self.offset + s.start(), self.offset + s.end())
+    }
+
+    /// A quoted name (`"Sente"`), without its quotes.
+    fn label(&self, p: &Pair<'_, Rule>) -> Named {
+        let text = p.as_str();
+        Named {
+            text: text[1..text.len() - 1].to_string(),
+            span: self.span(p),
+        }
     }
 
     fn ident(&self, p: &Pair<'_, Rule>) -> Ident {

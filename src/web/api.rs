@@ -172,6 +172,7 @@ pub(super) async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     Json(json!({
         "game": game.name(),
         "players": game.players(),
+        "player_names": super::played::player_names(game),
         "files": files,
         "ranks": ranks,
         "seats": seats,
@@ -951,7 +952,7 @@ pub(super) async fn pgn(
             let tags = PgnTags {
                 event: Some(format!("{}: chessalg serve", game.name())),
                 date: Some(crate::game::pgn::today()),
-                players: game.players().to_vec(),
+                players: game.display_names(),
                 ..PgnTags::default()
             };
             let session = &mut p.session;
@@ -1019,7 +1020,13 @@ pub(super) async fn explain_move(
             Verdict::NotGiven => ("not given by the rules", Vec::new()),
         };
         let lines: Vec<Value> = (e.lines.iter())
-            .map(|l| json!({ "depth": l.depth, "text": l.text, "place": l.place }))
+            .map(|l| {
+                let place = l
+                    .place
+                    .as_deref()
+                    .map(|at| crate::inspect::public_place(spec, at));
+                json!({ "depth": l.depth, "text": l.text, "place": place })
+            })
             .collect();
         Ok(Json(json!({
             "move": e.name.unwrap_or(e.asked),

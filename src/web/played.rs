@@ -380,13 +380,16 @@ impl Played {
             return Ok(Some(time_loss(&game, out)));
         }
         if let Some(e) = self.ended {
-            return Ok(Some(result(&game, e.winner, e.by.name())));
+            let by = e.by.name();
+            return Ok(Some(result(&game, e.winner, by, by, None)));
         }
-        let (_, ending) = self.legal_and_ending()?;
-        Ok(ending.map(|(e, reason)| match e {
-            Ending::Win(p) => result(&game, Some(p.index()), &reason.to_string()),
-            Ending::Draw => result(&game, None, &reason.to_string()),
-        }))
+        let (legal, ending) = self.legal_and_ending()?;
+        if ending.is_none() {
+            return Ok(None);
+        }
+        let Session { states, cache, .. } = &mut self.session;
+        let state = states.last().expect("a game has a position");
+        rule_result(&game, state, &legal, cache)
     }
 
     /// The ply of the last move player `who` made (where taking it back
@@ -419,11 +422,11 @@ impl Played {
         let player = |p: PlayerId| game.players()[p.index()].clone();
         let result = match (flagged, self.ended, ending) {
             (Some(out), _, _) if shown == last => Some(time_loss(game, out)),
-            (_, Some(ended), _) if shown == last => Some(result(game, ended.winner, ended.by.name())),
-            (_, _, Some((e, reason))) => Some(match e {
-                Ending::Win(p) => result(game, Some(p.index()), &reason.to_string()),
-                Ending::Draw => result(game, None, &reason.to_string()),
-            }),
+            (_, Some(ended), _) if shown == last => {
+                let by = ended.by.name();
+                Some(result(game, ended.winner, by, by, None))
+            }
+            (_, _, Some(_)) => rule_result(game, state, &legal, cache)?,
             _ => None,
         };
         let (files, ranks) = game.dimensions();
@@ -562,6 +565,8 @@ impl Played {
             "id": id,
             "game": game.name(),
             "players": game.players(),
+            "player_names": player_names(game),
+            "player_colours": player_colours(game),
             "files": files,
             "ranks": ranks,
             "turn": player(state.turn()),
@@ -592,6 +597,23 @@ impl Played {
     }
 }
 
+/// Each player's display name (the rule file's `player` lines), by player.
+pub(super) fn player_names(game: &Game) -> Value {
+    let names: serde_json::Map<String, Value> = (game.players().iter().enumerate())
+        .map(|(i, p)| (p.clone(), json!(game.display_name(PlayerId::new(i)))))
+        .collect();
+    Value::Object(names)
+}
+
+/// The colours the rule file gives its players (`player ... colour`), by
+/// player; a player without one is left out.
+pub(super) fn player_colours(game: &Game) -> Value {
+    let colours: serde_json::Map<String, Value> = (game.players().iter().enumerate())
+        .filter_map(|(i, p)| Some((p.clone(), json!(game.player_colour(PlayerId::new(i))?))))
+        .collect();
+    Value::Object(colours)
+}
+
 /// The square a move leaves (none for a drop) and the one it reaches (a
 /// drop's or placement's square), as the page marks them.
 fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, Option<Coord>) {
@@ -613,17 +635,51 @@ fn move_squares(game: &Game, state: &State, action: &Action) -> (Option<Coord>, 
 /// players the other wins, with more it is a draw.
 fn time_loss(game: &Game, out: usize) -> Value {
     let players = game.players();
-    let reason = format!("{} ran out of time", players[out]);
+    let reason = format!("{} ran out of time", game.display_name(PlayerId::new(out)));
     let winner = (players.len() == 2).then(|| 1 - out);
-    result(game, winner, &reason)
+    result(game, winner, &reason, &reason, None)
 }
 
-/// A result as the API writes it: `{"winner", "reason", "score"}`.
-pub(super) fn result(game: &Game, winner: Option<usize>, reason: &str) -> Value {
+/// The result of a game a rule ended in `state` (whose moves are
+/// `legal`), in the rule file's words, if one did.
+fn rule_result(
+    game: &Game,
+    state: &State,
+    legal: &[Action],
+    cache: &mut Cache,
+) -> Result<Option<Value>, ApiError> {
+    let ended = game.ended(state, legal, cache).map_err(|e| bad(e.to_string()))?;
+    Ok(ended.map(|ended| {
+        let winner = match ended.ending {
+            Ending::Win(p) => Some(p.index()),
+            Ending::Draw => None,
+        };
+        result(
+            game,
+            winner,
+            &ended.called(),
+            &ended.reason.to_string(),
+            ended.detail.clone(),
+        )
+    }))
+}
+
+/// A result as the API writes it: `{"winner", "reason"` (the rule file's
+/// name for it), `"rule"` (the rule's own words), `"detail"` (a count's
+/// `"33-31"`), `"score"}`.
+pub(super) fn result(
+    game: &Game,
+    winner: Option<usize>,
+    reason: &str,
+    rule: &str,
+    detail: Option<String>,
+) -> Value {
     let players = game.players();
     json!({
         "winner": winner.map(|w| players[w].clone()),
         "reason": reason,
+        "rule": rule,
+        "detail": detail,
         "score": score(players.len(), winner),
     })
 }

@@ -248,10 +248,37 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             BoardDrawing::Hexagons => (cx - 7, cy + 17),
             _ => (cx - half + 2, cy + half - 3),
         };
-        let _ = writeln!(
-            out,
-            r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
-        );
+        let spec = game.spec();
+        if spec.file_labels.is_empty() && spec.rank_labels.is_empty() {
+            let _ = writeln!(
+                out,
+                r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
+            );
+        } else {
+            // The rule file's labels (`labels files ...`): the files' along
+            // the top row, the ranks' down the right column.
+            if rank == ranks as i32 - 1
+                && let Some(l) = spec.file_labels.get(file as usize)
+            {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord file-label" x="{cx}" y="{}" font-size="9" text-anchor="middle" fill="#0008">{}</text>"##,
+                    cy - half + 9,
+                    escape(l)
+                );
+            }
+            if file == files as i32 - 1
+                && let Some(l) = spec.rank_labels.get(rank as usize)
+            {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
+                    cx + half - 2,
+                    cy + 3,
+                    escape(l)
+                );
+            }
+        }
         if let Content::Piece(pc, marks) = content {
             let size = if drawing == BoardDrawing::Hexagons {
                 CELL * 5 / 6
@@ -259,7 +286,9 @@ pub fn position_svg(game: &Game, state: &State) -> String {
                 CELL
             };
             out.push_str(&piece_svg(game, pc, cx, cy, size));
-            let marks = game.pieces().mark_symbols(marks);
+            // Only the marks the rule file shows (`mark ... shown`): the
+            // others are the rules' bookkeeping.
+            let marks = game.pieces().mark_symbols(marks.meet(game.spec().shown_marks));
             if !marks.is_empty() {
                 let _ = writeln!(
                     out,
@@ -278,6 +307,7 @@ pub fn position_svg(game: &Game, state: &State) -> String {
         );
         out.push_str("</g>\n");
     }
+    draw_edges(&mut out, game, &layout, files as i32, ranks as i32);
     for above in [true, false] {
         let y = if above { 0 } else { top + ranks as i32 * CELL + 2 };
         for (i, item) in items.iter().filter(|p| p.above == above).enumerate() {
@@ -316,6 +346,71 @@ pub fn position_svg(game: &Game, state: &State) -> String {
     out
 }
 
+/// The colours of players the rule file gives none (`player ... colour`).
+const PLAYER_COLOURS: [&str; 4] = ["#c8102e", "#1f5fbf", "#2e8b3c", "#d4a017"];
+
+/// The (file, rank) of the cells along an edge, and the corners (from a
+/// cell's centre) of the line drawn on each.
+type EdgeCells = (Vec<(i32, i32)>, Vec<(f32, f32)>);
+
+/// The board's edges the rule file colours (`edge red top bottom`): a
+/// thick line in the player's colour along the outer side of every square
+/// on that edge (for hexagons, the sides that face out).
+fn draw_edges(out: &mut String, game: &Game, layout: &Layout, files: i32, ranks: i32) {
+    let edges = &game.spec().edges;
+    if edges.is_empty() || files == 0 || ranks == 0 {
+        return;
+    }
+    let h = CELL as f32 / 2.0;
+    let r = layout.hex_radius;
+    let w = r * 3f32.sqrt() / 2.0;
+    for (player, side) in edges {
+        let colour = game
+            .player_colour(*player)
+            .unwrap_or(PLAYER_COLOURS[player.index() % PLAYER_COLOURS.len()]);
+        // The cells along the side, and each cell's outer sides as corners
+        // from its centre.
+        let (cells, corners): EdgeCells = match (side.as_str(), layout.drawing) {
+            ("top", BoardDrawing::Hexagons) => (
+                (0..files).map(|f| (f, ranks - 1)).collect(),
+                vec![(-w, -r / 2.0), (0.0, -r), (w, -r / 2.0)],
+            ),
+            ("bottom", BoardDrawing::Hexagons) => (
+                (0..files).map(|f| (f, 0)).collect(),
+                vec![(-w, r / 2.0), (0.0, r), (w, r / 2.0)],
+            ),
+            ("left", BoardDrawing::Hexagons) => (
+                (0..ranks).map(|k| (0, k)).collect(),
+                vec![(-w, -r / 2.0), (-w, r / 2.0), (0.0, r)],
+            ),
+            ("right", BoardDrawing::Hexagons) => (
+                (0..ranks).map(|k| (files - 1, k)).collect(),
+                vec![(0.0, -r), (w, -r / 2.0), (w, r / 2.0)],
+            ),
+            ("top", _) => (
+                (0..files).map(|f| (f, ranks - 1)).collect(),
+                vec![(-h, -h), (h, -h)],
+            ),
+            ("bottom", _) => ((0..files).map(|f| (f, 0)).collect(), vec![(-h, h), (h, h)]),
+            ("left", _) => ((0..ranks).map(|k| (0, k)).collect(), vec![(-h, -h), (-h, h)]),
+            _ => (
+                (0..ranks).map(|k| (files - 1, k)).collect(),
+                vec![(h, -h), (h, h)],
+            ),
+        };
+        for (f, k) in cells {
+            let (cx, cy) = layout.centre(f, k);
+            let points: Vec<String> = (corners.iter())
+                .map(|(dx, dy)| format!("{:.1},{:.1}", cx as f32 + dx, cy as f32 + dy))
+                .collect();
+            let _ = writeln!(
+                out,
+                r#"<polyline class="edge edge-{side}" points="{}" fill="none" stroke="{colour}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                points.join(" ")
+            );
+        }
+    }
+}
 /// Whether every character of `text` is one that common fonts draw (the
 /// DejaVu and Liberation fonts of a fresh Debian, and the system fonts of
 /// other desktops): Latin, arrows, geometric shapes, chess and draughts

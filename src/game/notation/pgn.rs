@@ -59,7 +59,7 @@ impl Game {
 
     /// The PGN of the moves `actions` played from `start`. `[SetUp "1"]` and
     /// `[FEN ...]` are written unless `start` is the position PGN assumes
-    /// when a game has neither (so always for a variant's own setup).
+    /// when a game has neither, or the rule file's initial position.
     pub fn pgn(
         &self,
         start: &State,
@@ -93,8 +93,10 @@ impl Game {
         if self.name != "Chess" {
             tag(&mut out, "Variant", &self.name);
         }
+        // A game from the rule file's own start needs no `FEN` tag: a reader
+        // that knows the `Variant` starts there (this one does).
         let fen = self.to_fen(start);
-        if fen != PGN_DEFAULT_START {
+        if fen != PGN_DEFAULT_START && fen != self.to_fen(&self.initial()) {
             tag(&mut out, "SetUp", "1");
             tag(&mut out, "FEN", &fen);
         }
