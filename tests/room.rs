@@ -101,7 +101,7 @@ fn a_resignation_ends_the_game_for_every_page_and_survives_a_restart() {
     assert_eq!(status, 403, "{e}");
     let (status, g) = post(&s, &path, "", Some(&black));
     assert_eq!(status, 200, "{g}");
-    let want = json!({ "winner": "white", "reason": "resignation", "score": "1-0" });
+    let want = json!({ "winner": "white", "reason": "resignation", "rule": "resignation", "detail": null, "score": "1-0" });
     assert_eq!(g["result"], want);
     assert_eq!(g["legal"], json!([]));
     assert!(g["clock"]["running"].is_null(), "{g}");
@@ -132,7 +132,7 @@ fn a_resignation_ends_the_game_for_every_page_and_survives_a_restart() {
     assert_eq!(status, 200, "{g}");
     assert_eq!(
         g["result"],
-        json!({ "winner": "black", "reason": "resignation", "score": "0-1" })
+        json!({ "winner": "black", "reason": "resignation", "rule": "resignation", "detail": null, "score": "0-1" })
     );
 }
 
@@ -169,7 +169,8 @@ fn a_draw_is_offered_withdrawn_by_a_move_declined_and_agreed() {
     post(&s, &path, r#"{"offer": true}"#, Some(&black));
     let (status, g) = post(&s, &path, r#"{"accept": true}"#, Some(&white));
     assert_eq!(status, 200, "{g}");
-    let want = json!({ "winner": null, "reason": "agreement", "score": "½-½" });
+    let want =
+        json!({ "winner": null, "reason": "agreement", "rule": "agreement", "detail": null, "score": "½-½" });
     assert_eq!(g["result"], want);
     let heard = black_page.until(|g| !g["result"].is_null()).unwrap();
     assert_eq!(heard["result"], want);
@@ -448,7 +449,7 @@ fn the_games_list_names_variant_players_seats_and_results() {
     assert_eq!(resigned["over"], true);
     assert_eq!(
         resigned["result"],
-        json!({ "winner": "white", "reason": "resignation", "score": "1-0" })
+        json!({ "winner": "white", "reason": "resignation", "rule": "resignation", "detail": null, "score": "1-0" })
     );
     assert_eq!(
         resigned["time_control"],
@@ -510,6 +511,6 @@ fn a_game_whose_player_to_move_is_gone_may_be_claimed() {
     assert_eq!(status, 200, "{g}");
     assert_eq!(
         g["result"],
-        json!({ "winner": "black", "reason": "abandonment", "score": "0-1" })
+        json!({ "winner": "black", "reason": "abandonment", "rule": "abandonment", "detail": null, "score": "0-1" })
     );
 }

@@ -155,8 +155,12 @@ fn drops_and_placements_carry_what_the_page_needs() {
 /// The page in a real headless browser (`scripts/browser_test.py --all`:
 /// chromium through chromedriver's WebDriver): Fool's Mate by clicks, the
 /// result in `#status`, looking back, a promotion through the picker, a PGN
-/// file loaded, a checkers multi-jump clicked landing by landing, a drop from
-/// the pocket, a pass by its button, a screenshot; then every rule file in
+/// file loaded, moves dragged by mouse and by touch, a checkers multi-jump
+/// clicked landing by landing, a drop from the pocket, a pass by its button,
+/// seats by link with each board turned to its seat, the lobby's seek
+/// joined from a second browser at phone size, a draw agreed, a rematch
+/// with colours swapped, a resignation, a playground draft kept over a
+/// reload, a screenshot; then every rule file in
 /// `rules/` played to its end by clicks. Needs Debian's `chromium` and
 /// `chromium-driver` (`.ci/run` installs them where it can); without them the
 /// test says so and checks nothing else.
@@ -185,7 +189,10 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("fool's mate: black wins"), "{stdout}");
+    assert!(
+        stdout.contains("fool's mate: 0-1 · black wins (checkmate)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("looked back at move 1 and returned"), "{stdout}");
     assert!(stdout.contains("e8 shows ♘"), "{stdout}");
     for line in [
@@ -193,9 +200,15 @@ fn the_page_plays_by_clicks_in_a_real_browser() {
         "checkers multi-jump clicked landing by landing: 1. 9x18x27",
         "crazyhouse drop from the pocket: 1. N@d4",
         "othello pass by its button",
-        "dragged b1 to c3: Nc3",
+        "dragged b1 to c3 by mouse: Nc3",
+        "dragged g8 to f6 by touch: Nf6",
         "friends by link: 5 moves by clicks in two browsers",
+        "lobby: a seek joined from a second browser (phone size)",
+        "draw offered and accepted: ½-½",
+        "rematch: a new game, the desktop now black, the phone white",
+        "resigned: both pages show '1-0 · white wins (resignation)'",
         "playground: an error shown on line",
+        "kept over a reload",
     ] {
         assert!(stdout.contains(line), "{line}: {stdout}");
     }

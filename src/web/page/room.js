@@ -270,7 +270,8 @@ function renderStrips() {
     for (const p of list) {
       const sw = document.createElement("span");
       sw.className = "swatch";
-      sw.style.background = SWATCHES[players.indexOf(p) % SWATCHES.length];
+      sw.style.background = (game.player_colours && game.player_colours[p]) ||
+        SWATCHES[players.indexOf(p) % SWATCHES.length];
       const name = (game.player_names && game.player_names[p]) || p;
       who.append(sw, name);
       const tag = game.you === p ? "you" : !game.seated && seats[p] && seats[p] !== "human" ? seats[p] === "ai" ? "AI" : "random" : "";
@@ -326,6 +327,9 @@ function resultWords(result, players) {
   return `${score ? score + " · " : ""}${who} (${result.reason}${detail})`;
 }
 
+// A player's name as the rule file gives it (its id if none).
+function nameOf(p) { return (game && game.player_names && game.player_names[p]) || p; }
+
 function renderStatus() {
   const status = $("status");
   status.textContent = view
@@ -337,8 +341,8 @@ function renderStatus() {
     : noMoveFrom
     ? `${game.turn} to move — the piece on ${noMoveFrom} has no move`
     : game.seated && game.you && game.you !== game.turn
-    ? `${game.turn} to move — waiting for your opponent`
-    : `${game.turn} to move`;
+    ? `${nameOf(game.turn)} to move — waiting for your opponent`
+    : `${nameOf(game.turn)} to move`;
 }
 
 function renderMoves() {
@@ -353,7 +357,7 @@ function renderMoves() {
       li = document.createElement("li");
       const n = document.createElement("span");
       n.className = "n";
-      n.textContent = `${i / per + 1}.`;
+      n.textContent = `${i / per + 1}. `;
       li.appendChild(n);
       list.appendChild(li);
     }
@@ -415,7 +419,8 @@ function render() {
 function renderRoom() {
   const watchers = game.watchers ? ` · ${game.watchers} watching` : "";
   const waiting = (game.open_seats || []).length ? " · waiting for an opponent to join" : "";
-  $("seat").textContent = (!game.seated ? "" : game.you ? `You play ${game.you}` : "Watching") + waiting + watchers;
+  const you = game.you && ((game.player_names && game.player_names[game.you]) || game.you);
+  $("seat").textContent = (!game.seated ? "" : you ? `You play ${you}` : "Watching") + waiting + watchers;
   renderStrips();
   renderActions();
   renderStatus();
