@@ -22,7 +22,8 @@ module.exports = grammar({
     source_file: $ => repeat(seq($._item, $._item_end)),
 
     _item: $ => choice($.definition, $.moves_declaration, $.board_declaration,
-      $.game_declaration, $.import_declaration, $.outcome_declaration, $.declaration),
+      $.game_declaration, $.import_declaration, $.outcome_declaration, $.player_declaration,
+      $.edge_declaration, $.labels_declaration, $.declaration),
 
     comment: _ => token(seq('//', /[^\n]*/)),
 
@@ -45,7 +46,16 @@ module.exports = grammar({
     import_declaration: $ => seq(choice('import', 'weights'), $.string),
     string: _ => /"[^"\n]*"/,
 
-    outcome_declaration: $ => seq('outcome', repeat1(choice($._operand, $.operator, '=', 'when'))),
+    outcome_declaration: $ => seq('outcome', repeat1(choice($._operand, $.operator, '=', 'when')),
+      optional($.string)),
+
+    // `player white "Sente" colour #222`: a player's name and colour.
+    player_declaration: $ => seq('player', field('player', $.identifier), $.string,
+      optional(seq('colour', $.colour))),
+    colour: _ => /#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})/,
+    // `edge red top bottom`, `labels files 9 8 7 ...`: how boards are drawn.
+    edge_declaration: $ => seq('edge', field('player', $.identifier), repeat1($.identifier)),
+    labels_declaration: $ => seq('labels', choice('files', 'ranks'), repeat1(choice($.identifier, $.number))),
 
     declaration: $ => seq(
       field('keyword', choice('piece', 'players', 'mark', 'box', 'region', 'legality', 'search',

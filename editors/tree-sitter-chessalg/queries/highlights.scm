@@ -5,11 +5,14 @@
 (parameters (identifier) @variable.parameter)
 (call function: (identifier) @function.call)
 (moves_declaration player: (identifier) @type)
+(player_declaration player: (identifier) @type)
+(edge_declaration player: (identifier) @type)
+(colour) @constant
 
 [
   "moves" "board" "game" "import" "weights" "outcome" "when"
   "piece" "players" "mark" "box" "region" "legality" "search"
-  "turns" "notation" "quiet" "fen"
+  "turns" "notation" "quiet" "fen" "player" "colour" "edge" "labels" "files" "ranks"
 ] @keyword
 
 (board_row) @string.special
