@@ -398,7 +398,7 @@ def room(args, d, driver_url):
         phone = Driver(driver_url, args.chromium)
         try:
             phone.s("POST", "/window/rect", {"width": 390, "height": 844})
-            d.run("document.getElementById('side').value = 'white';")
+            d.run("document.getElementById('play-as').value = 'white';")
             d.click("#seek")
             d.wait("return !!game && game.id !== null && game.you === 'white';", "the seek's seat")
             wait_board(d)

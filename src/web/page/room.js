@@ -417,7 +417,8 @@ function render() {
 // players' strips, the room's buttons (drawn without the board, which
 // stays as it is under the pointer).
 function renderRoom() {
-  const watchers = game.watchers ? ` · ${game.watchers} watching` : "";
+  // (Without seats every page is a watcher, this one too: not counted.)
+  const watchers = game.seated && game.watchers ? ` · ${game.watchers} watching` : "";
   const waiting = (game.open_seats || []).length ? " · waiting for an opponent to join" : "";
   const you = game.you && ((game.player_names && game.player_names[game.you]) || game.you);
   $("seat").textContent = (!game.seated ? "" : you ? `You play ${you}` : "Watching") + waiting + watchers;
@@ -552,7 +553,7 @@ async function loadSeeks() {
 setInterval(() => { if (!document.hidden) loadSeeks(); }, 5000);
 
 async function seek() {
-  const clock = $("clock").value.trim(), side = $("side").value;
+  const clock = $("clock").value.trim(), side = $("play-as").value;
   try {
     const made = await api("/api/seeks", { ...(clock ? { clock } : {}), side });
     const [, seat] = Object.entries(made.seats)[0];
@@ -571,7 +572,7 @@ async function joinSeek(id) {
 
 // You against the AI on this page: the AI plays every other player.
 async function playAi() {
-  const side = $("side").value;
+  const side = $("play-as").value;
   const mine = side === "random" || !game ? null : side;
   const players = game ? game.players : [];
   const you = mine || players[Math.floor(Math.random() * players.length)] || players[0];
@@ -732,8 +733,9 @@ async function start() {
   serverGame = info.game;
   for (const p of info.players || []) {
     const o = document.createElement("option");
-    o.value = o.textContent = p;
-    $("side").appendChild(o);
+    o.value = p;
+    o.textContent = (info.player_names && info.player_names[p]) || p;
+    $("play-as").appendChild(o);
   }
   $("time").value = (info.time_ms || 1000) / 1000;
   $("time").max = (info.time_cap_ms || 10000) / 1000;
