@@ -8,7 +8,7 @@ use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, MoveInputError, PgnTags, SearchOptions, State};
 
 mod common;
-use common::{chess, game as game_of};
+use common::{chess, game as game_of, play};
 
 /// The SAN of every legal move of a position, sorted.
 fn sans(game: &Game, state: &State) -> Vec<String> {
@@ -23,23 +23,6 @@ fn sans_of(fen: &str) -> Vec<String> {
     let game = chess();
     let state = game.from_fen(fen).unwrap();
     sans(&game, &state)
-}
-
-/// Plays moves typed as SAN or coordinates; returns the states and the SAN written for each move.
-fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<String>, Vec<chessalg::game::Action>) {
-    let mut cache = Cache::new();
-    let mut written = Vec::new();
-    let mut actions = Vec::new();
-    for m in moves {
-        let legal = game.legal_actions(&state, &mut cache).unwrap();
-        let i = game
-            .read_move(&state, &legal, m)
-            .unwrap_or_else(|e| panic!("{m}: {e}"));
-        written.push(game.san(&state, &legal[i], &legal, &mut cache).unwrap());
-        actions.push(legal[i].clone());
-        state = game.play(&state, &legal[i]);
-    }
-    (state, written, actions)
 }
 
 fn has(list: &[String], s: &str) -> bool {

@@ -12,22 +12,7 @@ use chessalg::game::{Ending, Game, PgnTags, State};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
 
-use common::game;
-
-/// Plays moves typed as coordinates or SAN from `state`.
-fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<chessalg::game::Action>) {
-    let mut cache = Cache::new();
-    let mut actions = Vec::new();
-    for m in moves {
-        let legal = game.legal_actions(&state, &mut cache).unwrap();
-        let i = game
-            .read_move(&state, &legal, m)
-            .unwrap_or_else(|e| panic!("{m}: {e}"));
-        actions.push(legal[i].clone());
-        state = game.play(&state, &legal[i]);
-    }
-    (state, actions)
-}
+use common::{game, play};
 
 fn ended(game: &Game, state: &State) -> chessalg::game::Ended {
     let mut cache = Cache::new();
@@ -52,7 +37,7 @@ fn errors_of(text: &str) -> String {
 #[test]
 fn fools_mate_is_checkmate_by_name() {
     let chess = game("rules/chess.alg");
-    let (state, _) = play(&chess, chess.initial(), &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let (state, _, _) = play(&chess, chess.initial(), &["f2f3", "e7e5", "g2g4", "d8h4"]);
     let e = ended(&chess, &state);
     assert_eq!(e.ending, Ending::Win(PlayerId::new(1)));
     assert_eq!(e.called(), "checkmate");
@@ -132,7 +117,7 @@ fn pgn_names_the_players_and_sets_up_only_another_start() {
         players: shogi.display_names(),
         ..PgnTags::default()
     };
-    let (_, actions) = play(&shogi, shogi.initial(), &["c3c4"]);
+    let (_, _, actions) = play(&shogi, shogi.initial(), &["c3c4"]);
     let pgn = shogi
         .pgn(&shogi.initial(), &actions, None, &tags, &mut cache)
         .unwrap();
@@ -143,7 +128,7 @@ fn pgn_names_the_players_and_sets_up_only_another_start() {
     let back = shogi.read_pgn(&pgn, &mut cache).unwrap();
     assert_eq!(back.start, shogi.initial());
     // Another start is written.
-    let (later, _) = play(&shogi, shogi.initial(), &["c3c4"]);
+    let (later, _, _) = play(&shogi, shogi.initial(), &["c3c4"]);
     let pgn = shogi.pgn(&later, &[], None, &tags, &mut cache).unwrap();
     assert!(pgn.contains("[SetUp \"1\"]"), "{pgn}");
 }
@@ -153,7 +138,7 @@ fn boards_draw_only_the_marks_the_file_shows() {
     let chess = game("rules/chess.alg");
     let svg = chessalg::web::svg::position_svg(&chess, &chess.initial());
     assert!(!svg.contains('°') && !svg.contains("class=\"marks\""), "{svg}");
-    let (state, _) = play(&chess, chess.initial(), &["e2e4"]);
+    let (state, _, _) = play(&chess, chess.initial(), &["e2e4"]);
     let svg = chessalg::web::svg::position_svg(&chess, &state);
     assert!(!svg.contains('ᵉ'));
     // A mark the file shows is drawn.

@@ -8,7 +8,8 @@ use std::process::{Command, Output, Stdio};
 pub mod served;
 
 use chessalg::decl::Spec;
-use chessalg::game::Game;
+use chessalg::engine::Cache;
+use chessalg::game::{Action, Game, State};
 use chessalg::source::Source;
 
 /// The game of the rule file at `path` (relative to the repository).
@@ -16,6 +17,24 @@ pub fn game(path: &str) -> Game {
     let text = std::fs::read_to_string(path).unwrap();
     let (rules, _) = Spec::load(&Source::new(path, text)).unwrap();
     Game::new(&rules).unwrap()
+}
+
+/// Plays `moves` (typed as SAN or coordinates) from `state`: the state
+/// after them, the SAN written for each, and the moves.
+pub fn play(game: &Game, mut state: State, moves: &[&str]) -> (State, Vec<String>, Vec<Action>) {
+    let mut cache = Cache::new();
+    let mut written = Vec::new();
+    let mut actions = Vec::new();
+    for m in moves {
+        let legal = game.legal_actions(&state, &mut cache).unwrap();
+        let i = game
+            .read_move(&state, &legal, m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        written.push(game.san(&state, &legal[i], &legal, &mut cache).unwrap());
+        actions.push(legal[i].clone());
+        state = game.play(&state, &legal[i]);
+    }
+    (state, written, actions)
 }
 
 /// The games of `rules/` (every rule file but `prelude.alg`, the library
