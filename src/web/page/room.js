@@ -511,8 +511,6 @@ function renderActions() {
   } else {
     actionButton("Rematch", () => roomAsk("rematch"), true, "rematch");
   }
-  const last = $("actions").lastChild;
-  if (last && last.dataset) last.title = last.title || "";
 }
 
 // To the rematch: the same seat's link (the server passed each seat's
