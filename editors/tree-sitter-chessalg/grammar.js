@@ -61,7 +61,7 @@ module.exports = grammar({
       field('keyword', choice('piece', 'players', 'mark', 'box', 'region', 'legality', 'search',
         'turns', 'notation', 'quiet', 'fen')),
       repeat(choice($.identifier, $.piece, $.marks, $.number, $.region_part, $.square_name,
-        $.fen_char, '-', '+', '_')),
+        $.fen_char, $.string, '-', '+', '_')),
     ),
     region_part: _ => /[a-z][0-9]+-[a-z][0-9]+/,
     square_name: _ => /[a-z]?[0-9]+[<>]/,

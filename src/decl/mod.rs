@@ -35,7 +35,7 @@ pub use board::BoardCell;
 pub use fen_rights::{Files, RightsLetter, SquareName, square_name};
 pub use fen_target::TargetRule;
 pub use legality::Legality;
-pub use notation::Notation;
+pub use notation::{Notation, SanWords};
 pub use outcome::{Condition, OutcomeRule, Verdict};
 pub use piece::PieceInfo;
 pub use quiet::QuietResets;
@@ -102,6 +102,8 @@ pub struct GameSpec {
     pub starting: Option<PlayerId>,
     /// How squares, moves and positions are written (`notation`).
     pub notation: Notation,
+    /// The words SAN writes where games differ (`san`).
+    pub san: SanWords,
     /// `notation coordinates walls`: a move that also puts a piece on
     /// another square is named as Fairy-Stockfish names its walls, by the
     /// move, a comma, its landing square and that square (`a2a3,a3d5`).

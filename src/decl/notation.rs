@@ -2,7 +2,42 @@
 //! moves and positions are written.
 
 use super::{Collect, Declare};
-use crate::syntax::ast::NotationDecl;
+use crate::syntax::ast::{NotationDecl, SanDecl};
+
+/// The words SAN writes where games differ (`san promotion "+" ...`);
+/// `None`: chess's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SanWords {
+    /// After a promotion, instead of `=` and the piece's letter.
+    pub promotion: Option<String>,
+    /// After a move that could have promoted and did not.
+    pub declined: Option<String>,
+    /// Between a dropped piece's letter and its square (else `@`).
+    pub drop: Option<String>,
+    /// Before the square of a move that takes nothing.
+    pub step: Option<String>,
+    /// After a move that attacks a royal piece (else `+`).
+    pub check: Option<String>,
+}
+
+impl Declare for SanDecl {
+    fn declare(&self, cx: &mut Collect<'_>) {
+        if cx.once("san", self.span) {
+            let mut words = SanWords::default();
+            for (word, text) in &self.parts {
+                let slot = match word.as_str() {
+                    "promotion" => &mut words.promotion,
+                    "declined" => &mut words.declined,
+                    "drop" => &mut words.drop,
+                    "step" => &mut words.step,
+                    _ => &mut words.check,
+                };
+                *slot = Some(text.clone());
+            }
+            cx.spec.san = words;
+        }
+    }
+}
 
 /// How squares, moves and positions are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -25,6 +25,8 @@ pub struct PieceInfo {
     pub san_unlettered: bool,
     /// How boards draw it (`draw pentagon`; none: as its symbol allows).
     pub drawing: Option<PieceDrawing>,
+    /// The characters the traditional set writes on it (`draw pentagon "歩"`).
+    pub characters: Option<String>,
 }
 
 impl Declare for PieceDecl {
@@ -43,6 +45,13 @@ impl Declare for PieceDecl {
                 letters: letters.len(),
             });
         }
+        if self.characters.len() > 1 && self.characters.len() != self.symbols.len() {
+            cx.error(ExpandError::DrawCharacters {
+                span: self.characters[self.characters.len() - 1].1,
+                symbols: self.symbols.len(),
+                given: self.characters.len(),
+            });
+        }
         let paired = self.symbols.len() == 2 && cx.spec.players.len() >= 2;
         for (i, id) in ids.iter().enumerate() {
             let info = &mut cx.spec.pieces[id.index()];
@@ -50,6 +59,11 @@ impl Declare for PieceDecl {
             info.san_unlettered = !self.san_letter;
             info.value = self.value;
             info.drawing = self.drawing;
+            info.characters = self
+                .characters
+                .get(i)
+                .or(self.characters.first())
+                .map(|(text, _)| text.clone());
             let letter = self.fen.as_ref().and_then(|(letters, _)| letters.get(i));
             info.fen = letter.and_then(|l| l.chars().last());
             info.fen_promoted = letter.is_some_and(|l| l.starts_with('+'));

@@ -243,6 +243,15 @@ impl Ended {
             None => self.reason.to_string(),
         }
     }
+
+    /// What the result is called with a count's detail after it
+    /// (`checkmate`, `disc count 33-31`).
+    pub fn described(&self) -> String {
+        match &self.detail {
+            Some(detail) => format!("{} {detail}", self.called()),
+            None => self.called(),
+        }
+    }
 }
 
 /// Which of the rule file's `outcome` lines ended a game.
@@ -754,7 +763,9 @@ impl Game {
     }
 
     /// The position as the seed draws it, with rank numbers and file letters
-    /// (and, under `notation numbered`, the squares' numbers beside it).
+    /// (the rule file's `labels` where it gives them, one character each
+    /// for files) and, under `notation numbered`, the squares' numbers
+    /// beside it.
     pub fn board_text(&self, state: &State) -> String {
         let f = self.frame;
         let key = if self.is_numbered() {
@@ -764,7 +775,10 @@ impl Game {
         };
         let mut out = String::new();
         for (row, rank) in (0..f.ranks).rev().enumerate() {
-            out.push_str(&format!("{:>2} ", rank + 1));
+            match self.spec.rank_labels.get(rank as usize) {
+                Some(label) => out.push_str(&format!("{label:>2} ")),
+                None => out.push_str(&format!("{:>2} ", rank + 1)),
+            }
             for file in 0..f.files {
                 let at = Coord::new(f.x0 + file as i32, f.y0 + rank as i32);
                 match state.position().get(at) {
@@ -781,8 +795,13 @@ impl Game {
             out.push('\n');
         }
         out.push_str("   ");
-        for file in 0..f.files {
-            out.push(char::from_u32('a' as u32 + file).unwrap_or('?'));
+        let labels = &self.spec.file_labels;
+        if labels.len() == f.files as usize && labels.iter().all(|l| l.chars().count() == 1) {
+            out.push_str(&labels.concat());
+        } else {
+            for file in 0..f.files {
+                out.push(char::from_u32('a' as u32 + file).unwrap_or('?'));
+            }
         }
         out.push('\n');
         out.push_str(&self.boxes_text(state));

@@ -348,6 +348,23 @@ pub enum ExpandError {
         letters: usize,
     },
 
+    /// Characters to draw (`draw pentagon "玉" "王"`) that do not match the
+    /// declared symbols: two for one symbol.
+    #[error("{symbols} piece symbol(s) but {given} texts to draw")]
+    #[diagnostic(
+        code(chessalg::expand::draw_characters),
+        help("give one text for every symbol or one per symbol, e.g. `piece ♔ ♚ draw glyph \"玉\" \"王\"`")
+    )]
+    DrawCharacters {
+        /// The text past the symbols.
+        #[label("no symbol for this")]
+        span: Span,
+        /// How many symbols.
+        symbols: usize,
+        /// How many texts.
+        given: usize,
+    },
+
     /// A display name (a player's, an outcome's) that cannot be shown: empty,
     /// too long, or with a character no one can read.
     #[error("{what} {why}")]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::ai::{Ai, Budget, Choice, Rng, Weights};
 use crate::core::PlayerId;
 use crate::engine::Cache;
-use crate::game::{Action, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
+use crate::game::{Action, Ended, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
 
 /// The PGN tag that says who plays each player, in turn order (`human ai`).
 pub const SEATS_TAG: &str = "Seats";
@@ -70,8 +70,9 @@ pub struct Status {
     pub sans: Vec<String>,
     /// Whether a royal piece of the player to move is attacked.
     pub in_check: bool,
-    /// How the game ended, if it did.
-    pub ending: Option<(Ending, Reason)>,
+    /// How the game ended, if it did: who won, by which rule, and what the
+    /// rule file calls it.
+    pub ending: Option<Ended>,
 }
 
 /// A match: the game, where it started, every move since, and who plays whom.
@@ -201,8 +202,13 @@ impl Session {
             .game
             .royal_attacked(state.position(), state.turn(), &mut self.cache)?;
         let ending = match self.time_loss() {
-            Some(loss) => Some(loss),
-            None => self.game.ending_reason(&state, &legal, &mut self.cache)?,
+            Some((ending, reason)) => Some(Ended {
+                ending,
+                reason,
+                name: None,
+                detail: None,
+            }),
+            None => self.game.ended(&state, &legal, &mut self.cache)?,
         };
         Ok(Status {
             legal,

@@ -38,6 +38,7 @@ macro_rules! declarations {
             Search(SearchDecl, search_decl),
             Turns(TurnsDecl, turns_decl),
             Notation(NotationDecl, notation_decl),
+            San(SanDecl, san_decl),
             Weights(WeightsDecl, weights_decl),
         }
     };
@@ -326,6 +327,28 @@ pub struct NotationDecl {
     pub span: Span,
 }
 
+/// `san promotion "+" declined "=" drop "*" step "-" check ""`: the words
+/// SAN writes for a promotion, a promotion declined, a drop, a move that
+/// takes nothing and a check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SanDecl {
+    /// Each part: its word (`promotion`, `declined`, `drop`, `step`,
+    /// `check`) and its text.
+    pub parts: Vec<(String, String)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl DeclarationSyntax for SanDecl {
+    fn replaces(&self) -> Replaces<'_> {
+        Replaces::Named("san", "")
+    }
+    fn print(&self, out: &mut String) {
+        let parts: Vec<String> = self.parts.iter().map(|(w, t)| format!("{w} \"{t}\"")).collect();
+        let _ = writeln!(out, "san {}", parts.join(" "));
+    }
+}
+
 impl DeclarationSyntax for NotationDecl {
     fn replaces(&self) -> Replaces<'_> {
         Replaces::Named("notation", "")
@@ -362,6 +385,9 @@ impl DeclarationSyntax for PieceDecl {
         }
         if let Some(d) = self.drawing {
             attrs.push_str(&format!(" draw {}", d.name()));
+        }
+        for (text, _) in &self.characters {
+            attrs.push_str(&format!(" \"{text}\""));
         }
         let (start, end) = (self.span.start, self.span.end);
         let _ = writeln!(out, "piece {}{attrs} @{start}..{end}", symbols.join(" "));
@@ -531,6 +557,10 @@ pub struct PieceDecl {
     pub san_letter: bool,
     /// How boards draw the pieces (`draw pentagon`).
     pub drawing: Option<PieceDrawing>,
+    /// The characters the traditional set writes on the pieces
+    /// (`draw pentagon "玉" "王"`: one for every symbol or one per symbol),
+    /// with the span of each.
+    pub characters: Vec<(String, Span)>,
     /// The whole declaration.
     pub span: Span,
 }
@@ -582,6 +612,9 @@ pub enum PieceDrawing {
     Pentagon,
     /// A xiangqi piece: a disc, its FEN letter and ring in its owner's colour.
     Disc,
+    /// A stone of its owner's colour (`player ... colour`), with no letter:
+    /// Hex's, Othello's.
+    Stone,
 }
 
 impl PieceDrawing {
@@ -591,6 +624,7 @@ impl PieceDrawing {
             "glyph" => Some(PieceDrawing::Glyph),
             "pentagon" => Some(PieceDrawing::Pentagon),
             "disc" => Some(PieceDrawing::Disc),
+            "stone" => Some(PieceDrawing::Stone),
             _ => None,
         }
     }
@@ -601,6 +635,7 @@ impl PieceDrawing {
             PieceDrawing::Glyph => "glyph",
             PieceDrawing::Pentagon => "pentagon",
             PieceDrawing::Disc => "disc",
+            PieceDrawing::Stone => "stone",
         }
     }
 }

@@ -7,7 +7,7 @@ use pest::iterators::Pair;
 use super::ast::{
     BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, EdgeDecl, Expr, ExprKind,
     FenBoxDecl, FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl,
-    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
+    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, SanDecl,
     OutcomeDecl, PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax,
     SearchDecl, TurnsDecl, WeightsDecl,
 };
@@ -519,6 +519,7 @@ impl Builder {
                     royal: false,
                     san_letter: true,
                     drawing: None,
+                    characters: Vec::new(),
                     span,
                 };
                 for q in p.into_inner() {
@@ -535,8 +536,16 @@ impl Builder {
                         Rule::royal => decl.royal = true,
                         Rule::san_none => decl.san_letter = false,
                         Rule::draw => {
-                            let word = q.into_inner().next().map_or("", |n| n.as_str());
-                            decl.drawing = PieceDrawing::named(word);
+                            for part in q.into_inner() {
+                                match part.as_rule() {
+                                    Rule::drawing => decl.drawing = PieceDrawing::named(part.as_str()),
+                                    _ => {
+                                        let text = part.as_str();
+                                        decl.characters
+                                            .push((text[1..text.len() - 1].to_string(), self.span(&part)));
+                                    }
+                                }
+                            }
                         }
                         r => unreachable!("piece attribute {r:?}"),
                     }
@@ -867,6 +876,18 @@ impl Builder {
                     walls: kind.split_whitespace().any(|w| w == "walls"),
                     span,
                 })))
+            }
+            Rule::san_decl => {
+                let parts = p
+                    .into_inner()
+                    .map(|part| {
+                        let mut inner = part.into_inner();
+                        let word = inner.next().expect("a word").as_str().to_string();
+                        let text = inner.next().expect("a text").as_str();
+                        (word, text[1..text.len() - 1].to_string())
+                    })
+                    .collect();
+                Ok(Item::Declaration(Declaration::San(SanDecl { parts, span })))
             }
             Rule::fen_decl => {
                 let q = p.into_inner().next().expect("fen has a kind");

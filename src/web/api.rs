@@ -986,7 +986,7 @@ pub(super) async fn picture(
     let svg = blocking("the position could not be drawn", move || {
         let p = slot.lock();
         let (state, _, _) = p.at(at.ply)?;
-        Ok(svg::position_svg(slot.game(), state))
+        Ok(svg::position_svg(slot.game(), state, svg::PieceSet::Standalone))
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())

@@ -53,7 +53,7 @@ pub use store::{Store, StoreError};
 const PAGE: &str = include_str!("page/index.html");
 
 /// The page's files besides its HTML: path, content type, text.
-const PAGE_FILES: [(&str, &str, &str); 3] = [
+const PAGE_FILES: [(&str, &str, &str); 16] = [
     (
         "/page/style.css",
         "text/css; charset=utf-8",
@@ -68,6 +68,73 @@ const PAGE_FILES: [(&str, &str, &str); 3] = [
         "/page/room.js",
         "text/javascript; charset=utf-8",
         include_str!("page/room.js"),
+    ),
+    // The chess pieces' pictures (chess-art by Maurizio Monge, MIT licence:
+    // page/pieces/LICENSE).
+    (
+        "/page/pieces/wK.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wK.svg"),
+    ),
+    (
+        "/page/pieces/wQ.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wQ.svg"),
+    ),
+    (
+        "/page/pieces/wR.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wR.svg"),
+    ),
+    (
+        "/page/pieces/wB.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wB.svg"),
+    ),
+    (
+        "/page/pieces/wN.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wN.svg"),
+    ),
+    (
+        "/page/pieces/wP.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/wP.svg"),
+    ),
+    (
+        "/page/pieces/bK.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bK.svg"),
+    ),
+    (
+        "/page/pieces/bQ.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bQ.svg"),
+    ),
+    (
+        "/page/pieces/bR.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bR.svg"),
+    ),
+    (
+        "/page/pieces/bB.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bB.svg"),
+    ),
+    (
+        "/page/pieces/bN.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bN.svg"),
+    ),
+    (
+        "/page/pieces/bP.svg",
+        "image/svg+xml",
+        include_str!("page/pieces/bP.svg"),
+    ),
+    (
+        "/page/pieces/LICENSE",
+        "text/plain; charset=utf-8",
+        include_str!("page/pieces/LICENSE"),
     ),
 ];
 
@@ -331,9 +398,20 @@ pub fn routes(spec: Arc<Spec>, game: Arc<Game>, options: ServeOptions, store: St
 fn router(server: Arc<Server>) -> Router {
     let mut router = Router::new();
     for (path, kind, text) in PAGE_FILES {
+        // The pictures never change within a build: a board redrawn on
+        // each move asks for none of them again.
+        let keep = if path.starts_with("/page/pieces/") { "public, max-age=86400" } else { "no-cache" };
         router = router.route(
             path,
-            get(move || async move { ([(header::CONTENT_TYPE, HeaderValue::from_static(kind))], text) }),
+            get(move || async move {
+                (
+                    [
+                        (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+                        (header::CACHE_CONTROL, HeaderValue::from_static(keep)),
+                    ],
+                    text,
+                )
+            }),
         );
     }
     router

@@ -496,7 +496,7 @@ impl Played {
                 {
                     v["leaves"] = json!({
                         "piece": game.pieces().symbol(pc).to_string(),
-                        "svg": svg::lone_piece_svg(game, pc),
+                        "svg": svg::lone_piece_svg(game, pc, svg::PieceSet::Page),
                     });
                 }
                 v
@@ -572,7 +572,7 @@ impl Played {
             "turn": player(state.turn()),
             "fen": game.to_fen(state),
             "board": cells,
-            "svg": svg::position_svg(game, state),
+            "svg": svg::position_svg(game, state, svg::PieceSet::Page),
             "pockets": pockets,
             "legal": moves,
             "ply": shown,

@@ -118,8 +118,9 @@ struct PocketItem {
     above: bool,
 }
 
-/// The position of `state` as an SVG document.
-pub fn position_svg(game: &Game, state: &State) -> String {
+/// The position of `state` as an SVG document, its pieces drawn in `set`.
+pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
+    let style = PieceStyle::of(game, set);
     let (files, ranks) = game.dimensions();
     let origin = game.square_at(0, 0);
     let items: Vec<PocketItem> = (0..game.pieces().box_count() * game.pieces().len())
@@ -195,7 +196,23 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             }
         }
     }
-    for (at, content) in squares {
+    // Coordinates: where every square's name is letters then digits
+    // (`a1`), the files' letters on the lowest square of each file and the
+    // ranks' digits on the leftmost square of each rank, as chess boards
+    // print them; else (and on hexagons) each square's name on it.
+    let names: Vec<Option<(String, String)>> =
+        squares.iter().map(|&(at, _)| file_and_rank(&game.square_label(at))).collect();
+    let edges = drawing != BoardDrawing::Hexagons && names.iter().all(Option::is_some);
+    let mut lowest_in_file = std::collections::HashMap::new();
+    let mut leftmost_in_rank = std::collections::HashMap::new();
+    for &(at, _) in &squares {
+        let (file, rank) = (at.x - origin.x, at.y - origin.y);
+        let low = lowest_in_file.entry(file).or_insert(rank);
+        *low = (*low).min(rank);
+        let left = leftmost_in_rank.entry(rank).or_insert(file);
+        *left = (*left).min(file);
+    }
+    for ((at, content), name) in squares.into_iter().zip(names) {
         let (file, rank) = (at.x - origin.x, at.y - origin.y);
         let (cx, cy) = layout.centre(file, rank);
         let dark = (file + rank) % 2 == 0;
@@ -250,10 +267,34 @@ pub fn position_svg(game: &Game, state: &State) -> String {
         };
         let spec = game.spec();
         if spec.file_labels.is_empty() && spec.rank_labels.is_empty() {
-            let _ = writeln!(
-                out,
-                r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
-            );
+            match name.filter(|_| edges) {
+                Some((file_name, rank_name)) => {
+                    if lowest_in_file.get(&file) == Some(&rank) {
+                        let _ = writeln!(
+                            out,
+                            r##"<text class="coord file-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
+                            cx + half - 2,
+                            cy + half - 3,
+                            escape(&file_name)
+                        );
+                    }
+                    if leftmost_in_rank.get(&rank) == Some(&file) {
+                        let _ = writeln!(
+                            out,
+                            r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" fill="#0008">{}</text>"##,
+                            cx - half + 2,
+                            cy - half + 10,
+                            escape(&rank_name)
+                        );
+                    }
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
+                    );
+                }
+            }
         } else {
             // The rule file's labels (`labels files ...`): the files' along
             // the top row, the ranks' down the right column.
@@ -285,7 +326,7 @@ pub fn position_svg(game: &Game, state: &State) -> String {
             } else {
                 CELL
             };
-            out.push_str(&piece_svg(game, pc, cx, cy, size));
+            out.push_str(&piece_svg(game, pc, cx, cy, size, style));
             // Only the marks the rule file shows (`mark ... shown`): the
             // others are the rules' bookkeeping.
             let marks = game.pieces().mark_symbols(marks.meet(game.spec().shown_marks));
@@ -331,6 +372,7 @@ pub fn position_svg(game: &Game, state: &State) -> String {
                 x + 16,
                 y + POCKET_ROW / 2,
                 POCKET_ROW - 4,
+                style,
             ));
             let _ = writeln!(
                 out,
@@ -422,28 +464,179 @@ pub fn in_common_fonts(text: &str) -> bool {
     })
 }
 
+/// A square's name split into its file's letters and its rank's digits
+/// (`b10`: `b`, `10`), if it is written so.
+fn file_and_rank(name: &str) -> Option<(String, String)> {
+    let digits = name.find(|c: char| c.is_ascii_digit())?;
+    let (file, rank) = name.split_at(digits);
+    (!file.is_empty() && file.chars().all(char::is_alphabetic) && rank.chars().all(|c| c.is_ascii_digit()))
+        .then(|| (file.to_string(), rank.to_string()))
+}
+
+/// Which drawings of the pieces an SVG carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceSet {
+    /// One drawing each that needs nothing but the file: symbols in the
+    /// viewer's fonts, letters on shapes (`show --svg`, `/api/games/{id}/svg`).
+    Standalone,
+    /// The page's: besides the letters and symbols, a piece's traditional
+    /// drawing where it has one (a picture of a chess piece from
+    /// `/page/pieces/`, the characters its rule file gives), the two in
+    /// elements classed `traditional` and `international` so that the page
+    /// shows the set its viewer chose.
+    Page,
+}
+
+/// How a board of `game` draws its pieces: the set, and whether the
+/// traditional set writes characters (only where every piece drawn as a
+/// pentagon or a disc has them, so that no board mixes the two sets).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PieceStyle {
+    set: PieceSet,
+    characters: bool,
+}
+
+impl PieceStyle {
+    /// The style of `set` for `game`'s pieces.
+    pub(crate) fn of(game: &Game, set: PieceSet) -> PieceStyle {
+        let shaped = (0..game.pieces().len())
+            .map(|i| game.piece_info(PieceId::new(i as u16)))
+            .filter(|info| matches!(info.drawing, Some(PieceDrawing::Pentagon | PieceDrawing::Disc)));
+        let characters = set == PieceSet::Page && shaped.clone().all(|info| info.characters.is_some());
+        PieceStyle { set, characters }
+    }
+}
+
 /// Piece `pc` drawn alone, as a picker shows it: an SVG of one square.
-pub(crate) fn lone_piece_svg(game: &Game, pc: PieceId) -> String {
+pub(crate) fn lone_piece_svg(game: &Game, pc: PieceId, set: PieceSet) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CELL} {CELL}" font-family="DejaVu Sans, sans-serif" class="position">{}</svg>"#,
-        piece_svg(game, pc, CELL / 2, CELL / 2, CELL)
+        piece_svg(game, pc, CELL / 2, CELL / 2, CELL, PieceStyle::of(game, set))
     )
 }
 
-/// The colour of player `owner`'s letters and rings on discs.
-fn disc_colour(owner: usize) -> &'static str {
-    if owner == 0 { "#b8281e" } else { "#1c1c1c" }
+/// The colour of player `owner`'s letters and rings on discs: the one its
+/// rule file gives the player (`player ... colour`), else red for the first
+/// player and black for the others.
+fn disc_colour(game: &Game, owner: usize) -> String {
+    match game.spec().player_colours.get(owner) {
+        Some(Some(colour)) => colour.clone(),
+        _ if owner == 0 => "#b8281e".to_string(),
+        _ => "#1c1c1c".to_string(),
+    }
+}
+
+/// The colour of player `owner`'s stones: the one its rule file gives the
+/// player, else as its symbol is drawn (`●` black, `○` white), else white
+/// for the first player and black for the others.
+fn stone_colour(game: &Game, owner: usize, symbol: char) -> String {
+    match game.spec().player_colours.get(owner) {
+        Some(Some(colour)) => colour.clone(),
+        _ if matches!(symbol, '●' | '⚫' | '⬤') => "#1c1c1c".to_string(),
+        _ if matches!(symbol, '○' | '⚪' | '◯') || owner == 0 => "#f4f4f4".to_string(),
+        _ => "#1c1c1c".to_string(),
+    }
+}
+
+/// The picture of a piece whose symbol is one of Unicode's chess pieces:
+/// the page's file of the piece (`wN` for `/page/pieces/wN.svg`), the turn
+/// its symbol gives it, and the knight of a compound piece (Unicode's
+/// knight-queen, knight-rook and knight-bishop).
+#[derive(Debug, PartialEq)]
+struct Picture {
+    file: String,
+    turn: u16,
+    knight: Option<String>,
+}
+
+/// The picture of `symbol`, if it is a white or black chess piece of
+/// Unicode (U+2654..U+265F, and U+1FA06..U+1FA53 turned, rotated and
+/// compound; neutral pieces and equihoppers have none).
+fn picture_of(symbol: char) -> Option<Picture> {
+    const KINDS: [char; 6] = ['K', 'Q', 'R', 'B', 'N', 'P'];
+    let simple = |colour: char, kind: usize, turn: u16| Picture {
+        file: format!("{colour}{}", KINDS[kind]),
+        turn,
+        knight: None,
+    };
+    let c = symbol as u32;
+    // Runs of six (white, then black) starting at `base`, turned by `turn`.
+    let sixes: [(u32, u16); 4] = [(0x2654, 0), (0x1FA09, 90), (0x1FA1E, 180), (0x1FA33, 270)];
+    for (base, turn) in sixes {
+        if (base..base + 12).contains(&c) {
+            let i = (c - base) as usize;
+            return Some(simple(if i < 6 { 'w' } else { 'b' }, i % 6, turn));
+        }
+    }
+    // Knights turned by an odd multiple of 45 degrees: white, black, neutral.
+    let knights: [(u32, u16); 4] = [(0x1FA06, 45), (0x1FA1B, 135), (0x1FA30, 225), (0x1FA45, 315)];
+    for (base, turn) in knights {
+        if c == base || c == base + 1 {
+            return Some(simple(if c == base { 'w' } else { 'b' }, 4, turn));
+        }
+    }
+    if (0x1FA4E..=0x1FA53).contains(&c) {
+        let i = (c - 0x1FA4E) as usize;
+        let colour = if i < 3 { 'w' } else { 'b' };
+        return Some(Picture {
+            file: format!("{colour}{}", ['Q', 'R', 'B'][i % 3]),
+            turn: 0,
+            knight: Some(format!("{colour}N")),
+        });
+    }
+    None
+}
+
+/// A picture of the page's set drawn in a square of side `size` centred on
+/// `(cx, cy)`: a compound piece as its main piece with a smaller knight in
+/// front, lower right.
+fn picture_svg(picture: &Picture, cx: i32, cy: i32, size: i32) -> String {
+    let f = size as f32;
+    let image = |file: &str, scale: f32, dx: f32, dy: f32| {
+        let side = f * scale;
+        format!(
+            r#"<image href="/page/pieces/{file}.svg" x="{:.1}" y="{:.1}" width="{side:.1}" height="{side:.1}"/>"#,
+            cx as f32 + dx * f - side / 2.0,
+            cy as f32 + dy * f - side / 2.0,
+        )
+    };
+    let inner = match &picture.knight {
+        None => image(&picture.file, 1.0, 0.0, 0.0),
+        Some(knight) => format!(
+            "{}{}",
+            image(&picture.file, 0.86, -0.09, -0.06),
+            image(knight, 0.6, 0.2, 0.2)
+        ),
+    };
+    // The class on the outer group lets the page turn it upright on a
+    // turned board; the inner one keeps the symbol's own turn.
+    if picture.turn == 0 {
+        format!(r#"<g class="traditional picture">{inner}</g>"#)
+    } else {
+        format!(
+            r#"<g class="traditional picture"><g transform="rotate({} {cx} {cy})">{inner}</g></g>"#,
+            picture.turn
+        )
+    }
+}
+
+/// `text` written on a piece at font size `size`, shrunk to fit when it
+/// has several characters.
+fn fitted(text: &str, size: f32) -> f32 {
+    size / (text.chars().count().max(1) as f32).sqrt()
 }
 
 /// Piece `pc` drawn centred on `(cx, cy)` in a square of side `size`: its
 /// symbol where its drawing is a glyph (or none is declared and common
 /// fonts have it), else a shape with its FEN letter: a shogi pentagon
 /// pointing at the opponent, a xiangqi disc, or a token in its owner's
-/// colour.
-pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32) -> String {
+/// colour. For the page, a piece with a traditional drawing (a picture,
+/// characters) carries it too.
+pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, style: PieceStyle) -> String {
     let info = game.piece_info(pc);
     let owner = info.owner.map_or(0, |o| o.index());
-    let symbol = game.pieces().symbol(pc).to_string();
+    let symbol_char = game.pieces().symbol(pc);
+    let symbol = symbol_char.to_string();
     let drawing = info.drawing.unwrap_or(if in_common_fonts(&symbol) {
         PieceDrawing::Glyph
     } else {
@@ -462,15 +655,61 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32) -
     } else {
         letter
     };
+    let characters = info
+        .characters
+        .as_deref()
+        .filter(|_| style.characters)
+        .map(escape);
     let f = size as f32;
     let at = |dx: f32, dy: f32| format!("{:.1},{:.1}", cx as f32 + dx * f, cy as f32 + dy * f);
+    // The text on a shape: the letter, and for the page the characters
+    // beside it, the set shown chosen by class.
+    let written = |y: f32, size: f32, colour: &str| {
+        let text = |class: &str, t: &str| {
+            format!(
+                "<text{class} x=\"{cx}\" y=\"{y:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{colour}\">{t}</text>",
+                fitted(t, size)
+            )
+        };
+        match &characters {
+            Some(chars) => format!(
+                "{}{}",
+                text(" class=\"international\"", &letter),
+                text(" class=\"traditional\"", chars)
+            ),
+            None => text("", &letter),
+        }
+    };
     let symbol = escape(&symbol);
     match drawing {
-        PieceDrawing::Glyph => format!(
-            "<text class=\"piece p{owner}\" data-piece=\"{symbol}\" x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>\n",
-            cy + size * 11 / 48,
-            size * 2 / 3
-        ),
+        PieceDrawing::Glyph => {
+            let glyph = |class: &str| {
+                format!(
+                    "<text{class} x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>",
+                    cy + size * 11 / 48,
+                    size * 2 / 3
+                )
+            };
+            let picture = picture_of(symbol_char).filter(|_| style.set == PieceSet::Page);
+            match (&characters, picture) {
+                (Some(chars), _) => format!(
+                    "<g class=\"piece p{owner}\" data-piece=\"{symbol}\">{}<text class=\"traditional\" x=\"{cx}\" y=\"{}\" font-size=\"{:.1}\" text-anchor=\"middle\">{chars}</text></g>\n",
+                    glyph(" class=\"international\""),
+                    cy + size * 11 / 48,
+                    fitted(chars, f * 0.6)
+                ),
+                (None, Some(picture)) => format!(
+                    "<g class=\"piece p{owner}\" data-piece=\"{symbol}\">{}{}</g>\n",
+                    picture_svg(&picture, cx, cy, size),
+                    glyph(" class=\"international\"")
+                ),
+                (None, None) => format!(
+                    "<text class=\"piece p{owner}\" data-piece=\"{symbol}\" x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>\n",
+                    cy + size * 11 / 48,
+                    size * 2 / 3
+                ),
+            }
+        }
         PieceDrawing::Pentagon => {
             // Pointing up for the first player, down for the others.
             let points = [
@@ -487,26 +726,45 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32) -
             };
             let ink = if info.fen_promoted { "#c0281c" } else { "#1c1c1c" };
             format!(
-                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"{turn}><polygon points=\"{}\" fill=\"#f4dca8\" stroke=\"#6b4a1e\" stroke-width=\"1.5\"/><text x=\"{cx}\" y=\"{:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{letter}</text></g>\n",
+                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"{turn}><polygon points=\"{}\" fill=\"#f4dca8\" stroke=\"#6b4a1e\" stroke-width=\"1.5\"/>{}</g>\n",
                 points.join(" "),
-                cy as f32 + 0.17 * f,
-                0.42 * f
+                written(cy as f32 + 0.17 * f, 0.42 * f, ink)
             )
         }
         PieceDrawing::Disc => {
             // Declared discs are xiangqi's (ivory, letters in the owner's
             // colour); a symbol common fonts lack is a token of the owner's.
             let (fill, colour, edge) = match (info.drawing, owner) {
-                (Some(_), _) => ("#fbf3df", disc_colour(owner), disc_colour(owner)),
-                (None, 0) => ("#ffffff", "#1c1c1c", "#1c1c1c"),
-                (None, _) => ("#1c1c1c", "#ffffff", "#1c1c1c"),
+                (Some(_), _) => ("#fbf3df", disc_colour(game, owner), disc_colour(game, owner)),
+                (None, 0) => ("#ffffff", "#1c1c1c".to_string(), "#1c1c1c".to_string()),
+                (None, _) => ("#1c1c1c", "#ffffff".to_string(), "#1c1c1c".to_string()),
             };
-            format!(
-                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"2\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1\"/><text x=\"{cx}\" y=\"{:.1}\" font-size=\"{:.1}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{colour}\">{letter}</text></g>\n",
+            let picture = picture_of(symbol_char).filter(|_| style.set == PieceSet::Page && characters.is_none());
+            let disc = format!(
+                "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"2\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1\"/>{}",
                 0.42 * f,
                 0.34 * f,
-                cy as f32 + 0.15 * f,
-                0.42 * f
+                written(cy as f32 + 0.15 * f, 0.42 * f, &colour)
+            );
+            match picture {
+                // A chess piece common fonts lack: its picture, or the
+                // token for the letters' set.
+                Some(picture) => format!(
+                    "<g class=\"piece p{owner}\" data-piece=\"{symbol}\">{}<g class=\"international\">{disc}</g></g>\n",
+                    picture_svg(&picture, cx, cy, size)
+                ),
+                None => format!("<g class=\"piece p{owner}\" data-piece=\"{symbol}\">{disc}</g>\n"),
+            }
+        }
+        PieceDrawing::Stone => {
+            // A lit stone: the owner's colour, lighter at the upper left.
+            let colour = stone_colour(game, owner, symbol_char);
+            format!(
+                "<g class=\"piece p{owner}\" data-piece=\"{symbol}\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{colour}\" stroke=\"#0009\" stroke-width=\"1.2\"/><circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"#fff\" fill-opacity=\".28\"/></g>\n",
+                0.4 * f,
+                cx as f32 - 0.13 * f,
+                cy as f32 - 0.13 * f,
+                0.12 * f
             )
         }
     }
@@ -529,13 +787,18 @@ mod tests {
     #[test]
     fn a_start_position_is_drawn_square_by_square() {
         let game = load("rules/chess.alg");
-        let svg = position_svg(&game, &game.initial());
+        let svg = position_svg(&game, &game.initial(), PieceSet::Standalone);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert_eq!(svg.matches(r#"<rect class="shape" x="#).count(), 64);
         assert_eq!(svg.matches(r#"data-square="#).count(), 64);
         assert_eq!(svg.matches(r#"font-size="32""#).count(), 32);
         assert!(svg.contains(">♔<") && svg.contains(r#"data-square="e4""#));
         assert!(!svg.contains("data-pocket"));
+        // Files along the bottom, ranks up the left, as chess boards print them.
+        assert_eq!(svg.matches("coord file-label").count(), 8);
+        assert_eq!(svg.matches("coord rank-label").count(), 8);
+        assert_eq!(file_and_rank("b10"), Some(("b".into(), "10".into())));
+        assert_eq!(file_and_rank("10"), None);
     }
 
     /// The characters of the text elements of an SVG document.
@@ -588,9 +851,10 @@ mod tests {
         let (mut glyphs, mut drawn) = (0, 0);
         for path in files {
             let game = load(path.to_str().unwrap());
-            let mut text = text_characters(&position_svg(&game, &game.initial()));
+            let mut text = text_characters(&position_svg(&game, &game.initial(), PieceSet::Standalone));
             for i in 0..game.pieces().len() {
-                let svg = piece_svg(&game, PieceId::new(i as u16), 24, 24, 48);
+                let style = PieceStyle::of(&game, PieceSet::Standalone);
+                let svg = piece_svg(&game, PieceId::new(i as u16), 24, 24, 48, style);
                 if svg.starts_with("<text") {
                     glyphs += 1;
                 } else {
@@ -625,33 +889,70 @@ mod tests {
     fn pieces_are_drawn_as_their_rule_file_says() {
         let shogi = load("rules/shogi.alg");
         let state = shogi.initial();
-        let svg = position_svg(&shogi, &state);
+        let svg = position_svg(&shogi, &state, PieceSet::Standalone);
         // Forty pieces, all pentagons; the second player's turned round.
         assert_eq!(svg.matches("<polygon").count(), 40);
         assert_eq!(svg.matches("rotate(180").count(), 20);
         assert!(!svg.contains(">Ｐ<"));
         let xiangqi = load("rules/xiangqi.alg");
-        let svg = position_svg(&xiangqi, &xiangqi.initial());
+        let svg = position_svg(&xiangqi, &xiangqi.initial(), PieceSet::Standalone);
         assert_eq!(svg.matches(r##"fill="#fbf3df""##).count(), 32);
-        assert_eq!(svg.matches(r##"fill="#b8281e">"##).count(), 16);
+        // Red's letters in red, the colour its rule file gives the player.
+        assert_eq!(svg.matches(r##"fill="#c8102e">"##).count(), 16);
         // Lines through 9 x 10 points: 10 x 8 across, 9 x 9 up less the
         // river's 7 inner crossings, and each palace's two diagonals.
         assert_eq!(svg.matches("<line ").count(), 80 + 81 - 7 + 4);
         let hex = load("rules/hex.alg");
-        let shapes = position_svg(&hex, &hex.initial());
+        let shapes = position_svg(&hex, &hex.initial(), PieceSet::Standalone);
         assert_eq!(shapes.matches(r#"<polygon class="shape""#).count(), 81);
         let chess = load("rules/chess.alg");
         assert_eq!(
-            position_svg(&chess, &chess.initial()).matches("<polygon").count(),
+            position_svg(&chess, &chess.initial(), PieceSet::Standalone).matches("<polygon").count(),
             0
         );
+    }
+
+    #[test]
+    fn the_page_gets_pictures_of_chess_pieces_and_the_characters_rule_files_give() {
+        let chess = load("rules/chess.alg");
+        let page = position_svg(&chess, &chess.initial(), PieceSet::Page);
+        // Each of the 32 pieces as a picture and as its symbol.
+        assert_eq!(page.matches("<image ").count(), 32);
+        assert_eq!(page.matches(r#"href="/page/pieces/wK.svg""#).count(), 1);
+        assert_eq!(page.matches(r#"href="/page/pieces/bP.svg""#).count(), 8);
+        assert_eq!(page.matches(r#"class="international""#).count(), 32);
+        assert!(!position_svg(&chess, &chess.initial(), PieceSet::Standalone).contains("<image"));
+        // Unicode's turned, rotated and compound pieces.
+        assert_eq!(picture_of('♞').unwrap().file, "bN");
+        assert_eq!(picture_of('\u{1FA1E}').unwrap(), Picture { file: "wK".into(), turn: 180, knight: None });
+        assert_eq!(picture_of('\u{1FA13}').unwrap().turn, 90);
+        assert_eq!(picture_of('\u{1FA46}').unwrap(), Picture { file: "bN".into(), turn: 315, knight: None });
+        let archbishop = picture_of('\u{1FA50}').unwrap();
+        assert_eq!((archbishop.file.as_str(), archbishop.knight.as_deref()), ("wB", Some("wN")));
+        assert_eq!(picture_of('\u{1FA53}').unwrap().file, "bB");
+        assert_eq!(picture_of('\u{1FA00}'), None);
+        assert_eq!(picture_of('●'), None);
+        let capablanca = load("rules/capablanca.alg");
+        let page = position_svg(&capablanca, &capablanca.initial(), PieceSet::Page);
+        assert_eq!(page.matches(r#"href="/page/pieces/wN.svg""#).count(), 2 + 2);
+        // Shogi's kanji beside its letters; none in the standalone drawing.
+        let shogi = load("rules/shogi.alg");
+        let page = position_svg(&shogi, &shogi.initial(), PieceSet::Page);
+        assert_eq!(page.matches(r#"class="traditional""#).count(), 40);
+        assert_eq!(page.matches(">歩</text>").count(), 18);
+        assert!(page.contains(">玉</text>") && page.contains(">王</text>"));
+        assert!(!position_svg(&shogi, &shogi.initial(), PieceSet::Standalone).contains("歩"));
+        let xiangqi = load("rules/xiangqi.alg");
+        let page = position_svg(&xiangqi, &xiangqi.initial(), PieceSet::Page);
+        assert_eq!(page.matches(">兵</text>").count(), 5);
+        assert_eq!(page.matches(">卒</text>").count(), 5);
     }
 
     #[test]
     fn pieces_in_hand_are_drawn_beside_the_board_by_owner() {
         let game = load("rules/crazyhouse.alg");
         let state = game.from_fen("4k3/8/8/8/8/8/8/4K3[NNq] w - - 0 1").unwrap();
-        let svg = position_svg(&game, &state);
+        let svg = position_svg(&game, &state, PieceSet::Standalone);
         assert!(svg.contains(r#"data-pocket="♘""#) && svg.contains("×2"));
         assert!(svg.contains(r#"data-pocket="♛""#) && svg.contains("×1"));
         // Black's queen above the board (y 0), white's knights below it.

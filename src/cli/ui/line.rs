@@ -22,7 +22,7 @@ pub fn run(m: &mut Session, args: &Options<'_>) -> Result<(), Failure> {
     loop {
         let status = m.status().map_err(play_error)?;
         let state = m.state().clone();
-        let player = &game.player_name(state.turn());
+        let player = &game.display_name(state.turn());
         if show_board && !args.quiet {
             print!("{}", game.board_text(&state));
             let check = if status.in_check { " (check)" } else { "" };
@@ -33,9 +33,9 @@ pub fn run(m: &mut Session, args: &Options<'_>) -> Result<(), Failure> {
         }
         show_board = true;
         if status.ending.is_some() {
-            let reason = status.ending.as_ref().map(|(_, r)| r.to_string());
+            let reason = status.ending.as_ref().map(|e| e.called());
             println!("{}", result_line(game, &status));
-            keep(m, args.journal, status.ending.as_ref().map(|(e, _)| *e), reason)?;
+            keep(m, args.journal, status.ending.as_ref().map(|e| e.ending), reason)?;
             return Ok(());
         }
         if args.max_plies.is_some_and(|n| m.actions.len() >= n) {

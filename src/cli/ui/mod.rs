@@ -20,16 +20,21 @@ pub struct Options<'a> {
     pub journal: &'a Journal,
 }
 
-/// The players' names and the result, as one line.
+/// The result as one line, in the rule file's words: the winner's name,
+/// what the outcome is called (`checkmate`; else its rule), a count's
+/// detail (`33-31`) and the score.
 pub fn result_line(game: &Game, status: &Status) -> String {
-    match &status.ending {
-        Some((Ending::Win(p), reason)) => format!(
-            "Game over: {} wins ({reason}) {}",
-            game.player_name(*p),
-            game.result_token(Some(Ending::Win(*p)))
+    let Some(ended) = &status.ending else {
+        return "Game stopped *".to_string();
+    };
+    let called = ended.described();
+    match ended.ending {
+        Ending::Win(p) => format!(
+            "Game over: {} wins ({called}) {}",
+            game.display_name(p),
+            game.result_token(Some(ended.ending))
         ),
-        Some((Ending::Draw, reason)) => format!("Game over: draw ({reason}) 1/2-1/2"),
-        None => "Game stopped *".to_string(),
+        Ending::Draw => format!("Game over: draw ({called}) 1/2-1/2"),
     }
 }
 

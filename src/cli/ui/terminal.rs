@@ -75,7 +75,7 @@ fn save_now(
     status: &Status,
     termination: Option<String>,
 ) -> Result<(), Failure> {
-    save(m, journal, status.ending.as_ref().map(|(e, _)| *e), termination)
+    save(m, journal, status.ending.as_ref().map(|e| e.ending), termination)
 }
 
 /// Saves the game after a move: it goes on, so no ending and no termination.
@@ -103,7 +103,7 @@ fn run_loop(
                 m,
                 journal,
                 &status,
-                status.ending.as_ref().map(|(_, r)| r.to_string()),
+                status.ending.as_ref().map(|e| e.called()),
             )?;
             view.message = format!("{line}   (u: take back, q: quit)");
             draw(m, &status, view).map_err(io)?;
@@ -379,7 +379,7 @@ fn draw(m: &Session, status: &Status, view: &View) -> std::io::Result<()> {
         out,
         Print(format!(
             "{} to move{check}   cursor {}{clock}",
-            game.player_name(state.turn()),
+            game.display_name(state.turn()),
             game.square_label(game.square_at(view.cursor.0, view.cursor.1))
         ))
     )?;

@@ -48,7 +48,8 @@ impl Game {
             } else {
                 self.san_letter(piece).to_string()
             };
-            return format!("{letter}@{}", name(&self.frame, at));
+            let drop = self.spec.san.drop.as_deref().unwrap_or("@");
+            return format!("{letter}{drop}{}", self.san_square(at));
         }
         let (Some(from), Some(to)) = (action.from, action.to) else {
             return self.action_name(state, action);
@@ -68,23 +69,23 @@ impl Game {
             .filter_map(|a| a.from)
             .filter(|&f| matches!(state.position().get(f), Content::Piece(p, _) if p == piece))
             .collect();
-        let square = name(&self.frame, from);
-        let (file, rank) = square.split_at(1);
+        let (file, rank) = self.san_parts(from);
+        let square = format!("{file}{rank}");
         if info.san_unlettered {
             if capture || !others.is_empty() {
-                s.push_str(file);
+                s.push_str(&file);
             }
             let same_file: Vec<&Coord> = others.iter().filter(|c| c.x == from.x).collect();
             if (capture || !others.is_empty()) && !same_file.is_empty() {
-                s.push_str(rank);
+                s.push_str(&rank);
             }
         } else {
             s.push(self.san_letter(piece));
             if !others.is_empty() {
                 if others.iter().all(|c| c.x != from.x) {
-                    s.push_str(file);
+                    s.push_str(&file);
                 } else if others.iter().all(|c| c.y != from.y) {
-                    s.push_str(rank);
+                    s.push_str(&rank);
                 } else {
                     s.push_str(&square);
                 }
@@ -92,15 +93,52 @@ impl Game {
         }
         if capture {
             s.push('x');
+        } else if let Some(step) = &self.spec.san.step {
+            s.push_str(step);
         }
-        s.push_str(&name(&self.frame, to));
-        if let Some(became) = super::arrived_as(state, action, to)
-            && became != piece
-        {
-            s.push('=');
-            s.push(self.san_letter(became));
+        s.push_str(&self.san_square(to));
+        let became = super::arrived_as(state, action, to).unwrap_or(piece);
+        if became != piece {
+            match &self.spec.san.promotion {
+                Some(promotion) => s.push_str(promotion),
+                None => {
+                    s.push('=');
+                    s.push(self.san_letter(became));
+                }
+            }
+        } else if let Some(declined) = &self.spec.san.declined {
+            // Another legal move between the same squares changes the piece:
+            // this one declines to.
+            let could = legal.iter().any(|a| {
+                a.from == Some(from)
+                    && a.to == Some(to)
+                    && super::arrived_as(state, a, to).is_some_and(|p| p != piece)
+            });
+            if could {
+                s.push_str(declined);
+            }
         }
         s
+    }
+
+    /// A square as SAN writes it, as its file's part and its rank's: by the
+    /// rule file's labels where it gives both files' and ranks' (`7`, `f`),
+    /// else as moves name it (`e`, `4`).
+    pub(crate) fn san_parts(&self, at: Coord) -> (String, String) {
+        let (files, ranks) = (&self.spec.file_labels, &self.spec.rank_labels);
+        let (file, rank) = ((at.x - self.frame.x0) as usize, (at.y - self.frame.y0) as usize);
+        if let (Some(f), Some(r)) = (files.get(file), ranks.get(rank)) {
+            return (f.clone(), r.clone());
+        }
+        let square = name(&self.frame, at);
+        let (f, r) = square.split_at(1);
+        (f.to_string(), r.to_string())
+    }
+
+    /// A square as SAN writes it (`e4`; `7f` by the rule file's labels).
+    pub(crate) fn san_square(&self, at: Coord) -> String {
+        let (file, rank) = self.san_parts(at);
+        file + &rank
     }
 
     /// The SAN of a legal move, with `+` or `#`.
@@ -135,7 +173,7 @@ impl Game {
         if self.won_by(&next, state.turn(), cache)? {
             s.push('#');
         } else if self.royal_attacked(next.position(), next.turn(), cache)? {
-            s.push('+');
+            s.push_str(self.spec.san.check.as_deref().unwrap_or("+"));
         }
         Ok(s)
     }
@@ -283,6 +321,11 @@ impl Game {
             if let Some(i) = names.iter().position(|n| n == text.trim()) {
                 return Ok(i);
             }
+            // So is its exact SAN (`P2c+` and `P2c=`, which only their
+            // signs tell apart).
+            if let Some(i) = sans.iter().position(|n| n == text.trim()) {
+                return Ok(i);
+            }
             // A name or SAN that only one move has is that move, even where
             // a shorter spelling of it would fit others too.
             for own in [&names, &sans] {
@@ -335,11 +378,21 @@ impl Game {
             } else {
                 self.san_letter(piece).to_string()
             };
-            let square = name(&self.frame, from);
-            let (file, rank) = square.split_at(1);
-            let promotion = san.find('=').map_or("", |i| &san[i..]);
-            let to = name(&self.frame, to);
-            for left in [file, rank, square.as_str()] {
+            let (file, rank) = self.san_parts(from);
+            let square = format!("{file}{rank}");
+            let to = self.san_square(to);
+            // What SAN writes after the square: `=Q`, or the rule file's
+            // words for a promotion or a promotion declined.
+            let words = [&self.spec.san.promotion, &self.spec.san.declined];
+            let promotion = match san.find('=') {
+                Some(i) if self.spec.san.promotion.is_none() => &san[i..],
+                _ => words
+                    .into_iter()
+                    .flatten()
+                    .find(|w| !w.is_empty() && san.ends_with(w.as_str()))
+                    .map_or("", |w| w.as_str()),
+            };
+            for left in [file.as_str(), rank.as_str(), square.as_str()] {
                 out.push(format!("{letter}{left}{to}{promotion}"));
             }
         }

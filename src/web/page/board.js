@@ -172,6 +172,8 @@ function renderBoard(shown) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `${shown.game}, ${shown.turn} to move`);
   sizeBoard();
+  // The choice of piece set only where this game's pieces have two.
+  document.getElementById("piece-set").hidden = !svg.querySelector(".traditional");
   const targets = nextTargets();
   const last = new Set(shown.last_move || []);
   const check = new Set(shown.check || []);

@@ -702,6 +702,18 @@ $("first").addEventListener("click", () => lookAt(0));
 $("prev").addEventListener("click", () => lookAt((view ? view.ply : game.plies) - 1));
 $("next").addEventListener("click", () => lookAt((view ? view.ply : game.plies) + 1));
 $("last").addEventListener("click", () => lookAt(game.plies));
+// The piece set: pictures of chess pieces and the characters rule files
+// give (kanji, hanzi), or letters and symbols; kept for the next visit.
+function showPieceSet() {
+  const letters = store.get("chessalg.pieces") === "letters";
+  document.body.classList.toggle("letters", letters);
+  $("piece-set").value = letters ? "letters" : "traditional";
+}
+$("piece-set").addEventListener("change", () => {
+  store.set("chessalg.pieces", $("piece-set").value);
+  showPieceSet();
+});
+showPieceSet();
 $("sound").addEventListener("click", () => {
   soundOn = !soundOn;
   store.set("chessalg.sound", soundOn ? "on" : "off");
