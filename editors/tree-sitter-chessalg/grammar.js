@@ -59,7 +59,7 @@ module.exports = grammar({
 
     declaration: $ => seq(
       field('keyword', choice('piece', 'players', 'mark', 'box', 'region', 'legality', 'search',
-        'turns', 'notation', 'quiet', 'fen')),
+        'turns', 'notation', 'san', 'quiet', 'fen')),
       repeat(choice($.identifier, $.piece, $.marks, $.number, $.region_part, $.square_name,
         $.fen_char, $.string, '-', '+', '_')),
     ),

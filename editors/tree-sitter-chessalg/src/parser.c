@@ -9,9 +9,9 @@
 #define LANGUAGE_VERSION 14
 #define STATE_COUNT 90
 #define LARGE_STATE_COUNT 2
-#define SYMBOL_COUNT 91
+#define SYMBOL_COUNT 92
 #define ALIAS_COUNT 0
-#define TOKEN_COUNT 64
+#define TOKEN_COUNT 65
 #define EXTERNAL_TOKEN_COUNT 1
 #define FIELD_COUNT 5
 #define MAX_ALIAS_SEQUENCE_LENGTH 5
@@ -52,64 +52,65 @@ enum ts_symbol_identifiers {
   anon_sym_search = 30,
   anon_sym_turns = 31,
   anon_sym_notation = 32,
-  anon_sym_quiet = 33,
-  anon_sym_fen = 34,
-  anon_sym_DASH = 35,
-  anon_sym_PLUS = 36,
-  anon_sym__ = 37,
-  sym_region_part = 38,
-  sym_square_name = 39,
-  sym_fen_char = 40,
-  anon_sym_QMARK_LBRACE = 41,
-  anon_sym_BANG_LBRACE = 42,
-  anon_sym_RBRACE = 43,
-  anon_sym_LPAREN2 = 44,
-  sym_repetition = 45,
-  anon_sym_DASH_GT = 46,
-  anon_sym_PIPE = 47,
-  anon_sym_SLASH = 48,
-  anon_sym_STAR = 49,
-  anon_sym_QMARK = 50,
-  anon_sym_COLON = 51,
-  anon_sym_CARET = 52,
-  anon_sym_LT = 53,
-  anon_sym_GT = 54,
-  sym_poi = 55,
-  sym_square = 56,
-  sym_off_board = 57,
-  sym_place = 58,
-  sym_power = 59,
-  sym_marks = 60,
-  sym_number = 61,
-  sym_piece = 62,
-  sym__item_end = 63,
-  sym_source_file = 64,
-  sym__item = 65,
-  sym_definition = 66,
-  sym_parameters = 67,
-  sym_moves_declaration = 68,
-  sym_board_declaration = 69,
-  sym_game_declaration = 70,
-  sym_import_declaration = 71,
-  sym_outcome_declaration = 72,
-  sym_player_declaration = 73,
-  sym_edge_declaration = 74,
-  sym_labels_declaration = 75,
-  sym_declaration = 76,
-  aux_sym__expression = 77,
-  sym__operand = 78,
-  sym_group = 79,
-  sym_guard = 80,
-  sym_call = 81,
-  sym_operator = 82,
-  aux_sym_source_file_repeat1 = 83,
-  aux_sym_parameters_repeat1 = 84,
-  aux_sym_board_declaration_repeat1 = 85,
-  aux_sym_outcome_declaration_repeat1 = 86,
-  aux_sym_edge_declaration_repeat1 = 87,
-  aux_sym_labels_declaration_repeat1 = 88,
-  aux_sym_declaration_repeat1 = 89,
-  aux_sym_call_repeat1 = 90,
+  anon_sym_san = 33,
+  anon_sym_quiet = 34,
+  anon_sym_fen = 35,
+  anon_sym_DASH = 36,
+  anon_sym_PLUS = 37,
+  anon_sym__ = 38,
+  sym_region_part = 39,
+  sym_square_name = 40,
+  sym_fen_char = 41,
+  anon_sym_QMARK_LBRACE = 42,
+  anon_sym_BANG_LBRACE = 43,
+  anon_sym_RBRACE = 44,
+  anon_sym_LPAREN2 = 45,
+  sym_repetition = 46,
+  anon_sym_DASH_GT = 47,
+  anon_sym_PIPE = 48,
+  anon_sym_SLASH = 49,
+  anon_sym_STAR = 50,
+  anon_sym_QMARK = 51,
+  anon_sym_COLON = 52,
+  anon_sym_CARET = 53,
+  anon_sym_LT = 54,
+  anon_sym_GT = 55,
+  sym_poi = 56,
+  sym_square = 57,
+  sym_off_board = 58,
+  sym_place = 59,
+  sym_power = 60,
+  sym_marks = 61,
+  sym_number = 62,
+  sym_piece = 63,
+  sym__item_end = 64,
+  sym_source_file = 65,
+  sym__item = 66,
+  sym_definition = 67,
+  sym_parameters = 68,
+  sym_moves_declaration = 69,
+  sym_board_declaration = 70,
+  sym_game_declaration = 71,
+  sym_import_declaration = 72,
+  sym_outcome_declaration = 73,
+  sym_player_declaration = 74,
+  sym_edge_declaration = 75,
+  sym_labels_declaration = 76,
+  sym_declaration = 77,
+  aux_sym__expression = 78,
+  sym__operand = 79,
+  sym_group = 80,
+  sym_guard = 81,
+  sym_call = 82,
+  sym_operator = 83,
+  aux_sym_source_file_repeat1 = 84,
+  aux_sym_parameters_repeat1 = 85,
+  aux_sym_board_declaration_repeat1 = 86,
+  aux_sym_outcome_declaration_repeat1 = 87,
+  aux_sym_edge_declaration_repeat1 = 88,
+  aux_sym_labels_declaration_repeat1 = 89,
+  aux_sym_declaration_repeat1 = 90,
+  aux_sym_call_repeat1 = 91,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -146,6 +147,7 @@ static const char * const ts_symbol_names[] = {
   [anon_sym_search] = "search",
   [anon_sym_turns] = "turns",
   [anon_sym_notation] = "notation",
+  [anon_sym_san] = "san",
   [anon_sym_quiet] = "quiet",
   [anon_sym_fen] = "fen",
   [anon_sym_DASH] = "-",
@@ -240,6 +242,7 @@ static const TSSymbol ts_symbol_map[] = {
   [anon_sym_search] = anon_sym_search,
   [anon_sym_turns] = anon_sym_turns,
   [anon_sym_notation] = anon_sym_notation,
+  [anon_sym_san] = anon_sym_san,
   [anon_sym_quiet] = anon_sym_quiet,
   [anon_sym_fen] = anon_sym_fen,
   [anon_sym_DASH] = anon_sym_DASH,
@@ -430,6 +433,10 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .named = false,
   },
   [anon_sym_notation] = {
+    .visible = true,
+    .named = false,
+  },
+  [anon_sym_san] = {
     .visible = true,
     .named = false,
   },
@@ -869,7 +876,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 1:
       ADVANCE_MAP(
         '!', 8,
-        '"', 3,
+        '"', 4,
         '#', 67,
         '%', 65,
         '(', 53,
@@ -917,7 +924,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 2:
       ADVANCE_MAP(
         '!', 8,
-        '"', 3,
+        '"', 4,
         '#', 67,
         '%', 65,
         '(', 26,
@@ -963,11 +970,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead > 0x7f) ADVANCE(76);
       END_STATE();
     case 3:
-      if (lookahead == '"') ADVANCE(39);
-      if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(3);
-      END_STATE();
-    case 4:
+      if (lookahead == '"') ADVANCE(4);
       if (lookahead == '#') ADVANCE(17);
       if (lookahead == '+') ADVANCE(45);
       if (lookahead == '-') ADVANCE(44);
@@ -975,7 +978,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(4);
+          lookahead == ' ') SKIP(3);
       if (lookahead == '!' ||
           lookahead == '\'' ||
           lookahead == '*' ||
@@ -1001,6 +1004,11 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead != 0x2071 &&
           (lookahead < 0x2074 || 0x2079 < lookahead) &&
           lookahead != 0x207b) ADVANCE(76);
+      END_STATE();
+    case 4:
+      if (lookahead == '"') ADVANCE(39);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(4);
       END_STATE();
     case 5:
       if (lookahead == '/') ADVANCE(24);
@@ -1130,7 +1138,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (eof) ADVANCE(22);
       ADVANCE_MAP(
         '!', 8,
-        '"', 3,
+        '"', 4,
         '#', 67,
         '%', 65,
         '(', 26,
@@ -1558,315 +1566,322 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       if (lookahead == 'e') ADVANCE(35);
       END_STATE();
     case 15:
-      if (lookahead == 'e') ADVANCE(36);
+      if (lookahead == 'a') ADVANCE(36);
+      if (lookahead == 'e') ADVANCE(37);
       END_STATE();
     case 16:
-      if (lookahead == 'u') ADVANCE(37);
+      if (lookahead == 'u') ADVANCE(38);
       END_STATE();
     case 17:
-      if (lookahead == 'e') ADVANCE(38);
-      if (lookahead == 'h') ADVANCE(39);
+      if (lookahead == 'e') ADVANCE(39);
+      if (lookahead == 'h') ADVANCE(40);
       END_STATE();
     case 18:
-      if (lookahead == 'a') ADVANCE(40);
-      if (lookahead == 'x') ADVANCE(41);
+      if (lookahead == 'a') ADVANCE(41);
+      if (lookahead == 'x') ADVANCE(42);
       END_STATE();
     case 19:
-      if (lookahead == 'l') ADVANCE(42);
+      if (lookahead == 'l') ADVANCE(43);
       END_STATE();
     case 20:
-      if (lookahead == 'g') ADVANCE(43);
+      if (lookahead == 'g') ADVANCE(44);
       END_STATE();
     case 21:
-      if (lookahead == 'n') ADVANCE(44);
+      if (lookahead == 'n') ADVANCE(45);
       END_STATE();
     case 22:
-      if (lookahead == 'l') ADVANCE(45);
+      if (lookahead == 'l') ADVANCE(46);
       END_STATE();
     case 23:
-      if (lookahead == 'm') ADVANCE(46);
+      if (lookahead == 'm') ADVANCE(47);
       END_STATE();
     case 24:
-      if (lookahead == 'p') ADVANCE(47);
+      if (lookahead == 'p') ADVANCE(48);
       END_STATE();
     case 25:
-      if (lookahead == 'b') ADVANCE(48);
+      if (lookahead == 'b') ADVANCE(49);
       END_STATE();
     case 26:
-      if (lookahead == 'g') ADVANCE(49);
+      if (lookahead == 'g') ADVANCE(50);
       END_STATE();
     case 27:
-      if (lookahead == 'r') ADVANCE(50);
+      if (lookahead == 'r') ADVANCE(51);
       END_STATE();
     case 28:
-      if (lookahead == 'v') ADVANCE(51);
+      if (lookahead == 'v') ADVANCE(52);
       END_STATE();
     case 29:
-      if (lookahead == 't') ADVANCE(52);
-      END_STATE();
-    case 30:
       if (lookahead == 't') ADVANCE(53);
       END_STATE();
+    case 30:
+      if (lookahead == 't') ADVANCE(54);
+      END_STATE();
     case 31:
-      if (lookahead == 'e') ADVANCE(54);
+      if (lookahead == 'e') ADVANCE(55);
       END_STATE();
     case 32:
-      if (lookahead == 'a') ADVANCE(55);
+      if (lookahead == 'a') ADVANCE(56);
       END_STATE();
     case 33:
-      if (lookahead == 'i') ADVANCE(56);
+      if (lookahead == 'i') ADVANCE(57);
       END_STATE();
     case 34:
-      if (lookahead == 'n') ADVANCE(57);
+      if (lookahead == 'n') ADVANCE(58);
       END_STATE();
     case 35:
-      if (lookahead == 'g') ADVANCE(58);
+      if (lookahead == 'g') ADVANCE(59);
       END_STATE();
     case 36:
-      if (lookahead == 'a') ADVANCE(59);
+      if (lookahead == 'n') ADVANCE(60);
       END_STATE();
     case 37:
-      if (lookahead == 'r') ADVANCE(60);
+      if (lookahead == 'a') ADVANCE(61);
       END_STATE();
     case 38:
-      if (lookahead == 'i') ADVANCE(61);
+      if (lookahead == 'r') ADVANCE(62);
       END_STATE();
     case 39:
-      if (lookahead == 'e') ADVANCE(62);
+      if (lookahead == 'i') ADVANCE(63);
       END_STATE();
     case 40:
-      if (lookahead == 'r') ADVANCE(63);
+      if (lookahead == 'e') ADVANCE(64);
       END_STATE();
     case 41:
-      ACCEPT_TOKEN(anon_sym_box);
+      if (lookahead == 'r') ADVANCE(65);
       END_STATE();
     case 42:
-      if (lookahead == 'o') ADVANCE(64);
+      ACCEPT_TOKEN(anon_sym_box);
       END_STATE();
     case 43:
-      if (lookahead == 'e') ADVANCE(65);
+      if (lookahead == 'o') ADVANCE(66);
       END_STATE();
     case 44:
-      ACCEPT_TOKEN(anon_sym_fen);
-      END_STATE();
-    case 45:
-      if (lookahead == 'e') ADVANCE(66);
-      END_STATE();
-    case 46:
       if (lookahead == 'e') ADVANCE(67);
       END_STATE();
-    case 47:
-      if (lookahead == 'o') ADVANCE(68);
+    case 45:
+      ACCEPT_TOKEN(anon_sym_fen);
       END_STATE();
-    case 48:
+    case 46:
+      if (lookahead == 'e') ADVANCE(68);
+      END_STATE();
+    case 47:
       if (lookahead == 'e') ADVANCE(69);
       END_STATE();
+    case 48:
+      if (lookahead == 'o') ADVANCE(70);
+      END_STATE();
     case 49:
-      if (lookahead == 'a') ADVANCE(70);
+      if (lookahead == 'e') ADVANCE(71);
       END_STATE();
     case 50:
-      if (lookahead == 'k') ADVANCE(71);
+      if (lookahead == 'a') ADVANCE(72);
       END_STATE();
     case 51:
-      if (lookahead == 'e') ADVANCE(72);
+      if (lookahead == 'k') ADVANCE(73);
       END_STATE();
     case 52:
-      if (lookahead == 'a') ADVANCE(73);
+      if (lookahead == 'e') ADVANCE(74);
       END_STATE();
     case 53:
-      if (lookahead == 'c') ADVANCE(74);
+      if (lookahead == 'a') ADVANCE(75);
       END_STATE();
     case 54:
-      if (lookahead == 'c') ADVANCE(75);
+      if (lookahead == 'c') ADVANCE(76);
       END_STATE();
     case 55:
-      if (lookahead == 'y') ADVANCE(76);
+      if (lookahead == 'c') ADVANCE(77);
       END_STATE();
     case 56:
-      if (lookahead == 'e') ADVANCE(77);
+      if (lookahead == 'y') ADVANCE(78);
       END_STATE();
     case 57:
-      if (lookahead == 'k') ADVANCE(78);
+      if (lookahead == 'e') ADVANCE(79);
       END_STATE();
     case 58:
-      if (lookahead == 'i') ADVANCE(79);
+      if (lookahead == 'k') ADVANCE(80);
       END_STATE();
     case 59:
-      if (lookahead == 'r') ADVANCE(80);
+      if (lookahead == 'i') ADVANCE(81);
       END_STATE();
     case 60:
-      if (lookahead == 'n') ADVANCE(81);
+      ACCEPT_TOKEN(anon_sym_san);
       END_STATE();
     case 61:
-      if (lookahead == 'g') ADVANCE(82);
+      if (lookahead == 'r') ADVANCE(82);
       END_STATE();
     case 62:
       if (lookahead == 'n') ADVANCE(83);
       END_STATE();
     case 63:
-      if (lookahead == 'd') ADVANCE(84);
+      if (lookahead == 'g') ADVANCE(84);
       END_STATE();
     case 64:
-      if (lookahead == 'u') ADVANCE(85);
+      if (lookahead == 'n') ADVANCE(85);
       END_STATE();
     case 65:
-      ACCEPT_TOKEN(anon_sym_edge);
+      if (lookahead == 'd') ADVANCE(86);
       END_STATE();
     case 66:
-      if (lookahead == 's') ADVANCE(86);
+      if (lookahead == 'u') ADVANCE(87);
       END_STATE();
     case 67:
-      ACCEPT_TOKEN(anon_sym_game);
+      ACCEPT_TOKEN(anon_sym_edge);
       END_STATE();
     case 68:
-      if (lookahead == 'r') ADVANCE(87);
+      if (lookahead == 's') ADVANCE(88);
       END_STATE();
     case 69:
-      if (lookahead == 'l') ADVANCE(88);
+      ACCEPT_TOKEN(anon_sym_game);
       END_STATE();
     case 70:
-      if (lookahead == 'l') ADVANCE(89);
+      if (lookahead == 'r') ADVANCE(89);
       END_STATE();
     case 71:
-      ACCEPT_TOKEN(anon_sym_mark);
+      if (lookahead == 'l') ADVANCE(90);
       END_STATE();
     case 72:
-      if (lookahead == 's') ADVANCE(90);
+      if (lookahead == 'l') ADVANCE(91);
       END_STATE();
     case 73:
-      if (lookahead == 't') ADVANCE(91);
+      ACCEPT_TOKEN(anon_sym_mark);
       END_STATE();
     case 74:
-      if (lookahead == 'o') ADVANCE(92);
+      if (lookahead == 's') ADVANCE(92);
       END_STATE();
     case 75:
-      if (lookahead == 'e') ADVANCE(93);
+      if (lookahead == 't') ADVANCE(93);
       END_STATE();
     case 76:
-      if (lookahead == 'e') ADVANCE(94);
+      if (lookahead == 'o') ADVANCE(94);
       END_STATE();
     case 77:
-      if (lookahead == 't') ADVANCE(95);
+      if (lookahead == 'e') ADVANCE(95);
       END_STATE();
     case 78:
-      if (lookahead == 's') ADVANCE(96);
+      if (lookahead == 'e') ADVANCE(96);
       END_STATE();
     case 79:
-      if (lookahead == 'o') ADVANCE(97);
+      if (lookahead == 't') ADVANCE(97);
       END_STATE();
     case 80:
-      if (lookahead == 'c') ADVANCE(98);
+      if (lookahead == 's') ADVANCE(98);
       END_STATE();
     case 81:
-      if (lookahead == 's') ADVANCE(99);
+      if (lookahead == 'o') ADVANCE(99);
       END_STATE();
     case 82:
-      if (lookahead == 'h') ADVANCE(100);
+      if (lookahead == 'c') ADVANCE(100);
       END_STATE();
     case 83:
-      ACCEPT_TOKEN(anon_sym_when);
+      if (lookahead == 's') ADVANCE(101);
       END_STATE();
     case 84:
-      ACCEPT_TOKEN(anon_sym_board);
+      if (lookahead == 'h') ADVANCE(102);
       END_STATE();
     case 85:
-      if (lookahead == 'r') ADVANCE(101);
+      ACCEPT_TOKEN(anon_sym_when);
       END_STATE();
     case 86:
-      ACCEPT_TOKEN(anon_sym_files);
+      ACCEPT_TOKEN(anon_sym_board);
       END_STATE();
     case 87:
-      if (lookahead == 't') ADVANCE(102);
+      if (lookahead == 'r') ADVANCE(103);
       END_STATE();
     case 88:
-      if (lookahead == 's') ADVANCE(103);
+      ACCEPT_TOKEN(anon_sym_files);
       END_STATE();
     case 89:
-      if (lookahead == 'i') ADVANCE(104);
+      if (lookahead == 't') ADVANCE(104);
       END_STATE();
     case 90:
-      ACCEPT_TOKEN(anon_sym_moves);
+      if (lookahead == 's') ADVANCE(105);
       END_STATE();
     case 91:
-      if (lookahead == 'i') ADVANCE(105);
+      if (lookahead == 'i') ADVANCE(106);
       END_STATE();
     case 92:
-      if (lookahead == 'm') ADVANCE(106);
+      ACCEPT_TOKEN(anon_sym_moves);
       END_STATE();
     case 93:
-      ACCEPT_TOKEN(anon_sym_piece);
+      if (lookahead == 'i') ADVANCE(107);
       END_STATE();
     case 94:
-      if (lookahead == 'r') ADVANCE(107);
+      if (lookahead == 'm') ADVANCE(108);
       END_STATE();
     case 95:
-      ACCEPT_TOKEN(anon_sym_quiet);
+      ACCEPT_TOKEN(anon_sym_piece);
       END_STATE();
     case 96:
-      ACCEPT_TOKEN(anon_sym_ranks);
+      if (lookahead == 'r') ADVANCE(109);
       END_STATE();
     case 97:
-      if (lookahead == 'n') ADVANCE(108);
+      ACCEPT_TOKEN(anon_sym_quiet);
       END_STATE();
     case 98:
-      if (lookahead == 'h') ADVANCE(109);
+      ACCEPT_TOKEN(anon_sym_ranks);
       END_STATE();
     case 99:
-      ACCEPT_TOKEN(anon_sym_turns);
+      if (lookahead == 'n') ADVANCE(110);
       END_STATE();
     case 100:
-      if (lookahead == 't') ADVANCE(110);
+      if (lookahead == 'h') ADVANCE(111);
       END_STATE();
     case 101:
-      ACCEPT_TOKEN(anon_sym_colour);
+      ACCEPT_TOKEN(anon_sym_turns);
       END_STATE();
     case 102:
-      ACCEPT_TOKEN(anon_sym_import);
+      if (lookahead == 't') ADVANCE(112);
       END_STATE();
     case 103:
-      ACCEPT_TOKEN(anon_sym_labels);
+      ACCEPT_TOKEN(anon_sym_colour);
       END_STATE();
     case 104:
-      if (lookahead == 't') ADVANCE(111);
+      ACCEPT_TOKEN(anon_sym_import);
       END_STATE();
     case 105:
-      if (lookahead == 'o') ADVANCE(112);
+      ACCEPT_TOKEN(anon_sym_labels);
       END_STATE();
     case 106:
-      if (lookahead == 'e') ADVANCE(113);
+      if (lookahead == 't') ADVANCE(113);
       END_STATE();
     case 107:
-      ACCEPT_TOKEN(anon_sym_player);
-      if (lookahead == 's') ADVANCE(114);
+      if (lookahead == 'o') ADVANCE(114);
       END_STATE();
     case 108:
-      ACCEPT_TOKEN(anon_sym_region);
+      if (lookahead == 'e') ADVANCE(115);
       END_STATE();
     case 109:
-      ACCEPT_TOKEN(anon_sym_search);
+      ACCEPT_TOKEN(anon_sym_player);
+      if (lookahead == 's') ADVANCE(116);
       END_STATE();
     case 110:
-      if (lookahead == 's') ADVANCE(115);
+      ACCEPT_TOKEN(anon_sym_region);
       END_STATE();
     case 111:
-      if (lookahead == 'y') ADVANCE(116);
+      ACCEPT_TOKEN(anon_sym_search);
       END_STATE();
     case 112:
-      if (lookahead == 'n') ADVANCE(117);
+      if (lookahead == 's') ADVANCE(117);
       END_STATE();
     case 113:
-      ACCEPT_TOKEN(anon_sym_outcome);
+      if (lookahead == 'y') ADVANCE(118);
       END_STATE();
     case 114:
-      ACCEPT_TOKEN(anon_sym_players);
+      if (lookahead == 'n') ADVANCE(119);
       END_STATE();
     case 115:
-      ACCEPT_TOKEN(anon_sym_weights);
+      ACCEPT_TOKEN(anon_sym_outcome);
       END_STATE();
     case 116:
-      ACCEPT_TOKEN(anon_sym_legality);
+      ACCEPT_TOKEN(anon_sym_players);
       END_STATE();
     case 117:
+      ACCEPT_TOKEN(anon_sym_weights);
+      END_STATE();
+    case 118:
+      ACCEPT_TOKEN(anon_sym_legality);
+      END_STATE();
+    case 119:
       ACCEPT_TOKEN(anon_sym_notation);
       END_STATE();
     default:
@@ -1878,8 +1893,8 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0, .external_lex_state = 1},
   [1] = {.lex_state = 21},
   [2] = {.lex_state = 21},
-  [3] = {.lex_state = 21, .external_lex_state = 1},
-  [4] = {.lex_state = 21},
+  [3] = {.lex_state = 21},
+  [4] = {.lex_state = 21, .external_lex_state = 1},
   [5] = {.lex_state = 21, .external_lex_state = 1},
   [6] = {.lex_state = 21},
   [7] = {.lex_state = 21},
@@ -1923,9 +1938,9 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [45] = {.lex_state = 21},
   [46] = {.lex_state = 21},
   [47] = {.lex_state = 21},
-  [48] = {.lex_state = 4, .external_lex_state = 1},
-  [49] = {.lex_state = 4, .external_lex_state = 1},
-  [50] = {.lex_state = 4, .external_lex_state = 1},
+  [48] = {.lex_state = 3, .external_lex_state = 1},
+  [49] = {.lex_state = 3, .external_lex_state = 1},
+  [50] = {.lex_state = 3, .external_lex_state = 1},
   [51] = {.lex_state = 21, .external_lex_state = 1},
   [52] = {.lex_state = 21, .external_lex_state = 1},
   [53] = {.lex_state = 6, .external_lex_state = 1},
@@ -1951,7 +1966,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [73] = {.lex_state = 21},
   [74] = {.lex_state = 21},
   [75] = {.lex_state = 21},
-  [76] = {.lex_state = 4},
+  [76] = {.lex_state = 3},
   [77] = {.lex_state = 0},
   [78] = {.lex_state = 0, .external_lex_state = 1},
   [79] = {.lex_state = 0, .external_lex_state = 1},
@@ -1999,6 +2014,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_search] = ACTIONS(1),
     [anon_sym_turns] = ACTIONS(1),
     [anon_sym_notation] = ACTIONS(1),
+    [anon_sym_san] = ACTIONS(1),
     [anon_sym_quiet] = ACTIONS(1),
     [anon_sym_fen] = ACTIONS(1),
     [anon_sym_DASH] = ACTIONS(1),
@@ -2043,7 +2059,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_edge_declaration] = STATE(85),
     [sym_labels_declaration] = STATE(85),
     [sym_declaration] = STATE(85),
-    [aux_sym_source_file_repeat1] = STATE(4),
+    [aux_sym_source_file_repeat1] = STATE(3),
     [ts_builtin_sym_end] = ACTIONS(5),
     [sym_identifier] = ACTIONS(7),
     [sym_comment] = ACTIONS(3),
@@ -2065,6 +2081,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_search] = ACTIONS(25),
     [anon_sym_turns] = ACTIONS(25),
     [anon_sym_notation] = ACTIONS(25),
+    [anon_sym_san] = ACTIONS(25),
     [anon_sym_quiet] = ACTIONS(25),
     [anon_sym_fen] = ACTIONS(25),
   },
@@ -2097,18 +2114,6 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(41), 2,
       anon_sym_import,
       anon_sym_weights,
-    ACTIONS(56), 11,
-      anon_sym_piece,
-      anon_sym_players,
-      anon_sym_mark,
-      anon_sym_box,
-      anon_sym_region,
-      anon_sym_legality,
-      anon_sym_search,
-      anon_sym_turns,
-      anon_sym_notation,
-      anon_sym_quiet,
-      anon_sym_fen,
     STATE(85), 11,
       sym__item,
       sym_definition,
@@ -2121,54 +2126,20 @@ static const uint16_t ts_small_parse_table[] = {
       sym_edge_declaration,
       sym_labels_declaration,
       sym_declaration,
-  [64] = 11,
-    ACTIONS(3), 1,
-      sym_comment,
-    ACTIONS(59), 1,
-      sym_identifier,
-    ACTIONS(63), 1,
-      anon_sym_LPAREN,
-    ACTIONS(65), 1,
-      sym_string,
-    ACTIONS(67), 1,
-      anon_sym_when,
-    ACTIONS(75), 1,
-      sym__item_end,
-    ACTIONS(73), 2,
-      anon_sym_QMARK_LBRACE,
-      anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
-      anon_sym_DASH,
-      anon_sym_SLASH,
-      anon_sym_QMARK,
-    STATE(5), 6,
-      sym__operand,
-      sym_group,
-      sym_guard,
-      sym_call,
-      sym_operator,
-      aux_sym_outcome_declaration_repeat1,
-    ACTIONS(71), 8,
-      anon_sym_PLUS,
-      anon_sym_DASH_GT,
-      anon_sym_PIPE,
-      anon_sym_STAR,
-      anon_sym_COLON,
-      anon_sym_CARET,
-      anon_sym_LT,
-      anon_sym_GT,
-    ACTIONS(61), 10,
-      anon_sym_EQ,
-      sym_repetition,
-      sym_poi,
-      sym_square,
-      sym_off_board,
-      sym_place,
-      sym_power,
-      sym_marks,
-      sym_number,
-      sym_piece,
-  [122] = 14,
+    ACTIONS(56), 12,
+      anon_sym_piece,
+      anon_sym_players,
+      anon_sym_mark,
+      anon_sym_box,
+      anon_sym_region,
+      anon_sym_legality,
+      anon_sym_search,
+      anon_sym_turns,
+      anon_sym_notation,
+      anon_sym_san,
+      anon_sym_quiet,
+      anon_sym_fen,
+  [65] = 14,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
@@ -2187,25 +2158,13 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_edge,
     ACTIONS(23), 1,
       anon_sym_labels,
-    ACTIONS(77), 1,
+    ACTIONS(59), 1,
       ts_builtin_sym_end,
     STATE(2), 1,
       aux_sym_source_file_repeat1,
     ACTIONS(15), 2,
       anon_sym_import,
       anon_sym_weights,
-    ACTIONS(25), 11,
-      anon_sym_piece,
-      anon_sym_players,
-      anon_sym_mark,
-      anon_sym_box,
-      anon_sym_region,
-      anon_sym_legality,
-      anon_sym_search,
-      anon_sym_turns,
-      anon_sym_notation,
-      anon_sym_quiet,
-      anon_sym_fen,
     STATE(85), 11,
       sym__item,
       sym_definition,
@@ -2218,7 +2177,67 @@ static const uint16_t ts_small_parse_table[] = {
       sym_edge_declaration,
       sym_labels_declaration,
       sym_declaration,
-  [186] = 10,
+    ACTIONS(25), 12,
+      anon_sym_piece,
+      anon_sym_players,
+      anon_sym_mark,
+      anon_sym_box,
+      anon_sym_region,
+      anon_sym_legality,
+      anon_sym_search,
+      anon_sym_turns,
+      anon_sym_notation,
+      anon_sym_san,
+      anon_sym_quiet,
+      anon_sym_fen,
+  [130] = 11,
+    ACTIONS(3), 1,
+      sym_comment,
+    ACTIONS(61), 1,
+      sym_identifier,
+    ACTIONS(65), 1,
+      anon_sym_LPAREN,
+    ACTIONS(67), 1,
+      sym_string,
+    ACTIONS(69), 1,
+      anon_sym_when,
+    ACTIONS(77), 1,
+      sym__item_end,
+    ACTIONS(75), 2,
+      anon_sym_QMARK_LBRACE,
+      anon_sym_BANG_LBRACE,
+    ACTIONS(71), 3,
+      anon_sym_DASH,
+      anon_sym_SLASH,
+      anon_sym_QMARK,
+    STATE(5), 6,
+      sym__operand,
+      sym_group,
+      sym_guard,
+      sym_call,
+      sym_operator,
+      aux_sym_outcome_declaration_repeat1,
+    ACTIONS(73), 8,
+      anon_sym_PLUS,
+      anon_sym_DASH_GT,
+      anon_sym_PIPE,
+      anon_sym_STAR,
+      anon_sym_COLON,
+      anon_sym_CARET,
+      anon_sym_LT,
+      anon_sym_GT,
+    ACTIONS(63), 10,
+      anon_sym_EQ,
+      sym_repetition,
+      sym_poi,
+      sym_square,
+      sym_off_board,
+      sym_place,
+      sym_power,
+      sym_marks,
+      sym_number,
+      sym_piece,
+  [188] = 10,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(79), 1,
@@ -2264,7 +2283,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [242] = 11,
+  [244] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2310,7 +2329,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [299] = 9,
+  [301] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(118), 1,
@@ -2354,7 +2373,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [352] = 11,
+  [354] = 11,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2400,30 +2419,30 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [409] = 9,
+  [411] = 9,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(59), 1,
+    ACTIONS(61), 1,
       sym_identifier,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(142), 1,
       anon_sym_when,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
-    STATE(3), 6,
+    STATE(4), 6,
       sym__operand,
       sym_group,
       sym_guard,
       sym_call,
       sym_operator,
       aux_sym_outcome_declaration_repeat1,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -2443,7 +2462,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [461] = 9,
+  [463] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2486,19 +2505,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [513] = 9,
+  [515] = 9,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
     ACTIONS(150), 1,
       sym__item_end,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -2509,7 +2528,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -2528,7 +2547,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [564] = 9,
+  [566] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2570,7 +2589,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [615] = 9,
+  [617] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2612,7 +2631,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [666] = 9,
+  [668] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2654,7 +2673,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [717] = 9,
+  [719] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2696,7 +2715,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [768] = 9,
+  [770] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2738,19 +2757,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [819] = 9,
+  [821] = 9,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
     ACTIONS(168), 1,
       sym__item_end,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -2761,7 +2780,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -2780,19 +2799,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [870] = 9,
+  [872] = 9,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
     ACTIONS(170), 1,
       sym__item_end,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -2803,7 +2822,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -2822,7 +2841,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [921] = 9,
+  [923] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(124), 1,
@@ -2864,7 +2883,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [972] = 9,
+  [974] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2906,7 +2925,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1023] = 9,
+  [1025] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2948,7 +2967,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1074] = 9,
+  [1076] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -2990,7 +3009,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1125] = 9,
+  [1127] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -3032,7 +3051,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1176] = 9,
+  [1178] = 9,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -3074,17 +3093,17 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1227] = 8,
+  [1229] = 8,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -3095,7 +3114,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -3114,7 +3133,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1275] = 8,
+  [1277] = 8,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(102), 1,
@@ -3154,17 +3173,17 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1323] = 8,
+  [1325] = 8,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -3175,7 +3194,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -3194,17 +3213,17 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1371] = 8,
+  [1373] = 8,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(63), 1,
+    ACTIONS(65), 1,
       anon_sym_LPAREN,
     ACTIONS(146), 1,
       sym_identifier,
-    ACTIONS(73), 2,
+    ACTIONS(75), 2,
       anon_sym_QMARK_LBRACE,
       anon_sym_BANG_LBRACE,
-    ACTIONS(69), 3,
+    ACTIONS(71), 3,
       anon_sym_DASH,
       anon_sym_SLASH,
       anon_sym_QMARK,
@@ -3215,7 +3234,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_guard,
       sym_call,
       sym_operator,
-    ACTIONS(71), 8,
+    ACTIONS(73), 8,
       anon_sym_PLUS,
       anon_sym_DASH_GT,
       anon_sym_PIPE,
@@ -3234,7 +3253,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1419] = 4,
+  [1421] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(218), 1,
@@ -3269,7 +3288,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1458] = 3,
+  [1460] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(220), 5,
@@ -3302,7 +3321,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1494] = 3,
+  [1496] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(224), 5,
@@ -3335,7 +3354,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1530] = 3,
+  [1532] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(228), 5,
@@ -3368,7 +3387,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1566] = 3,
+  [1568] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(232), 5,
@@ -3401,7 +3420,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1602] = 4,
+  [1604] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(236), 1,
@@ -3435,7 +3454,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1640] = 3,
+  [1642] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(238), 5,
@@ -3468,7 +3487,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1676] = 3,
+  [1678] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(242), 5,
@@ -3501,7 +3520,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1712] = 3,
+  [1714] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(246), 5,
@@ -3534,7 +3553,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1748] = 3,
+  [1750] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(250), 5,
@@ -3567,7 +3586,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_marks,
       sym_number,
       sym_piece,
-  [1784] = 3,
+  [1786] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(228), 3,
@@ -3599,7 +3618,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1819] = 3,
+  [1821] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(250), 3,
@@ -3631,7 +3650,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1854] = 3,
+  [1856] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(246), 3,
@@ -3663,7 +3682,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1889] = 3,
+  [1891] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(224), 3,
@@ -3695,7 +3714,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1924] = 3,
+  [1926] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(220), 3,
@@ -3727,7 +3746,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1959] = 3,
+  [1961] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(232), 3,
@@ -3759,7 +3778,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [1994] = 3,
+  [1996] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(242), 3,
@@ -3791,7 +3810,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [2029] = 3,
+  [2031] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(238), 3,
@@ -3823,12 +3842,12 @@ static const uint16_t ts_small_parse_table[] = {
       sym_number,
       sym_piece,
       sym_identifier,
-  [2064] = 3,
+  [2066] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(27), 1,
       ts_builtin_sym_end,
-    ACTIONS(254), 21,
+    ACTIONS(254), 22,
       anon_sym_moves,
       anon_sym_board,
       anon_sym_game,
@@ -3847,10 +3866,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_search,
       anon_sym_turns,
       anon_sym_notation,
+      anon_sym_san,
       anon_sym_quiet,
       anon_sym_fen,
       sym_identifier,
-  [2094] = 5,
+  [2097] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(260), 1,
@@ -3862,14 +3882,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym__,
       sym_number,
       sym_identifier,
-    ACTIONS(258), 6,
+    ACTIONS(258), 7,
+      sym_string,
       anon_sym_PLUS,
       sym_region_part,
       sym_square_name,
       sym_fen_char,
       sym_marks,
       sym_piece,
-  [2118] = 5,
+  [2122] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(266), 1,
@@ -3881,14 +3902,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym__,
       sym_number,
       sym_identifier,
-    ACTIONS(264), 6,
+    ACTIONS(264), 7,
+      sym_string,
       anon_sym_PLUS,
       sym_region_part,
       sym_square_name,
       sym_fen_char,
       sym_marks,
       sym_piece,
-  [2142] = 5,
+  [2147] = 5,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(274), 1,
@@ -3900,14 +3922,15 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym__,
       sym_number,
       sym_identifier,
-    ACTIONS(271), 6,
+    ACTIONS(271), 7,
+      sym_string,
       anon_sym_PLUS,
       sym_region_part,
       sym_square_name,
       sym_fen_char,
       sym_marks,
       sym_piece,
-  [2166] = 4,
+  [2172] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(278), 1,
@@ -3917,7 +3940,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(276), 2,
       sym_number,
       sym_identifier,
-  [2180] = 4,
+  [2186] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(283), 1,
@@ -3927,7 +3950,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(280), 2,
       sym_number,
       sym_identifier,
-  [2194] = 4,
+  [2200] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(285), 1,
@@ -3936,7 +3959,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__item_end,
     STATE(61), 1,
       aux_sym_board_declaration_repeat1,
-  [2207] = 4,
+  [2213] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(106), 1,
@@ -3945,7 +3968,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(60), 1,
       aux_sym_call_repeat1,
-  [2220] = 4,
+  [2226] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(291), 1,
@@ -3954,7 +3977,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__item_end,
     STATE(55), 1,
       aux_sym_edge_declaration_repeat1,
-  [2233] = 4,
+  [2239] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(296), 1,
@@ -3963,7 +3986,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(58), 1,
       aux_sym_parameters_repeat1,
-  [2246] = 4,
+  [2252] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(106), 1,
@@ -3972,7 +3995,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(60), 1,
       aux_sym_call_repeat1,
-  [2259] = 4,
+  [2265] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(302), 1,
@@ -3981,7 +4004,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(58), 1,
       aux_sym_parameters_repeat1,
-  [2272] = 4,
+  [2278] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(307), 1,
@@ -3990,7 +4013,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__item_end,
     STATE(59), 1,
       aux_sym_board_declaration_repeat1,
-  [2285] = 4,
+  [2291] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(144), 1,
@@ -3999,7 +4022,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_COMMA,
     STATE(60), 1,
       aux_sym_call_repeat1,
-  [2298] = 4,
+  [2304] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(315), 1,
@@ -4008,7 +4031,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__item_end,
     STATE(59), 1,
       aux_sym_board_declaration_repeat1,
-  [2311] = 4,
+  [2317] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(319), 1,
@@ -4017,7 +4040,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__item_end,
     STATE(55), 1,
       aux_sym_edge_declaration_repeat1,
-  [2324] = 4,
+  [2330] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(296), 1,
@@ -4026,7 +4049,7 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     STATE(56), 1,
       aux_sym_parameters_repeat1,
-  [2337] = 3,
+  [2343] = 3,
     ACTIONS(3), 1,
       sym_comment,
     STATE(51), 1,
@@ -4034,7 +4057,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(325), 2,
       sym_number,
       sym_identifier,
-  [2348] = 4,
+  [2354] = 4,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(327), 1,
@@ -4043,130 +4066,130 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LPAREN,
     STATE(71), 1,
       sym_parameters,
-  [2361] = 2,
+  [2367] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(305), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [2369] = 2,
+  [2375] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(331), 2,
       anon_sym_files,
       anon_sym_ranks,
-  [2377] = 3,
+  [2383] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(333), 1,
       anon_sym_colour,
     ACTIONS(335), 1,
       sym__item_end,
-  [2387] = 3,
+  [2393] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(337), 1,
       sym_identifier,
     STATE(62), 1,
       aux_sym_edge_declaration_repeat1,
-  [2397] = 3,
+  [2403] = 3,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(339), 1,
       sym_identifier,
     ACTIONS(341), 1,
       anon_sym_RPAREN,
-  [2407] = 2,
+  [2413] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(343), 1,
       anon_sym_EQ,
-  [2414] = 2,
+  [2420] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(345), 1,
       anon_sym_EQ,
-  [2421] = 2,
+  [2427] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(347), 1,
       sym_identifier,
-  [2428] = 2,
+  [2434] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(349), 1,
       anon_sym_EQ,
-  [2435] = 2,
+  [2441] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(351), 1,
       anon_sym_EQ,
-  [2442] = 2,
+  [2448] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(353), 1,
       sym_colour,
-  [2449] = 2,
+  [2455] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(355), 1,
       ts_builtin_sym_end,
-  [2456] = 2,
+  [2462] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(357), 1,
       sym__item_end,
-  [2463] = 2,
+  [2469] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(359), 1,
       sym__item_end,
-  [2470] = 2,
+  [2476] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(361), 1,
       sym_string,
-  [2477] = 2,
+  [2483] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(363), 1,
       sym__item_end,
-  [2484] = 2,
+  [2490] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(365), 1,
       sym_identifier,
-  [2491] = 2,
+  [2497] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(367), 1,
       sym_identifier,
-  [2498] = 2,
+  [2504] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(369), 1,
       sym_identifier,
-  [2505] = 2,
+  [2511] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(371), 1,
       sym__item_end,
-  [2512] = 2,
+  [2518] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(373), 1,
       anon_sym_EQ,
-  [2519] = 2,
+  [2525] = 2,
     ACTIONS(375), 1,
       sym_comment,
     ACTIONS(377), 1,
       sym_game_name,
-  [2526] = 2,
+  [2532] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(379), 1,
       sym_string,
-  [2533] = 2,
+  [2539] = 2,
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(381), 1,
@@ -4175,93 +4198,93 @@ static const uint16_t ts_small_parse_table[] = {
 
 static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(2)] = 0,
-  [SMALL_STATE(3)] = 64,
-  [SMALL_STATE(4)] = 122,
-  [SMALL_STATE(5)] = 186,
-  [SMALL_STATE(6)] = 242,
-  [SMALL_STATE(7)] = 299,
-  [SMALL_STATE(8)] = 352,
-  [SMALL_STATE(9)] = 409,
-  [SMALL_STATE(10)] = 461,
-  [SMALL_STATE(11)] = 513,
-  [SMALL_STATE(12)] = 564,
-  [SMALL_STATE(13)] = 615,
-  [SMALL_STATE(14)] = 666,
-  [SMALL_STATE(15)] = 717,
-  [SMALL_STATE(16)] = 768,
-  [SMALL_STATE(17)] = 819,
-  [SMALL_STATE(18)] = 870,
-  [SMALL_STATE(19)] = 921,
-  [SMALL_STATE(20)] = 972,
-  [SMALL_STATE(21)] = 1023,
-  [SMALL_STATE(22)] = 1074,
-  [SMALL_STATE(23)] = 1125,
-  [SMALL_STATE(24)] = 1176,
-  [SMALL_STATE(25)] = 1227,
-  [SMALL_STATE(26)] = 1275,
-  [SMALL_STATE(27)] = 1323,
-  [SMALL_STATE(28)] = 1371,
-  [SMALL_STATE(29)] = 1419,
-  [SMALL_STATE(30)] = 1458,
-  [SMALL_STATE(31)] = 1494,
-  [SMALL_STATE(32)] = 1530,
-  [SMALL_STATE(33)] = 1566,
-  [SMALL_STATE(34)] = 1602,
-  [SMALL_STATE(35)] = 1640,
-  [SMALL_STATE(36)] = 1676,
-  [SMALL_STATE(37)] = 1712,
-  [SMALL_STATE(38)] = 1748,
-  [SMALL_STATE(39)] = 1784,
-  [SMALL_STATE(40)] = 1819,
-  [SMALL_STATE(41)] = 1854,
-  [SMALL_STATE(42)] = 1889,
-  [SMALL_STATE(43)] = 1924,
-  [SMALL_STATE(44)] = 1959,
-  [SMALL_STATE(45)] = 1994,
-  [SMALL_STATE(46)] = 2029,
-  [SMALL_STATE(47)] = 2064,
-  [SMALL_STATE(48)] = 2094,
-  [SMALL_STATE(49)] = 2118,
-  [SMALL_STATE(50)] = 2142,
-  [SMALL_STATE(51)] = 2166,
-  [SMALL_STATE(52)] = 2180,
-  [SMALL_STATE(53)] = 2194,
-  [SMALL_STATE(54)] = 2207,
-  [SMALL_STATE(55)] = 2220,
-  [SMALL_STATE(56)] = 2233,
-  [SMALL_STATE(57)] = 2246,
-  [SMALL_STATE(58)] = 2259,
-  [SMALL_STATE(59)] = 2272,
-  [SMALL_STATE(60)] = 2285,
-  [SMALL_STATE(61)] = 2298,
-  [SMALL_STATE(62)] = 2311,
-  [SMALL_STATE(63)] = 2324,
-  [SMALL_STATE(64)] = 2337,
-  [SMALL_STATE(65)] = 2348,
-  [SMALL_STATE(66)] = 2361,
-  [SMALL_STATE(67)] = 2369,
-  [SMALL_STATE(68)] = 2377,
-  [SMALL_STATE(69)] = 2387,
-  [SMALL_STATE(70)] = 2397,
-  [SMALL_STATE(71)] = 2407,
-  [SMALL_STATE(72)] = 2414,
-  [SMALL_STATE(73)] = 2421,
-  [SMALL_STATE(74)] = 2428,
-  [SMALL_STATE(75)] = 2435,
-  [SMALL_STATE(76)] = 2442,
-  [SMALL_STATE(77)] = 2449,
-  [SMALL_STATE(78)] = 2456,
-  [SMALL_STATE(79)] = 2463,
-  [SMALL_STATE(80)] = 2470,
-  [SMALL_STATE(81)] = 2477,
-  [SMALL_STATE(82)] = 2484,
-  [SMALL_STATE(83)] = 2491,
-  [SMALL_STATE(84)] = 2498,
-  [SMALL_STATE(85)] = 2505,
-  [SMALL_STATE(86)] = 2512,
-  [SMALL_STATE(87)] = 2519,
-  [SMALL_STATE(88)] = 2526,
-  [SMALL_STATE(89)] = 2533,
+  [SMALL_STATE(3)] = 65,
+  [SMALL_STATE(4)] = 130,
+  [SMALL_STATE(5)] = 188,
+  [SMALL_STATE(6)] = 244,
+  [SMALL_STATE(7)] = 301,
+  [SMALL_STATE(8)] = 354,
+  [SMALL_STATE(9)] = 411,
+  [SMALL_STATE(10)] = 463,
+  [SMALL_STATE(11)] = 515,
+  [SMALL_STATE(12)] = 566,
+  [SMALL_STATE(13)] = 617,
+  [SMALL_STATE(14)] = 668,
+  [SMALL_STATE(15)] = 719,
+  [SMALL_STATE(16)] = 770,
+  [SMALL_STATE(17)] = 821,
+  [SMALL_STATE(18)] = 872,
+  [SMALL_STATE(19)] = 923,
+  [SMALL_STATE(20)] = 974,
+  [SMALL_STATE(21)] = 1025,
+  [SMALL_STATE(22)] = 1076,
+  [SMALL_STATE(23)] = 1127,
+  [SMALL_STATE(24)] = 1178,
+  [SMALL_STATE(25)] = 1229,
+  [SMALL_STATE(26)] = 1277,
+  [SMALL_STATE(27)] = 1325,
+  [SMALL_STATE(28)] = 1373,
+  [SMALL_STATE(29)] = 1421,
+  [SMALL_STATE(30)] = 1460,
+  [SMALL_STATE(31)] = 1496,
+  [SMALL_STATE(32)] = 1532,
+  [SMALL_STATE(33)] = 1568,
+  [SMALL_STATE(34)] = 1604,
+  [SMALL_STATE(35)] = 1642,
+  [SMALL_STATE(36)] = 1678,
+  [SMALL_STATE(37)] = 1714,
+  [SMALL_STATE(38)] = 1750,
+  [SMALL_STATE(39)] = 1786,
+  [SMALL_STATE(40)] = 1821,
+  [SMALL_STATE(41)] = 1856,
+  [SMALL_STATE(42)] = 1891,
+  [SMALL_STATE(43)] = 1926,
+  [SMALL_STATE(44)] = 1961,
+  [SMALL_STATE(45)] = 1996,
+  [SMALL_STATE(46)] = 2031,
+  [SMALL_STATE(47)] = 2066,
+  [SMALL_STATE(48)] = 2097,
+  [SMALL_STATE(49)] = 2122,
+  [SMALL_STATE(50)] = 2147,
+  [SMALL_STATE(51)] = 2172,
+  [SMALL_STATE(52)] = 2186,
+  [SMALL_STATE(53)] = 2200,
+  [SMALL_STATE(54)] = 2213,
+  [SMALL_STATE(55)] = 2226,
+  [SMALL_STATE(56)] = 2239,
+  [SMALL_STATE(57)] = 2252,
+  [SMALL_STATE(58)] = 2265,
+  [SMALL_STATE(59)] = 2278,
+  [SMALL_STATE(60)] = 2291,
+  [SMALL_STATE(61)] = 2304,
+  [SMALL_STATE(62)] = 2317,
+  [SMALL_STATE(63)] = 2330,
+  [SMALL_STATE(64)] = 2343,
+  [SMALL_STATE(65)] = 2354,
+  [SMALL_STATE(66)] = 2367,
+  [SMALL_STATE(67)] = 2375,
+  [SMALL_STATE(68)] = 2383,
+  [SMALL_STATE(69)] = 2393,
+  [SMALL_STATE(70)] = 2403,
+  [SMALL_STATE(71)] = 2413,
+  [SMALL_STATE(72)] = 2420,
+  [SMALL_STATE(73)] = 2427,
+  [SMALL_STATE(74)] = 2434,
+  [SMALL_STATE(75)] = 2441,
+  [SMALL_STATE(76)] = 2448,
+  [SMALL_STATE(77)] = 2455,
+  [SMALL_STATE(78)] = 2462,
+  [SMALL_STATE(79)] = 2469,
+  [SMALL_STATE(80)] = 2476,
+  [SMALL_STATE(81)] = 2483,
+  [SMALL_STATE(82)] = 2490,
+  [SMALL_STATE(83)] = 2497,
+  [SMALL_STATE(84)] = 2504,
+  [SMALL_STATE(85)] = 2511,
+  [SMALL_STATE(86)] = 2518,
+  [SMALL_STATE(87)] = 2525,
+  [SMALL_STATE(88)] = 2532,
+  [SMALL_STATE(89)] = 2539,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -4290,16 +4313,16 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [50] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(84),
   [53] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(67),
   [56] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(48),
-  [59] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
-  [61] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
-  [63] = {.entry = {.count = 1, .reusable = true}}, SHIFT(24),
-  [65] = {.entry = {.count = 1, .reusable = true}}, SHIFT(81),
-  [67] = {.entry = {.count = 1, .reusable = false}}, SHIFT(5),
-  [69] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
-  [71] = {.entry = {.count = 1, .reusable = true}}, SHIFT(32),
-  [73] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
-  [75] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_outcome_declaration, 2, 0, 0),
-  [77] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 1, 0, 0),
+  [59] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 1, 0, 0),
+  [61] = {.entry = {.count = 1, .reusable = false}}, SHIFT(29),
+  [63] = {.entry = {.count = 1, .reusable = true}}, SHIFT(5),
+  [65] = {.entry = {.count = 1, .reusable = true}}, SHIFT(24),
+  [67] = {.entry = {.count = 1, .reusable = true}}, SHIFT(81),
+  [69] = {.entry = {.count = 1, .reusable = false}}, SHIFT(5),
+  [71] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
+  [73] = {.entry = {.count = 1, .reusable = true}}, SHIFT(32),
+  [75] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
+  [77] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_outcome_declaration, 2, 0, 0),
   [79] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_outcome_declaration_repeat1, 2, 0, 0), SHIFT_REPEAT(29),
   [82] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_outcome_declaration_repeat1, 2, 0, 0), SHIFT_REPEAT(5),
   [85] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_outcome_declaration_repeat1, 2, 0, 0), SHIFT_REPEAT(24),
@@ -4324,8 +4347,8 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [132] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__expression, 2, 0, 0), SHIFT_REPEAT(21),
   [135] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__expression, 2, 0, 0), SHIFT_REPEAT(7),
   [138] = {.entry = {.count = 1, .reusable = true}}, SHIFT(46),
-  [140] = {.entry = {.count = 1, .reusable = true}}, SHIFT(3),
-  [142] = {.entry = {.count = 1, .reusable = false}}, SHIFT(3),
+  [140] = {.entry = {.count = 1, .reusable = true}}, SHIFT(4),
+  [142] = {.entry = {.count = 1, .reusable = false}}, SHIFT(4),
   [144] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_call_repeat1, 2, 0, 0),
   [146] = {.entry = {.count = 1, .reusable = true}}, SHIFT(29),
   [148] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
