@@ -421,6 +421,26 @@ def room(args, d, driver_url):
             d.wait("return game.plies === 2;", "black's move, dragged by touch")
             assert d.run("return game.record.join(' ');") == "e4 e5"
             print("lobby: a seek joined from a second browser (phone size); e4 dragged by mouse, e5 by touch")
+            # A premove: black drags its knight by touch while white is to
+            # move; white's move comes, and black's follows on its own.
+            phone.drag('#board g[data-square="g8"]', '#board g[data-square="f6"]', pointer="touch")
+            phone.wait("return !!document.querySelector('#board g[data-square=\"f6\"][data-premove]');", "the premove shown")
+            assert phone.run("return game.plies;") == 2, "a premove was played before its turn"
+            d.click('#board g[data-square="g1"]')
+            d.click('#board g[data-square="f3"]')
+            for who in (d, phone):
+                who.wait("return game.plies === 4;", "the premove played when its turn came")
+            assert d.run("return game.record.join(' ');") == "e4 e5 Nf3 Nf6"
+            print("premove: black's knight dragged during white's turn, played as white's move came: "
+                  + d.run("return game.record.join(' ');"))
+            # The piece set: pictures of the pieces, or their symbols.
+            shown = """return [...document.querySelectorAll('#board .piece')].filter((p) => p.querySelector('.picture')
+                         && getComputedStyle(p.querySelector('.picture')).display !== 'none').length;"""
+            assert d.run(shown) == 32, d.run(shown)
+            d.run("const s = document.getElementById('piece-set'); s.value = 'letters'; s.dispatchEvent(new Event('change'));")
+            assert d.run(shown) == 0, "the letters' set still shows pictures"
+            d.run("const s = document.getElementById('piece-set'); s.value = 'traditional'; s.dispatchEvent(new Event('change'));")
+            print("piece set: 32 pictures, none when the letters are chosen")
             # A draw offered and accepted.
             d.click('#actions [data-action="offer-draw"]')
             phone.find('#actions [data-action="accept-draw"]', timeout=5)

@@ -488,7 +488,7 @@ fn players_are_chosen_by_their_names() {
     );
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("1. red plays") && out.contains("1... yellow plays"),
+        out.contains("1. Red plays") && out.contains("1... Yellow plays"),
         "{out}"
     );
     // `--white random` in checkers seats white, the second player: black,

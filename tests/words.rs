@@ -11,6 +11,7 @@ use chessalg::engine::Cache;
 use chessalg::game::{Ending, Game, PgnTags, State};
 use chessalg::report::{self, Style};
 use chessalg::source::Source;
+use chessalg::web::svg::{PieceSet, position_svg};
 
 use common::{game, play};
 
@@ -136,23 +137,23 @@ fn pgn_names_the_players_and_sets_up_only_another_start() {
 #[test]
 fn boards_draw_only_the_marks_the_file_shows() {
     let chess = game("rules/chess.alg");
-    let svg = chessalg::web::svg::position_svg(&chess, &chess.initial());
+    let svg = position_svg(&chess, &chess.initial(), PieceSet::Standalone);
     assert!(!svg.contains('°') && !svg.contains("class=\"marks\""), "{svg}");
     let (state, _, _) = play(&chess, chess.initial(), &["e2e4"]);
-    let svg = chessalg::web::svg::position_svg(&chess, &state);
+    let svg = position_svg(&chess, &state, PieceSet::Standalone);
     assert!(!svg.contains('ᵉ'));
     // A mark the file shows is drawn.
     let g = text_game(
         "game M\nplayers a b\npiece X O\nmark ˣ shown\nmark °\nboard\n    Xˣ.\n    O°.\nmoves a = nil\nmoves b = nil\n",
     );
-    let svg = chessalg::web::svg::position_svg(&g, &g.initial());
+    let svg = position_svg(&g, &g.initial(), PieceSet::Standalone);
     assert!(svg.contains(">ˣ<") && !svg.contains('°'), "{svg}");
 }
 
 #[test]
 fn hex_colours_each_players_edges() {
     let hex = game("rules/hex.alg");
-    let svg = chessalg::web::svg::position_svg(&hex, &hex.initial());
+    let svg = position_svg(&hex, &hex.initial(), PieceSet::Standalone);
     for (side, colour) in [
         ("top", "#d0312d"),
         ("bottom", "#d0312d"),
@@ -166,13 +167,13 @@ fn hex_colours_each_players_edges() {
         assert_eq!(drawn, 9, "{side}");
     }
     let chess = game("rules/chess.alg");
-    assert!(!chessalg::web::svg::position_svg(&chess, &chess.initial()).contains("class=\"edge"));
+    assert!(!position_svg(&chess, &chess.initial(), PieceSet::Standalone).contains("class=\"edge"));
 }
 
 #[test]
 fn shogi_boards_write_shogis_coordinates() {
     let shogi = game("rules/shogi.alg");
-    let svg = chessalg::web::svg::position_svg(&shogi, &shogi.initial());
+    let svg = position_svg(&shogi, &shogi.initial(), PieceSet::Standalone);
     let labels = |class: &str| -> Vec<String> {
         svg.lines()
             .filter(|l| l.contains(class))
@@ -188,9 +189,15 @@ fn shogi_boards_write_shogis_coordinates() {
         ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
     );
     assert!(!svg.contains(">a1<"));
-    // Chess keeps each square's name.
+    // Chess writes its files' letters along the bottom and its ranks'
+    // numbers up the left.
     let chess = game("rules/chess.alg");
-    assert!(chessalg::web::svg::position_svg(&chess, &chess.initial()).contains(">a1<"));
+    let svg = position_svg(&chess, &chess.initial(), PieceSet::Standalone);
+    assert!(!svg.contains(">a1<"));
+    assert!(svg.contains(
+        r##"class="coord file-label" x="47" y="382" font-size="9" text-anchor="end" fill="#0008">a<"##
+    ));
+    assert!(svg.contains(r##"class="coord rank-label" x="3" y="347" font-size="9" fill="#0008">1<"##));
 }
 
 #[test]

@@ -7,9 +7,9 @@ use pest::iterators::Pair;
 use super::ast::{
     BoardDecl, BoardDrawing, BoxDecl, ConditionKind, Declaration, Definition, EdgeDecl, Expr, ExprKind,
     FenBoxDecl, FenCountsDecl, FenLayoutDecl, FenRightsDecl, FenTargetDecl, FenTurnDecl, File, GameDecl,
-    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl, SanDecl,
+    Ident, ImportDecl, Item, LabelsDecl, LegalityDecl, MarkDecl, MarkedPiece, MovesDecl, Named, NotationDecl,
     OutcomeDecl, PieceDecl, PieceDrawing, PlayerDecl, PlayersDecl, QuietDecl, RegionDecl, RepeatSyntax,
-    SearchDecl, TurnsDecl, WeightsDecl,
+    SanDecl, SearchDecl, TurnsDecl, WeightsDecl,
 };
 use super::error::SyntaxError;
 use crate::source::Span;

@@ -172,7 +172,7 @@ pub(super) async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     Json(json!({
         "game": game.name(),
         "players": game.players(),
-        "player_names": super::played::player_names(game),
+        "player_names": super::played::player_names(&game),
         "files": files,
         "ranks": ranks,
         "seats": seats,
@@ -379,6 +379,7 @@ fn summary(id: u64, p: &mut Played) -> Result<Value, ApiError> {
         "game": game.name(),
         "variant": game.name(),
         "players": game.players(),
+        "player_names": super::played::player_names(&game),
         "open_seats": open_seats,
         "playground": p.rules_text.is_some(),
         "turn": game.players()[p.last().turn().index()],

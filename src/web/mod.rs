@@ -400,7 +400,11 @@ fn router(server: Arc<Server>) -> Router {
     for (path, kind, text) in PAGE_FILES {
         // The pictures never change within a build: a board redrawn on
         // each move asks for none of them again.
-        let keep = if path.starts_with("/page/pieces/") { "public, max-age=86400" } else { "no-cache" };
+        let keep = if path.starts_with("/page/pieces/") {
+            "public, max-age=86400"
+        } else {
+            "no-cache"
+        };
         router = router.route(
             path,
             get(move || async move {

@@ -200,8 +200,10 @@ pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
     // (`a1`), the files' letters on the lowest square of each file and the
     // ranks' digits on the leftmost square of each rank, as chess boards
     // print them; else (and on hexagons) each square's name on it.
-    let names: Vec<Option<(String, String)>> =
-        squares.iter().map(|&(at, _)| file_and_rank(&game.square_label(at))).collect();
+    let names: Vec<Option<(String, String)>> = squares
+        .iter()
+        .map(|&(at, _)| file_and_rank(&game.square_label(at)))
+        .collect();
     let edges = drawing != BoardDrawing::Hexagons && names.iter().all(Option::is_some);
     let mut lowest_in_file = std::collections::HashMap::new();
     let mut leftmost_in_rank = std::collections::HashMap::new();
@@ -739,7 +741,8 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, s
                 (None, 0) => ("#ffffff", "#1c1c1c".to_string(), "#1c1c1c".to_string()),
                 (None, _) => ("#1c1c1c", "#ffffff".to_string(), "#1c1c1c".to_string()),
             };
-            let picture = picture_of(symbol_char).filter(|_| style.set == PieceSet::Page && characters.is_none());
+            let picture =
+                picture_of(symbol_char).filter(|_| style.set == PieceSet::Page && characters.is_none());
             let disc = format!(
                 "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"2\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1\"/>{}",
                 0.42 * f,
@@ -907,7 +910,9 @@ mod tests {
         assert_eq!(shapes.matches(r#"<polygon class="shape""#).count(), 81);
         let chess = load("rules/chess.alg");
         assert_eq!(
-            position_svg(&chess, &chess.initial(), PieceSet::Standalone).matches("<polygon").count(),
+            position_svg(&chess, &chess.initial(), PieceSet::Standalone)
+                .matches("<polygon")
+                .count(),
             0
         );
     }
@@ -924,11 +929,28 @@ mod tests {
         assert!(!position_svg(&chess, &chess.initial(), PieceSet::Standalone).contains("<image"));
         // Unicode's turned, rotated and compound pieces.
         assert_eq!(picture_of('♞').unwrap().file, "bN");
-        assert_eq!(picture_of('\u{1FA1E}').unwrap(), Picture { file: "wK".into(), turn: 180, knight: None });
+        assert_eq!(
+            picture_of('\u{1FA1E}').unwrap(),
+            Picture {
+                file: "wK".into(),
+                turn: 180,
+                knight: None
+            }
+        );
         assert_eq!(picture_of('\u{1FA13}').unwrap().turn, 90);
-        assert_eq!(picture_of('\u{1FA46}').unwrap(), Picture { file: "bN".into(), turn: 315, knight: None });
+        assert_eq!(
+            picture_of('\u{1FA46}').unwrap(),
+            Picture {
+                file: "bN".into(),
+                turn: 315,
+                knight: None
+            }
+        );
         let archbishop = picture_of('\u{1FA50}').unwrap();
-        assert_eq!((archbishop.file.as_str(), archbishop.knight.as_deref()), ("wB", Some("wN")));
+        assert_eq!(
+            (archbishop.file.as_str(), archbishop.knight.as_deref()),
+            ("wB", Some("wN"))
+        );
         assert_eq!(picture_of('\u{1FA53}').unwrap().file, "bB");
         assert_eq!(picture_of('\u{1FA00}'), None);
         assert_eq!(picture_of('●'), None);

@@ -21,8 +21,11 @@ pub struct ShowArgs {
 pub fn run(args: &ShowArgs) -> Result<(), Failure> {
     let (game, state) = setup(&args.game)?;
     if let Some(path) = &args.svg {
-        chessalg::file::write(path, chessalg::web::svg::position_svg(&game, &state, chessalg::web::svg::PieceSet::Standalone))
-            .map_err(|e| Failure::Message(e.to_string()))?;
+        chessalg::file::write(
+            path,
+            chessalg::web::svg::position_svg(&game, &state, chessalg::web::svg::PieceSet::Standalone),
+        )
+        .map_err(|e| Failure::Message(e.to_string()))?;
     }
     let mut cache = Cache::new();
     print!("{}", game.board_text(&state));

@@ -99,12 +99,7 @@ fn run_loop(
             } else {
                 result_line(&m.game, &status)
             };
-            save_now(
-                m,
-                journal,
-                &status,
-                status.ending.as_ref().map(|e| e.called()),
-            )?;
+            save_now(m, journal, &status, status.ending.as_ref().map(|e| e.called()))?;
             view.message = format!("{line}   (u: take back, q: quit)");
             draw(m, &status, view).map_err(io)?;
             match read_key().map_err(io)? {

@@ -19,6 +19,10 @@ let noMoveFrom = null;
 let swallowClick = false;
 // The move just played by a drag: not animated again.
 let draggedMove = null;
+// A move chosen while the opponent is to move (a premove): the squares
+// chosen, the piece's and where it goes. It is played when the turn comes
+// if a legal move goes between them, else dropped.
+let premove = [];
 
 const boardEl = () => document.getElementById("board");
 const cellOf = (sq) => boardEl().querySelector(`g[data-square="${CSS.escape(sq)}"]`);
@@ -27,6 +31,41 @@ function clearChoice() { prefix = []; pocketPick = null; closePicker(); }
 
 // Whether moves may be chosen on the board now.
 function choosing() { return !!game && !game.result && !thinking && !view; }
+
+// Whether a premove may be chosen now: a seated player's page while the
+// opponent is to move.
+function premoving() {
+  return !!game && !game.result && !view && !!game.seated && !!game.you && game.turn !== game.you;
+}
+
+// Whether the piece on `square` is the viewer's own.
+function ownPieceOn(square) {
+  const cell = cellOf(square);
+  const piece = cell && cell.querySelector(".piece");
+  return !!piece && piece.classList.contains(`p${game.players.indexOf(game.you)}`);
+}
+
+// A square chosen for a premove: the first an own piece's, the second
+// anywhere else; a click on the chosen piece again, or on nothing of
+// one's own, drops it.
+function premoveClicked(square) {
+  if (premove.length === 1 && square !== premove[0]) premove.push(square);
+  else premove = premove.length !== 1 && ownPieceOn(square) ? [square] : [];
+  render();
+}
+
+// The turn has come: the premove is played if a legal move goes from its
+// first square to its second (a choice left open, a promotion's piece,
+// is asked as usual), else dropped.
+function tryPremove() {
+  if (!premove.length || !choosing() || game.turn !== game.you) return;
+  const [from, to] = premove;
+  premove = [];
+  const fits = game.legal.some((m) => m.clicks[0] === from && (to === undefined || m.clicks[1] === to));
+  if (!fits) { render(); return; }
+  prefix = [from];
+  if (to === undefined) render(); else clicked(to);
+}
 
 // The legal moves that fit what has been chosen so far.
 function candidates() {
@@ -43,7 +82,7 @@ function nextTargets() {
 
 // A square chosen (clicked, tapped, or a drag's start or end).
 function clicked(square) {
-  if (!choosing()) return;
+  if (!choosing()) { if (premoving()) premoveClicked(square); return; }
   closePicker();
   noMoveFrom = null;
   if (nextTargets().has(square)) { prefix.push(square); advance(); return; }
@@ -184,6 +223,7 @@ function renderBoard(shown) {
     if (last.has(sq)) { g.dataset.last = ""; overlay(g, "last"); }
     if (prefix.includes(sq)) { g.dataset.selected = ""; overlay(g, "selected"); }
     if (check.has(sq)) { g.dataset.check = ""; overlay(g, "check"); }
+    if (premove.includes(sq)) { g.dataset.premove = ""; overlay(g, "premove"); }
     if (targets.has(sq)) {
       g.dataset.target = "";
       const hint = g.querySelector(".hint");
@@ -260,10 +300,20 @@ function hitAt(x, y) {
 // square plays the move there. A press and release in place is a click
 // (handled by the click event).
 function onPointerDown(e) {
-  if (e.button !== 0 || !choosing()) return;
+  if (e.button !== 0) return;
+  const early = !choosing() && premoving();
+  if (!choosing() && !early) return;
   const hit = hitAt(e.clientX, e.clientY);
   if (!hit) return;
   swallowClick = false;
+  if (early) {
+    // A premove's piece: dragged as a move is.
+    const piece = hit.square !== undefined && ownPieceOn(hit.square) && cellOf(hit.square).querySelector(".piece");
+    if (!piece) return;
+    press = { hit, x: e.clientX, y: e.clientY, id: e.pointerId, ghost: null, piece, early };
+    e.preventDefault();
+    return;
+  }
   const g = hit.square !== undefined ? cellOf(hit.square)
     : boardEl().querySelector(`g[data-pocket="${CSS.escape(hit.pocket)}"]`);
   const piece = g && g.querySelector(".piece");
@@ -280,7 +330,12 @@ function onPointerMove(e) {
   if (!press.ghost) {
     if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < 6) return;
     press.ghost = makeGhost(press.piece);
-    if (press.hit.square !== undefined) {
+    if (press.early) {
+      premove = [press.hit.square];
+      render();
+      const cell = cellOf(press.hit.square);
+      if (cell) cell.dataset.draggedFrom = "";
+    } else if (press.hit.square !== undefined) {
       // The drag's start is chosen as a click would.
       if (prefix[prefix.length - 1] !== press.hit.square && !nextTargets().has(press.hit.square)) {
         pocketPick = null;
@@ -310,7 +365,10 @@ function onPointerUp(e) {
   swallowClick = true;
   setTimeout(() => { swallowClick = false; }, 0);
   const hit = hitAt(e.clientX, e.clientY);
-  if (hit && hit.square !== undefined && nextTargets().has(hit.square)) {
+  if (p.early) {
+    premove = hit && hit.square !== undefined && hit.square !== p.hit.square ? [p.hit.square, hit.square] : [];
+    render();
+  } else if (hit && hit.square !== undefined && nextTargets().has(hit.square)) {
     draggedMove = true;
     clicked(hit.square);
     draggedMove = null;
@@ -364,6 +422,9 @@ function setupBoard() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);
   board.addEventListener("click", onBoardClick);
-  // A long press on a piece opens no menu.
-  board.addEventListener("contextmenu", (e) => e.preventDefault());
+  // A long press on a piece opens no menu; a right click drops a premove.
+  board.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    if (premove.length) { premove = []; render(); }
+  });
 }

@@ -128,6 +128,8 @@ function taken(g, slide = true) {
     soundOf(before, g);
     if (slide && !view) animateLast(g);
   }
+  if (!same || g.result) premove = [];
+  tryPremove();
   return true;
 }
 
@@ -233,8 +235,8 @@ async function loadLobby() {
       a.href = g.watch_url;
       a.textContent = `${g.variant || g.game || "game"} #${g.id}`;
       const state = g.result
-        ? resultWords(g.result, g.players || [])
-        : g.over ? "over" : `${g.turn} to move`;
+        ? resultWords(g.result, g.players || [], g.player_names)
+        : g.over ? "over" : `${(g.player_names && g.player_names[g.turn]) || g.turn} to move`;
       row.append(a, ` · ${g.plies} move${g.plies === 1 ? "" : "s"} · ${state}${g.seated ? " · seats" : ""}${g.clock ? " · clock" : ""}`);
       if (game && g.id === game.id) row.append(" (this game)");
       lobby.appendChild(row);
@@ -314,14 +316,16 @@ setInterval(renderClocks, 100);
 // ---- The panel.
 
 // A result in words: the score (1-0, 0-1, ½-½ for two players), who won,
-// and why.
-function resultWords(result, players) {
+// and why (`0-1 · Gote wins (checkmate)`), the players named by `names` (a
+// game's `player_names`; this page's game's when none).
+function resultWords(result, players, names) {
   let score = result.score;
   if (!score && players.length === 2) {
     const w = players.indexOf(result.winner);
     score = result.winner ? (w === 0 ? "1-0" : "0-1") : "½-½";
   }
-  const name = (p) => (game && game.player_names && game.player_names[p]) || p;
+  const named = names || (game && game.player_names) || {};
+  const name = (p) => named[p] || p;
   const who = result.winner ? `${name(result.winner)} wins` : "Draw";
   const detail = result.detail ? `, ${result.detail}` : "";
   return `${score ? score + " · " : ""}${who} (${result.reason}${detail})`;
@@ -337,9 +341,9 @@ function renderStatus() {
     : game.result
     ? resultWords(game.result, game.players)
     : thinking
-    ? `${game.turn} to move — ${seats[game.turn] === "random" ? "random mover" : "AI"} thinking… ${((Date.now() - thinking) / 1000).toFixed(1)} s`
+    ? `${nameOf(game.turn)} to move — ${seats[game.turn] === "random" ? "random mover" : "AI"} thinking… ${((Date.now() - thinking) / 1000).toFixed(1)} s`
     : noMoveFrom
-    ? `${game.turn} to move — the piece on ${noMoveFrom} has no move`
+    ? `${nameOf(game.turn)} to move — the piece on ${noMoveFrom} has no move`
     : game.seated && game.you && game.you !== game.turn
     ? `${nameOf(game.turn)} to move — waiting for your opponent`
     : `${nameOf(game.turn)} to move`;
@@ -679,7 +683,7 @@ document.addEventListener("keydown", (e) => {
   const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: game.plies }[e.key];
   if (to !== undefined) { e.preventDefault(); lookAt(to); return; }
   if (e.key === "f") flip();
-  if (e.key === "Escape") { clearChoice(); render(); }
+  if (e.key === "Escape") { clearChoice(); premove = []; render(); }
 });
 
 $("type").addEventListener("keydown", (e) => {
