@@ -82,7 +82,8 @@ function nextTargets() {
 
 // A square chosen (clicked, tapped, or a drag's start or end).
 function clicked(square) {
-  if (!choosing()) { if (premoving()) premoveClicked(square); return; }
+  if (premoving()) { premoveClicked(square); return; }
+  if (!choosing()) return;
   closePicker();
   noMoveFrom = null;
   if (nextTargets().has(square)) { prefix.push(square); advance(); return; }
@@ -301,7 +302,7 @@ function hitAt(x, y) {
 // (handled by the click event).
 function onPointerDown(e) {
   if (e.button !== 0) return;
-  const early = !choosing() && premoving();
+  const early = premoving();
   if (!choosing() && !early) return;
   const hit = hitAt(e.clientX, e.clientY);
   if (!hit) return;
