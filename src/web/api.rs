@@ -172,7 +172,7 @@ pub(super) async fn info(Shared(server): Shared<Arc<Server>>) -> Json<Value> {
     Json(json!({
         "game": game.name(),
         "players": game.players(),
-        "player_names": super::played::player_names(&game),
+        "player_names": super::played::player_names(game),
         "files": files,
         "ranks": ranks,
         "seats": seats,
