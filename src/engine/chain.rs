@@ -37,7 +37,7 @@ use crate::program::{Program, RewriteId, Write};
 
 /// One square a rewrite checks, at an offset from the piece of interest.
 #[derive(Clone, Debug)]
-struct Check {
+struct SquareTest {
     dx: i32,
     dy: i32,
     /// The same offset as a distance in squares (on the board).
@@ -51,7 +51,7 @@ struct Check {
 
 /// One square a rewrite writes, at an offset from the piece of interest.
 #[derive(Clone, Copy, Debug)]
-struct Put {
+struct SquareWrite {
     dx: i32,
     dy: i32,
     /// The same offset as a distance in squares.
@@ -61,9 +61,9 @@ struct Put {
 
 /// A rewrite made at the piece of interest: what it checks and writes.
 #[derive(Clone, Debug)]
-struct Step {
-    checks: Box<[Check]>,
-    puts: Box<[Put]>,
+struct ChainRewrite {
+    checks: Box<[SquareTest]>,
+    puts: Box<[SquareWrite]>,
     /// The squares of the piece from which every square it checks is on
     /// the board (read there without testing the edges).
     inside: Squares,
@@ -73,14 +73,14 @@ struct Step {
 /// square `shift` bits on is on the board (`inside`) and holds one of
 /// `codes` (whose squares are gathered once per search, as class `class`).
 #[derive(Clone, Debug)]
-struct SetCheck {
+struct StartTest {
     shift: i32,
     inside: Squares,
     codes: Box<[Code]>,
     class: usize,
 }
 
-impl SetCheck {
+impl StartTest {
     /// The squares where the check holds, given the squares of each class.
     #[inline(always)]
     fn places(&self, classes: &[Squares]) -> Squares {
@@ -89,7 +89,7 @@ impl SetCheck {
     }
 }
 
-/// The most contents a [`SetCheck`] gathers the squares of.
+/// The most contents a [`StartTest`] gathers the squares of.
 const MAX_SET_CODES: usize = 8;
 
 /// The most classes of contents the start checks of [`Chains`] read, and
@@ -106,18 +106,18 @@ struct Piece {
     /// The codes it binds.
     codes: Box<[Code]>,
     /// The choices of rewrites it makes first, one of each in turn.
-    first: Box<[Box<[Step]>]>,
+    first: Box<[Box<[ChainRewrite]>]>,
     /// Per rewrite of the first choice: checks its matches need, as square
     /// sets (where none can match, the piece makes no chain).
-    starts: Box<[Box<[SetCheck]>]>,
+    starts: Box<[Box<[StartTest]>]>,
     /// Per rewrite of the first choice: whether those checks are all it
     /// makes (but that the piece is on its square), so that the square
     /// sets tell where it matches (at most [`MAX_FIRST`] rewrites).
     exact: Box<[bool]>,
-    chain: Box<[Step]>,
+    chain: Box<[ChainRewrite]>,
     /// The ordered choice after the chain: per alternative its rewrites
     /// (none: `nil`); `None`: nothing follows the chain.
-    tail: Option<Box<[Box<[Step]>]>>,
+    tail: Option<Box<[Box<[ChainRewrite]>]>>,
 }
 
 /// A choice among pieces making chains, run on a board of its own.
@@ -144,7 +144,7 @@ const MAX_KEYS: usize = 1 << 14;
 
 /// The piece of interest as a chain moves it.
 #[derive(Clone, Copy, Debug)]
-struct Poi {
+struct ChainedPiece {
     at: u32,
     x: i32,
     y: i32,
@@ -152,7 +152,7 @@ struct Poi {
 }
 
 /// What a search does with the results.
-enum Sink<'f, 'g> {
+enum ChainOutput<'f, 'g> {
     /// Counts them, telling them apart by key (`exact` false: a key seen
     /// twice stops the count) or by their changes.
     Count { n: u64, exact: bool },
@@ -171,7 +171,7 @@ enum Stop {
 }
 
 /// One search: the board, the log, the results so far.
-struct Search<'a> {
+struct ChainSearch<'a> {
     chains: &'a Chains,
     base: &'a [Code],
     base_hash: u64,
@@ -192,7 +192,7 @@ struct Search<'a> {
 
 /// The squares of the pieces `on` where `checks` hold.
 #[inline(always)]
-fn first_places(checks: &[SetCheck], on: Squares, classes: &[Squares]) -> Squares {
+fn first_places(checks: &[StartTest], on: Squares, classes: &[Squares]) -> Squares {
     checks.iter().fold(on, |at, c| at & c.places(classes))
 }
 
@@ -207,19 +207,19 @@ pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
     });
 }
 
-impl Step {
+impl ChainRewrite {
     /// Rewrite `id` of `program`, made at the piece of interest (one
     /// alternative and one choice, [`ChainedMoves`] checked): its checks and
     /// writes from the piece's square; a write of what its check says the
     /// square holds (`#` on `#`) writes nothing and is left out.
-    fn of(program: &Program, id: RewriteId, width: u32, height: u32) -> Option<Step> {
+    fn of(program: &Program, id: RewriteId, width: u32, height: u32) -> Option<ChainRewrite> {
         let w = width as i32;
         let a = program.rewrites[id.index()].alternatives.first()?;
         let poi = a.checks.iter().find(|c| c.poi)?;
         let (ox, oy) = (poi.dx, poi.dy);
         // (The piece's own square last: it is there, and others fail first.)
-        let mut checks: Vec<Check> = (a.checks.iter())
-            .map(|c| Check {
+        let mut checks: Vec<SquareTest> = (a.checks.iter())
+            .map(|c| SquareTest {
                 dx: c.dx - ox,
                 dy: c.dy - oy,
                 di: (c.dy - oy) * w + c.dx - ox,
@@ -229,7 +229,7 @@ impl Step {
             })
             .collect();
         checks.sort_by_key(|c| c.poi);
-        let checks: Box<[Check]> = checks.into();
+        let checks: Box<[SquareTest]> = checks.into();
         let mut puts = Vec::new();
         for w in a.choices.first()?.iter() {
             let check = a.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy))?;
@@ -238,7 +238,7 @@ impl Step {
                 Write::Code(OFF) => return None,
                 _ => {}
             }
-            puts.push(Put {
+            puts.push(SquareWrite {
                 dx: w.dx - ox,
                 dy: w.dy - oy,
                 di: (w.dy - oy) * width as i32 + w.dx - ox,
@@ -247,7 +247,7 @@ impl Step {
         }
         let geometry = Geometry { width, height };
         let inside = (checks.iter()).fold(geometry.all(), |set, c| set & geometry.inside(c.dx, c.dy));
-        Some(Step {
+        Some(ChainRewrite {
             checks,
             puts: puts.into_boxed_slice(),
             inside,
@@ -255,10 +255,10 @@ impl Step {
     }
 }
 
-impl Step {
+impl ChainRewrite {
     /// Its checks that square sets can make from the piece's square: on
     /// the board, holding one of a few contents.
-    fn set_checks(&self, width: u32, height: u32) -> Box<[SetCheck]> {
+    fn set_checks(&self, width: u32, height: u32) -> Box<[StartTest]> {
         let geometry = Geometry { width, height };
         (self.checks.iter())
             .filter(|c| (c.dx, c.dy) != (0, 0) && !c.poi && !c.accepts.contains(OFF))
@@ -267,7 +267,7 @@ impl Step {
                 if codes.is_empty() || codes.len() > MAX_SET_CODES {
                     return None;
                 }
-                Some(SetCheck {
+                Some(StartTest {
                     shift: c.dy * width as i32 + c.dx,
                     inside: geometry.inside(c.dx, c.dy),
                     codes,
@@ -284,9 +284,9 @@ impl Chains {
     fn of(walker: &Walker, width: u32, height: u32) -> Option<Chains> {
         let ChainedMoves { alternatives } = walker.chained_moves()?;
         let program = walker.program();
-        let steps = |ids: &[RewriteId]| -> Option<Box<[Step]>> {
+        let steps = |ids: &[RewriteId]| -> Option<Box<[ChainRewrite]>> {
             ids.iter()
-                .map(|&id| Step::of(program, id, width, height))
+                .map(|&id| ChainRewrite::of(program, id, width, height))
                 .collect()
         };
         let mut pieces = Vec::new();
@@ -300,7 +300,7 @@ impl Chains {
                 .iter()
                 .map(|ids| steps(ids))
                 .collect::<Option<Box<[_]>>>()?;
-            let starts: Box<[Box<[SetCheck]>]> = first
+            let starts: Box<[Box<[StartTest]>]> = first
                 .first()?
                 .iter()
                 .map(|f| f.set_checks(width, height))
@@ -309,7 +309,7 @@ impl Chains {
                 .map(|(step, checks)| {
                     // Every check but the piece's own (with no marks asked
                     // for: the bound piece is there) is a set check.
-                    let own = |c: &Check| c.poi && (c.dx, c.dy) == (0, 0) && c.poi_marks.is_empty();
+                    let own = |c: &SquareTest| c.poi && (c.dx, c.dy) == (0, 0) && c.poi_marks.is_empty();
                     starts.len() <= MAX_FIRST
                         && step.checks.iter().filter(|c| !own(c)).count() == checks.len()
                 })
@@ -383,7 +383,7 @@ impl Chains {
         occupied: &[Squares],
         scratch: &mut WalkScratch,
         meter: &Meter,
-        sink: &mut Sink<'_, '_>,
+        sink: &mut ChainOutput<'_, '_>,
     ) -> Result<(), Stop> {
         // Where each alternative's pieces can make a first rewrite: nowhere
         // (most positions of checkers, for its captures) is no search.
@@ -413,7 +413,7 @@ impl Chains {
         s.kept.clear();
         s.kept_changes.clear();
         s.path.clear();
-        let mut search = Search {
+        let mut search = ChainSearch {
             chains: self,
             base: &position.cells,
             base_hash: position.hash,
@@ -437,7 +437,7 @@ impl Chains {
                 let at = squares.trailing_zeros();
                 squares &= squares - 1;
                 let (x, y) = (at as i32 % self.width, at as i32 / self.width);
-                let poi = Poi {
+                let poi = ChainedPiece {
                     at,
                     x,
                     y,
@@ -451,7 +451,7 @@ impl Chains {
     }
 }
 
-impl Search<'_> {
+impl ChainSearch<'_> {
     /// What square `(x, y)` holds now (off the board: [`OFF`]).
     #[inline(always)]
     fn read(&self, x: i32, y: i32) -> Code {
@@ -464,8 +464,8 @@ impl Search<'_> {
 
     /// Whether `step` matches at the piece of interest `poi`.
     #[inline(always)]
-    fn matches(&self, step: &Step, poi: Poi) -> bool {
-        let holds = |c: &Check, here: Code| {
+    fn matches(&self, step: &ChainRewrite, poi: ChainedPiece) -> bool {
+        let holds = |c: &SquareTest, here: Code| {
             c.accepts.contains(here)
                 || (c.poi
                     && (c.dx, c.dy) == (0, 0)
@@ -499,7 +499,7 @@ impl Search<'_> {
 
     /// Makes `step` at the piece of interest `poi`: the piece where it is now.
     #[inline(always)]
-    fn make(&mut self, step: &Step, mut poi: Poi) -> Poi {
+    fn make(&mut self, step: &ChainRewrite, mut poi: ChainedPiece) -> ChainedPiece {
         let (from, ox, oy) = (poi.at as i32, poi.x, poi.y);
         for put in step.puts.iter() {
             // (On the board: a written square's check accepts no `#`.)
@@ -541,7 +541,13 @@ impl Search<'_> {
     /// Makes each rewrite of `piece`'s choice `stage` (its first ones in
     /// turn, then the chain's) that matches at `poi` and goes on; in the
     /// chain, where none matches, the chain ends here.
-    fn after(&mut self, piece: &Piece, stage: usize, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+    fn after(
+        &mut self,
+        piece: &Piece,
+        stage: usize,
+        poi: ChainedPiece,
+        sink: &mut ChainOutput<'_, '_>,
+    ) -> Result<(), Stop> {
         let chained = stage >= piece.first.len();
         let steps = if chained {
             &piece.chain
@@ -578,7 +584,7 @@ impl Search<'_> {
 
     /// The chain ends with the piece of interest at `poi`: the ordered
     /// choice after it, then the result.
-    fn end(&mut self, piece: &Piece, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+    fn end(&mut self, piece: &Piece, poi: ChainedPiece, sink: &mut ChainOutput<'_, '_>) -> Result<(), Stop> {
         let Some(tail) = &piece.tail else {
             return self.result(poi, sink);
         };
@@ -600,14 +606,14 @@ impl Search<'_> {
     }
 
     /// A result, the piece of interest ending at `poi`.
-    fn result(&mut self, poi: Poi, sink: &mut Sink<'_, '_>) -> Result<(), Stop> {
+    fn result(&mut self, poi: ChainedPiece, sink: &mut ChainOutput<'_, '_>) -> Result<(), Stop> {
         let id = MoveIdentity {
             from: Some(self.from),
             to: Some(poi.at),
             became: self.became,
         };
         let key = self.delta ^ identity_key(&id);
-        if let Sink::Count { n, exact: false } = sink {
+        if let ChainOutput::Count { n, exact: false } = sink {
             if !self.s.keys.insert(key) {
                 return Err(Stop::Twice);
             }
@@ -638,8 +644,8 @@ impl Search<'_> {
                 .kept
                 .push((key, id, start, self.s.kept_changes.len() as u32));
             match sink {
-                Sink::Count { n, .. } => *n += 1,
-                Sink::Each(found) => {
+                ChainOutput::Count { n, .. } => *n += 1,
+                ChainOutput::Each(found) => {
                     let w = self.chains.width;
                     let coord = |at: u32| Coord::new(at as i32 % w, at as i32 / w);
                     let mut changes = std::mem::take(&mut self.s.changes);
@@ -694,10 +700,10 @@ impl Shortcut for Chains {
             return (self.walker).count_by_walking(position, occupied, scratch, meter, attacks, keep);
         }
         for exact in [false, true] {
-            let mut sink = Sink::Count { n: 0, exact };
+            let mut sink = ChainOutput::Count { n: 0, exact };
             match self.search(position, occupied, scratch, meter, &mut sink) {
                 Ok(()) => {
-                    let Sink::Count { n, .. } = sink else {
+                    let ChainOutput::Count { n, .. } = sink else {
                         unreachable!("a count")
                     };
                     return Ok(n);
@@ -718,7 +724,7 @@ impl Shortcut for Chains {
         meter: &Meter,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Option<Result<(), TooLong>> {
-        let mut sink = Sink::Each(found);
+        let mut sink = ChainOutput::Each(found);
         Some(match self.search(position, occupied, scratch, meter, &mut sink) {
             Ok(()) | Err(Stop::Asked) => Ok(()),
             Err(Stop::TooLong) => Err(TooLong),

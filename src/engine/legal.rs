@@ -53,8 +53,8 @@ struct Guarded {
 }
 
 /// The `attacked` test of one side's walk: the other sides' walkers, as
-/// the backtracker's `Opponents` are its other sides' programs.
-struct Opponents<'w> {
+/// the backtracker's `OpponentPrograms` are its other sides' programs.
+struct OpponentWalkers<'w> {
     walkers: &'w Walkers<'w>,
     side: usize,
     /// The position the side's walk searches (`no_reply` makes the
@@ -63,7 +63,7 @@ struct Opponents<'w> {
     scratch: RefCell<Box<WalkScratch>>,
 }
 
-impl AttackTest for Opponents<'_> {
+impl AttackTest for OpponentWalkers<'_> {
     fn attacked(
         &self,
         base: &[Code],
@@ -311,10 +311,10 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         scratch: &mut FastScratch,
-        f: impl FnOnce(&mut FastScratch, &Opponents<'_>, Option<&dyn AttackTest>) -> T,
+        f: impl FnOnce(&mut FastScratch, &OpponentWalkers<'_>, Option<&dyn AttackTest>) -> T,
     ) -> T {
         scratch.sets.load(position, self.codes.max(mover.codes()));
-        let oracle = Opponents {
+        let oracle = OpponentWalkers {
             walkers: self,
             side,
             position,
@@ -333,7 +333,7 @@ impl Walkers<'_> {
         mover: &Walker,
         position: &Position,
         scratch: &mut FastScratch,
-        oracle: &Opponents<'_>,
+        oracle: &OpponentWalkers<'_>,
         attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {

@@ -1,4 +1,5 @@
-//! The backtracking engine: the first implementation of [`Engine`].
+//! The backtracking engine: the reference every other strategy of
+//! [`Engine`] is tested against, and the one that runs every program.
 //!
 //! [`search`] runs one program against a board edited in place (see its
 //! module docs); the engine's reach analysis (`engine::reach`, shared with
@@ -29,7 +30,7 @@ use super::position::Position;
 use super::reach::{Reach, monotone_loops, reaches};
 use super::{EngineError, Meter, Roles, Side, Successor};
 use prune::{Suspects, suspects};
-use search::{AttackTest, BoardView, search_changes_loaded};
+use search::{AttackOracle, BoardView, search_changes_loaded};
 
 /// A program with what the backtracker worked out for it on boards of one size.
 #[derive(Clone, Debug)]
@@ -287,8 +288,8 @@ impl Backtracker {
 
     /// The `attacked` test of `side`'s search, with a cache taken from
     /// `cache` (give it back with [`Scratch::put_spare`]).
-    fn oracle(&self, side: usize, replies: bool, cache: &mut Scratch) -> Opponents<'_> {
-        Opponents {
+    fn oracle(&self, side: usize, replies: bool, cache: &mut Scratch) -> OpponentPrograms<'_> {
+        OpponentPrograms {
             engine: self,
             side,
             replies,
@@ -407,7 +408,7 @@ impl Backtracker {
 /// the piece of interest (else than the side searching) has a move that
 /// changes its square. Attack tests do not nest: the other sides' moves
 /// run with `attacked` false (and `no_reply` false) inside them.
-struct Opponents<'e> {
+struct OpponentPrograms<'e> {
     engine: &'e Backtracker,
     side: usize,
     /// Whether `no_reply` is asked (false inside the replies another
@@ -417,7 +418,7 @@ struct Opponents<'e> {
     scratch: RefCell<Box<Scratch>>,
 }
 
-impl AttackTest for Opponents<'_> {
+impl AttackOracle for OpponentPrograms<'_> {
     /// Whether the next side has no legal move. Inside the replies it lists,
     /// `no_reply` is false (a reply is taken to exist), so the question
     /// never recurses.

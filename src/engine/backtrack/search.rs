@@ -142,9 +142,10 @@ enum Mode {
 
 /// Answers `attacked` for a search: whether an opponent has a move that
 /// changes square `at` of the position searched. The walker asks the same
-/// question of its own board (the walker's `AttackTest`);
-/// [`Opponents`](super::Opponents) answers it from the other sides' moves.
-pub(crate) trait AttackTest {
+/// question of its own board (its `AttackTest`);
+/// [`OpponentPrograms`](super::OpponentPrograms) answers it from the other
+/// sides' moves.
+pub(crate) trait AttackOracle {
     /// Whether `at`, holding `code`, is attacked on `board`, the position being searched.
     fn attacked(
         &self,
@@ -169,7 +170,7 @@ pub(crate) struct BoardView<'b>(pub(crate) &'b Board);
 /// The oracle of a search without opponents: nothing is ever attacked.
 pub(crate) struct NoAttacks;
 
-impl AttackTest for NoAttacks {
+impl AttackOracle for NoAttacks {
     fn attacked(&self, _: BoardView<'_>, _: Coord, _: Code, _: &Meter) -> Result<bool, EngineError> {
         Ok(false)
     }
@@ -182,7 +183,7 @@ pub(crate) fn search_with<'c>(
     position: &Position,
     cache: &'c mut Scratch,
     limits: &Meter,
-    oracle: &dyn AttackTest,
+    oracle: &dyn AttackOracle,
 ) -> Result<Successors<'c>, EngineError> {
     start(program, position, cache, limits, oracle, None)?;
     Ok(Successors {
@@ -202,7 +203,7 @@ pub(crate) fn search_changes_loaded(
     program: Compiled<'_>,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn AttackTest,
+    oracle: &dyn AttackOracle,
     at: Coord,
     only: &[(BindId, Coord)],
 ) -> Result<bool, EngineError> {
@@ -219,7 +220,7 @@ fn start(
     position: &Position,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn AttackTest,
+    oracle: &dyn AttackOracle,
     find: Option<Coord>,
 ) -> Result<bool, EngineError> {
     cache.board.load(position, program.prog.codes);
@@ -231,7 +232,7 @@ fn run(
     program: Compiled<'_>,
     cache: &mut Scratch,
     limits: &Meter,
-    oracle: &dyn AttackTest,
+    oracle: &dyn AttackOracle,
     find: Option<Coord>,
     only: Option<&[(BindId, Coord)]>,
 ) -> Result<bool, EngineError> {
@@ -268,7 +269,7 @@ struct Search<'a> {
     split_reach: &'a [Reach],
     cache: &'a mut Scratch,
     limits: &'a Meter,
-    oracle: &'a dyn AttackTest,
+    oracle: &'a dyn AttackOracle,
     /// Looking for a result that changes this square (and stopping there).
     find: Option<Coord>,
     /// The only squares the outermost `%p:`s may bind, by bind id, while

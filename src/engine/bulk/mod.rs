@@ -275,7 +275,7 @@ impl Shortcut for Bulk {
             Some(w) => w.changes_at(base, occupied, overlay, at, scratch, meter)?,
             None => (false, 0),
         };
-        let board = Board {
+        let board = Overlaid {
             base,
             overlay,
             width: self.width,
@@ -442,7 +442,7 @@ impl Bulk {
         &self,
         pieces: &[Code],
         rays: &[Ray],
-        board: &Board<'_>,
+        board: &Overlaid<'_>,
         on: Squares,
         at: u32,
         reads: &mut Squares,
@@ -510,7 +510,7 @@ impl Bulk {
 
     /// Whether a result of `rules` on `board` changes `at`, noting the
     /// squares looked at in `reads`.
-    fn rules_change(&self, rules: &[BulkRule], board: &Board<'_>, at: u32, reads: &mut Squares) -> bool {
+    fn rules_change(&self, rules: &[BulkRule], board: &Overlaid<'_>, at: u32, reads: &mut Squares) -> bool {
         let here = board.read(at);
         let n = board.base.len() as i32;
         for rule in rules {
@@ -774,7 +774,7 @@ fn near(moves: &Moves, geometry: &Geometry) -> Box<[Squares]> {
 }
 
 /// A position as a base and changes over it, read square by square.
-struct Board<'a> {
+struct Overlaid<'a> {
     base: &'a [Code],
     /// Writes over the base, in order (a square maybe twice).
     overlay: &'a [(u32, Code)],
@@ -782,7 +782,7 @@ struct Board<'a> {
     height: i32,
 }
 
-impl Board<'_> {
+impl Overlaid<'_> {
     /// What square `s` holds.
     #[inline]
     fn read(&self, s: u32) -> Code {

@@ -155,7 +155,7 @@ impl Halt<'_> {
 
 /// A position as the counter keeps it, with the writes to take back; its
 /// square sets in words of type `W`.
-struct Board<'c, W> {
+struct CountingBoard<'c, W> {
     cells: Vec<Code>,
     /// Per class: the squares holding one of its codes.
     classes: Vec<W>,
@@ -165,7 +165,7 @@ struct Board<'c, W> {
     undo: Vec<(u32, Code)>,
 }
 
-impl<W: Word> Board<'_, W> {
+impl<W: Word> CountingBoard<'_, W> {
     /// Square `i` holds `code` now (its classes follow).
     #[inline(always)]
     fn set(&mut self, i: usize, code: Code) {
@@ -300,7 +300,7 @@ impl<'e> SetPerft<'e> {
         depth: u32,
         halt: Halt<'_>,
     ) -> Result<u64, Stopped> {
-        let mut board = Board {
+        let mut board = CountingBoard {
             cells: position.cells.clone(),
             classes: vec![W::of(0); self.classes],
             classes_of: &self.classes_of,
@@ -316,7 +316,7 @@ impl<'e> SetPerft<'e> {
     /// are known not to hold.
     fn count_from<W: Word>(
         &self,
-        board: &mut Board<'_, W>,
+        board: &mut CountingBoard<'_, W>,
         side: usize,
         depth: u32,
         mut unmet: u64,

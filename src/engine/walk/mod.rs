@@ -189,9 +189,9 @@ impl Clone for ExactCounts {
 
 /// The `attacked` test of a walk: whether a side other than the owner of
 /// `code` (or than the side walking) can change square `at` of the position
-/// `base` with the changes `overlay` made. The backtracker asks the same
-/// question of its board (its own `AttackTest`); the walkers of the other
-/// sides answer it (`legal::Opponents`).
+/// `base` with the changes `overlay` made. The walkers of the other sides
+/// answer it (`legal::OpponentWalkers`); the backtracker asks the same
+/// question of its board through its `AttackOracle`.
 pub(crate) trait AttackTest {
     /// See [`AttackTest`]; `occupied` are `base`'s square sets.
     fn attacked(
@@ -231,7 +231,7 @@ enum Anchor {
 
 /// The piece of interest: its square (as an index and as coordinates) and code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Poi {
+struct WalkedPiece {
     at: u32,
     x: i32,
     y: i32,
@@ -260,7 +260,7 @@ pub(crate) struct WalkScratch {
     olds: Vec<(Code, u64)>,
     /// The position with the changes made.
     cur: Vec<Code>,
-    pois: Vec<Poi>,
+    pois: Vec<WalkedPiece>,
     visited: Vec<FxHashSet<(u64, u64)>>,
     changes: Vec<Change>,
     /// A result's changes as (square, content), in square order.
@@ -346,7 +346,7 @@ struct StashEnd {
     writes: u32,
     paths: u32,
     trace: Trace,
-    poi: Option<Poi>,
+    poi: Option<WalkedPiece>,
 }
 
 /// A result kept to tell later ones apart.

@@ -16,7 +16,7 @@ impl Run<'_> {
     /// Pushes the frame that takes back a step or a stamp made now from
     /// the piece of interest `top`.
     #[inline(always)]
-    pub(super) fn push_undo(&mut self, top: Poi) {
+    pub(super) fn push_undo(&mut self, top: WalkedPiece) {
         self.s.frames.push(Frame::Undo {
             len: self.s.overlay.len() as u32,
             trace: self.trace,
@@ -26,7 +26,7 @@ impl Run<'_> {
 
     /// Puts the top piece of interest back to `top`.
     #[inline(always)]
-    pub(super) fn set_top(&mut self, top: Poi) {
+    pub(super) fn set_top(&mut self, top: WalkedPiece) {
         *self.s.pois.last_mut().expect("a piece of interest") = top;
     }
 
@@ -87,7 +87,14 @@ impl Run<'_> {
     /// makes the next of the chain's rewrites from `next` on that matches
     /// on the state it was made from.
     #[inline(always)]
-    pub(super) fn resume_chain(&mut self, head: Pc, next: u32, len: u32, trace: Trace, top: Poi) -> Flow {
+    pub(super) fn resume_chain(
+        &mut self,
+        head: Pc,
+        next: u32,
+        len: u32,
+        trace: Trace,
+        top: WalkedPiece,
+    ) -> Flow {
         self.undo_to(len as usize);
         self.set_trace(trace);
         self.set_top(top);
@@ -215,7 +222,7 @@ impl Run<'_> {
                     }
                     let at = self.put_stamp(stamp, top, x, y);
                     // The bind finds the stamped square alone.
-                    self.s.pois.push(Poi {
+                    self.s.pois.push(WalkedPiece {
                         at,
                         x,
                         y,

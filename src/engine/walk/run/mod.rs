@@ -23,8 +23,8 @@ use rustc_hash::FxHashSet;
 
 use super::shapes::{Fan, Placement, Slide, SlideTail, Stamp};
 use super::{
-    Anchor, AttackTest, Chain, FirstSub, Keep, Kept, Poi, Resume, Stash, StashEnd, Target, TooLong, Trace,
-    WalkScratch, Walker, changes_in_reading_order,
+    Anchor, AttackTest, Chain, FirstSub, Keep, Kept, Resume, Stash, StashEnd, Target, TooLong, Trace,
+    WalkScratch, WalkedPiece, Walker, changes_in_reading_order,
 };
 use crate::core::{self as code, Code, CodeSet, Coord, EMPTY, OFF};
 use crate::engine::squares::{Squares, TALLY_BASE};
@@ -102,9 +102,16 @@ pub(super) enum Frame {
     Then(Pc),
     /// A step or a stamp made: the change log back to `len`, the trace and
     /// the top piece of interest as they were.
-    Undo { len: u32, trace: Trace, top: Poi },
+    Undo {
+        len: u32,
+        trace: Trace,
+        top: WalkedPiece,
+    },
     /// An unbind made: the trace as it was and the piece it took away.
-    Rebind { saved: Option<Poi>, trace: Trace },
+    Rebind {
+        saved: Option<WalkedPiece>,
+        trace: Trace,
+    },
     /// A bind: the squares still to bind, and whether one is bound now.
     Bind {
         squares: Squares,
@@ -121,7 +128,7 @@ pub(super) enum Frame {
         exit: Pc,
         len: u32,
         trace: Trace,
-        top: Poi,
+        top: WalkedPiece,
         moved: Code,
         over: Code,
     },
@@ -132,7 +139,7 @@ pub(super) enum Frame {
         shoot: u32,
         len: u32,
         trace: Trace,
-        top: Poi,
+        top: WalkedPiece,
         pushed: bool,
     },
     /// A rewrite of a chain made from the state the loop head `head` was
@@ -144,7 +151,7 @@ pub(super) enum Frame {
         next: u32,
         len: u32,
         trace: Trace,
-        top: Poi,
+        top: WalkedPiece,
     },
     /// A rewrite: the next alternative, match and choice to make, as the
     /// top of the scratch's cursors says.
@@ -170,7 +177,7 @@ pub(super) enum Frame {
         base: u32,
         path_base: u32,
         trace: Trace,
-        top: Option<Poi>,
+        top: Option<WalkedPiece>,
     },
 }
 
@@ -201,7 +208,7 @@ pub(super) struct RewriteCursor {
     made: bool,
     len: u32,
     trace: Trace,
-    top: Option<Poi>,
+    top: Option<WalkedPiece>,
 }
 
 impl<'a> Run<'a> {
@@ -806,7 +813,7 @@ impl<'a> Run<'a> {
                         trace: self.trace,
                         bound: true,
                     });
-                    self.s.pois.push(Poi {
+                    self.s.pois.push(WalkedPiece {
                         at: from as u32,
                         x,
                         y,

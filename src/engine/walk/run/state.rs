@@ -184,7 +184,7 @@ impl Run<'_> {
 
     /// Puts the state back as an ordered choice found it, and its stash
     /// (the top open one) back among the spares.
-    pub(super) fn close_stash(&mut self, base: u32, trace: Trace, top: Option<Poi>) {
+    pub(super) fn close_stash(&mut self, base: u32, trace: Trace, top: Option<WalkedPiece>) {
         self.undo_to(base as usize);
         self.set_trace(trace);
         if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
@@ -211,7 +211,7 @@ impl Run<'_> {
     /// interest `top`, pushing the frame that takes it back: `Some(true)`;
     /// `Some(false)` when a `nil` comes first; none when none matches.
     #[inline]
-    pub(super) fn first_match(&mut self, subs: &[FirstSub], top: Poi) -> Option<bool> {
+    pub(super) fn first_match(&mut self, subs: &[FirstSub], top: WalkedPiece) -> Option<bool> {
         let w = self.w;
         for sub in subs {
             if sub.rewrites.is_empty() {
@@ -246,7 +246,7 @@ impl Run<'_> {
     /// where none matches, a state just arrived at (`from` 0) ends the
     /// chain (on past its guard) and one backed up to is done.
     #[inline]
-    pub(super) fn chain_from(&mut self, chain: &Chain, head: Pc, from: u32, top: Poi) -> Flow {
+    pub(super) fn chain_from(&mut self, chain: &Chain, head: Pc, from: u32, top: WalkedPiece) -> Flow {
         let w = self.w;
         for (i, &(id, dx, dy)) in chain.rewrites.iter().enumerate().skip(from as usize) {
             let (tx, ty) = (top.x - dx, top.y - dy);
@@ -382,7 +382,7 @@ impl Run<'_> {
         if self.s.pois.is_empty() && self.trace.id.from.is_none() {
             self.trace.id.from = Some(at);
         }
-        self.s.pois.push(Poi {
+        self.s.pois.push(WalkedPiece {
             at,
             x,
             y,
@@ -467,11 +467,11 @@ impl Run<'_> {
     /// Moves the piece of interest `from` (the top one) to `(x, y)` as
     /// `moved`, leaving `behind` where it stood; gives its new square.
     #[inline(always)]
-    pub(super) fn set_down(&mut self, from: Poi, behind: Code, x: i32, y: i32, moved: Code) -> u32 {
+    pub(super) fn set_down(&mut self, from: WalkedPiece, behind: Code, x: i32, y: i32, moved: Code) -> u32 {
         let to = (y * self.w.width + x) as u32;
         self.write(from.at, behind);
         self.write(to, moved);
-        *self.s.pois.last_mut().expect("a piece of interest") = Poi {
+        *self.s.pois.last_mut().expect("a piece of interest") = WalkedPiece {
             at: to,
             x,
             y,
@@ -491,7 +491,7 @@ impl Run<'_> {
         dx: i32,
         dy: i32,
         onto: &CodeSet,
-    ) -> Option<(Poi, i32, i32)> {
+    ) -> Option<(WalkedPiece, i32, i32)> {
         let top = *self.s.pois.last()?;
         let now = self.read(top.x, top.y);
         if now != top.code && !here.contains(now) {
@@ -503,7 +503,7 @@ impl Run<'_> {
 
     /// Writes stamp `stamp` on `(x, y)` (the piece of interest `top` with
     /// its marks, if it rewrites them); the square written.
-    pub(super) fn put_stamp(&mut self, stamp: &Stamp, top: Poi, x: i32, y: i32) -> u32 {
+    pub(super) fn put_stamp(&mut self, stamp: &Stamp, top: WalkedPiece, x: i32, y: i32) -> u32 {
         if let Some(marks) = stamp.marks {
             let code = code::with_marks(top.code, marks);
             self.write(top.at, code);
@@ -605,7 +605,7 @@ impl Run<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn count_stops(
         &mut self,
-        top: Poi,
+        top: WalkedPiece,
         here: Code,
         moved: Code,
         n: i32,
