@@ -117,6 +117,37 @@ fn the_fast_engines_take_placements_patterns_and_royal_safety() {
     assert_eq!(chess.engine_report().fast_share(), (2, 2));
 }
 
+/// The strategies that decline a program on the way say why, by name:
+/// chess's moves are no single choice (the traced plan declines them), and
+/// of checkers' two ordered parts (jumps first, then steps) the choice
+/// among pieces declines both, the chains take the jumps and decline the
+/// steps.
+#[test]
+fn every_strategy_that_declines_says_why() {
+    let (chess, _) = games("rules/chess.alg").unwrap();
+    let report = chess.engine_report();
+    assert_eq!(
+        report.declines[0],
+        [(
+            "traced plan".to_string(),
+            "it does more than choose one rewrite (rewrites in sequence)".to_string()
+        )]
+    );
+    let (checkers, _) = games("rules/checkers.alg").unwrap();
+    let declines = &checkers.engine_report().declines[0];
+    let named = |name: &str| declines.iter().filter(|(n, _)| n == name).count();
+    assert_eq!(named("part 1: choice among pieces"), 1);
+    assert_eq!(named("part 2: choice among pieces"), 1);
+    assert_eq!(named("part 1: chains"), 0, "{declines:?}");
+    assert!(declines.contains(&(
+        "part 2: chains".to_string(),
+        "it is not a choice among pieces each making a chain".to_string()
+    )));
+    // A file the backtracker runs has no fast strategy to decline.
+    let (reference, _) = games("rules/threecheck.alg").unwrap();
+    assert!(reference.engine_report().declines.iter().all(Vec::is_empty));
+}
+
 /// Checkers' numbered notation writes every landing square of a jump: the
 /// walker traces the path as the backtracker does, multi-jumps that branch
 /// or come back to their start included.

@@ -26,7 +26,7 @@ use super::Meter;
 use super::choice::check_places;
 use super::choice::compile::Geometry;
 use super::position::Position;
-use super::squares::Squares;
+use super::squares::{Decline, Squares};
 use super::walk::{
     AttackTest, ChainedMoves, Keep, Shortcut, ShortcutScratch, TooLong, WalkScratch, Walker,
     changes_in_reading_order, identity_key,
@@ -199,10 +199,7 @@ fn first_places(checks: &[StartTest], on: Squares, classes: &[Squares]) -> Squar
 /// Gives `walker` (or each of its ordered parts without a shortcut) the
 /// chains its program makes, if it is such a program.
 pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
-    walker.attach(&|w: &Walker| {
-        if w.has_shortcut() {
-            return None;
-        }
+    walker.attach("chains", &|w: &Walker| {
         Chains::of(w, width, height).map(|c| Arc::new(c) as Arc<dyn Shortcut>)
     });
 }
@@ -281,27 +278,28 @@ impl ChainRewrite {
 impl Chains {
     /// The chains of `walker`'s program on boards of `width` by `height`, if
     /// it is a choice among pieces making chains.
-    fn of(walker: &Walker, width: u32, height: u32) -> Option<Chains> {
-        let ChainedMoves { alternatives } = walker.chained_moves()?;
+    fn of(walker: &Walker, width: u32, height: u32) -> Result<Chains, Decline> {
+        let ChainedMoves { alternatives } = walker.chained_moves().ok_or(Decline::NotChains)?;
         let program = walker.program();
-        let steps = |ids: &[RewriteId]| -> Option<Box<[ChainRewrite]>> {
+        let steps = |ids: &[RewriteId]| -> Result<Box<[ChainRewrite]>, Decline> {
             ids.iter()
-                .map(|&id| ChainRewrite::of(program, id, width, height))
+                .map(|&id| ChainRewrite::of(program, id, width, height).ok_or(Decline::ChainRewrite))
                 .collect()
         };
         let mut pieces = Vec::new();
         for alt in alternatives {
             let tail = match &alt.tail {
-                Some(subs) => Some(subs.iter().map(|s| steps(s)).collect::<Option<Box<[_]>>>()?),
+                Some(subs) => Some(subs.iter().map(|s| steps(s)).collect::<Result<Box<[_]>, _>>()?),
                 None => None,
             };
             let first = alt
                 .first
                 .iter()
                 .map(|ids| steps(ids))
-                .collect::<Option<Box<[_]>>>()?;
+                .collect::<Result<Box<[_]>, _>>()?;
             let starts: Box<[Box<[StartTest]>]> = first
-                .first()?
+                .first()
+                .ok_or(Decline::NotChains)?
                 .iter()
                 .map(|f| f.set_checks(width, height))
                 .collect();
@@ -336,7 +334,7 @@ impl Chains {
             };
         }
         if classes.len() > MAX_CLASSES || pieces.len() > MAX_PIECES {
-            return None;
+            return Err(Decline::TooManyChains);
         }
         let read = classes.iter().flatten();
         let codes = (pieces.iter().flat_map(|p| p.codes.iter()).chain(read))
@@ -352,7 +350,7 @@ impl Chains {
         let keys = (places.iter())
             .flat_map(|&place| (0..key_codes).map(move |c| hash::square_with(place, c as Code)))
             .collect();
-        Some(Chains {
+        Ok(Chains {
             pieces: pieces.into_boxed_slice(),
             classes: classes.into_boxed_slice(),
             walker: Box::new(walker.clone()),

@@ -6,7 +6,7 @@
 //! count is the population count of those squares: no walk.
 
 use super::choice::compile::{choice_of_rewrites, follow};
-use super::squares::Squares;
+use super::squares::{Decline, Squares};
 use crate::core::{self as code, Code, CodeSet};
 use crate::program::{Alternative, Inst, Pc, Program, Write};
 
@@ -27,32 +27,37 @@ impl PlacedCount {
     /// `pc` is a placement (one check, one write on it) of `code`, then a
     /// bind of `code` alone, then a guard on `sub`, then a tail that always
     /// leaves one result and never writes a square the placement accepts.
-    pub(super) fn of(prog: &Program, pc: Pc, code: Code, sub: usize) -> Option<PlacedCount> {
+    pub(super) fn of(prog: &Program, pc: Pc, code: Code, sub: usize) -> Result<PlacedCount, Decline> {
+        let not = |why: &'static str| Decline::NotACountedPlacement(why);
         let Inst::Rewrite { id, next } = prog.insts[pc as usize] else {
-            return None;
+            return Err(not("it does not start with a rewrite"));
         };
-        let [alt] = prog.rewrites[id.index()].boxless()? else {
-            return None;
+        let Some([alt]) = prog.rewrites[id.index()].boxless() else {
+            return Err(not("its rewrite has more than one alternative, or uses a box"));
         };
         let ([check], [choice]) = (&alt.checks[..], &alt.choices[..]) else {
-            return None;
+            return Err(not("its rewrite checks or chooses more than one thing"));
         };
         let [w] = &choice[..] else {
-            return None;
+            return Err(not("its rewrite writes more than one square"));
         };
         if check.poi || (check.dx, check.dy) != (w.dx, w.dy) || check.accepts.contains(code) {
-            return None;
+            return Err(not("its rewrite does not put the piece on the square it checks"));
         }
-        let Inst::Bind { next, .. } = prog.insts[follow(prog, next).ok()? as usize] else {
-            return None;
+        let after = |next| follow(prog, next).map_err(|_| not("a jump loops"));
+        let Inst::Bind { next, .. } = prog.insts[after(next)? as usize] else {
+            return Err(not("the placed piece is not bound next"));
         };
         let Inst::Guard {
             holds: true, next, ..
-        } = prog.insts[follow(prog, next).ok()? as usize]
+        } = prog.insts[after(next)? as usize]
         else {
-            return None;
+            return Err(not("no guard follows the bind"));
         };
-        one_result(prog, next, code, &check.accepts).then(|| PlacedCount {
+        if !one_result(prog, next, code, &check.accepts) {
+            return Err(not("what follows the guard may leave other than one result"));
+        }
+        Ok(PlacedCount {
             code,
             accepts: check.accepts.codes().collect(),
             sub,
@@ -221,7 +226,7 @@ mod tests {
             Write::Code(c) => c,
             Write::Poi(_) => return false,
         };
-        PlacedCount::of(&prog, pc, code, 0).is_some()
+        PlacedCount::of(&prog, pc, code, 0).is_ok()
     }
 
     #[test]

@@ -84,6 +84,10 @@ pub struct EngineReport {
     /// sets (`walk`, `slide`, `choice among pieces`, ...), none when the
     /// backtracker runs them.
     pub shapes: Vec<Vec<&'static str>>,
+    /// Per side: the strategies that declined its moves although the fast
+    /// engine runs them (the traced plan, the placement count, the
+    /// shortcuts of the walker), each named with its reason, each once.
+    pub declines: Vec<Vec<(String, String)>>,
 }
 
 impl EngineReport {
@@ -249,6 +253,9 @@ impl Engine for Meta {
             patterns: self.pattern_plans.iter().map(why).collect(),
             shapes: (self.side_plans.iter())
                 .map(|p| p.as_ref().map(FastProgram::shapes).unwrap_or_default())
+                .collect(),
+            declines: (self.side_plans.iter())
+                .map(|p| p.as_ref().map(FastProgram::declines).unwrap_or_default())
                 .collect(),
         }
     }
@@ -455,6 +462,21 @@ impl FastProgram {
                 shapes
             }
         }
+    }
+
+    /// The strategies that declined it on the way (see
+    /// [`crate::engine::EngineReport::declines`]).
+    pub fn declines(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        if let FastProgram::Walk(w) = self {
+            for (name, why) in w.declined() {
+                let line = (name, why.to_string());
+                if !out.contains(&line) {
+                    out.push(line);
+                }
+            }
+        }
+        out
     }
 
     /// Whether it holds for `position`'s grid.

@@ -56,7 +56,8 @@ fn check(path: &str, engines: bool) -> Result<(usize, usize, String), Failure> {
 }
 
 /// One line per side (the shapes the fast engine runs, or why the
-/// backtracker runs its moves) and one for the `when` patterns.
+/// backtracker runs its moves), a line for each strategy that declined a
+/// side's moves on the way, and one for the `when` patterns.
 fn engine_lines(game: &Game) -> String {
     let report = game.engine_report();
     let mut out = String::new();
@@ -66,6 +67,9 @@ fn engine_lines(game: &Game) -> String {
             None => format!("  {name}: fast engine ({})\n", report.shapes[i].join(", ")),
             Some(why) => format!("  {name}: backtracker: {why}\n"),
         };
+        for (strategy, why) in report.declines.get(i).into_iter().flatten() {
+            out += &format!("    {strategy} declined: {why}\n");
+        }
     }
     if !report.patterns.is_empty() {
         let fast = report.patterns.iter().filter(|p| p.is_none()).count();

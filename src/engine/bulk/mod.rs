@@ -33,7 +33,7 @@ use build::{choice_of, displacements, follow, never_ends, rays, rules};
 use smallvec::SmallVec;
 
 use super::choice::{SetCheck, SetWrite, Tail};
-use super::squares::{Squares, on_board};
+use super::squares::{Decline, Squares, on_board};
 use super::walk::{AttackTest, Keep, Shortcut, TooLong, WalkScratch, Walker};
 use crate::core::{self as code, Code, CodeSet, Marks};
 use crate::engine::Meter;
@@ -201,7 +201,7 @@ impl Filter<'_, '_> {
 /// Gives `walker` (or each of its ordered parts) the choice among pieces
 /// its program is, if it is one, to count by square sets.
 pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
-    walker.attach(&|w: &Walker| {
+    walker.attach("choice among pieces", &|w: &Walker| {
         Bulk::of(w, w.program(), width, height)
             .map(|b| std::sync::Arc::new(b) as std::sync::Arc<dyn Shortcut>)
     });
@@ -310,14 +310,14 @@ impl Bulk {
     /// The groups of `walker`'s program (a choice of alternatives from its
     /// start) on boards of `width` by `height`, if one alternative is a
     /// group; the other alternatives go to a walker of their own.
-    pub(super) fn of(walker: &Walker, program: &Program, width: u32, height: u32) -> Option<Bulk> {
+    pub(super) fn of(walker: &Walker, program: &Program, width: u32, height: u32) -> Result<Bulk, Decline> {
         let mut alternatives = Vec::new();
         let mut todo = vec![program.start];
         let mut seen = vec![false; program.insts.len()];
         while let Some(pc) = todo.pop() {
-            let pc = follow(program, pc).ok()?;
+            let pc = follow(program, pc).map_err(|_| Decline::NotAChoiceOfAlternatives)?;
             if std::mem::replace(&mut seen[pc as usize], true) {
-                return None;
+                return Err(Decline::NotAChoiceOfAlternatives);
             }
             match program.insts[pc as usize] {
                 Inst::Split { first, second } if walker.slide_at(pc).is_none() => {
@@ -395,14 +395,14 @@ impl Bulk {
             }
         }
         if groups.is_empty() {
-            return None;
+            return Err(Decline::NoGroup);
         }
         let rest = match rest[..] {
             [] => None,
             _ => {
                 let mut part = program.clone();
                 part.start = choice_of(&mut part, &rest);
-                let mut walker = Walker::new(&part, width, height).ok()?;
+                let mut walker = Walker::new(&part, width, height).map_err(|e| Decline::Rest(Box::new(e)))?;
                 attach(&mut walker, width, height);
                 Some(Box::new(walker))
             }
@@ -421,7 +421,7 @@ impl Bulk {
                 .flat_map(|t| t.options.iter().flatten())
                 .all(|o| o.writes.iter().all(|&(dx, dy, _)| (dx, dy) == (0, 0))),
         });
-        Some(Bulk {
+        Ok(Bulk {
             groups,
             rest,
             class_sets: classes.iter().map(|c| CodeSet::of(c.iter().copied())).collect(),

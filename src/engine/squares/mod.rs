@@ -22,7 +22,9 @@ pub const MAX_SQUARES: u32 = Squares::BITS;
 /// square of any board a square set holds. A change there holds the count.
 pub(crate) const TALLY_BASE: u32 = MAX_SQUARES;
 
-/// Why the bit-parallel engine leaves a program to the backtracker.
+/// Why a strategy declines a program (the square-set strategies, the
+/// walker and the shortcuts attached to it): the program goes on to the
+/// next strategy, and reports name the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Decline {
     /// The backtracker alone was chosen (`--engine backtrack`).
@@ -49,6 +51,32 @@ pub enum Decline {
     /// which the fast strategies, anchoring it at the piece, do not try.
     #[error("a left side's square may hold the piece of interest or something else")]
     PieceOrOther,
+    /// Not a choice of alternatives from its start that square sets can
+    /// follow (a jump back into the choice, an alternative reached twice).
+    #[error("it is not a choice of alternatives from its start")]
+    NotAChoiceOfAlternatives,
+    /// No alternative binds a group of pieces and moves them by rays or by
+    /// rules that square sets run (the choice among pieces).
+    #[error("no alternative moves a group of pieces by rays or rules")]
+    NoGroup,
+    /// Not a choice among pieces each making a first rewrite and then a
+    /// chain of them (the chains).
+    #[error("it is not a choice among pieces each making a chain")]
+    NotChains,
+    /// A rewrite of a chain does not have one alternative with one choice,
+    /// made at the piece of interest.
+    #[error("a rewrite of a chain is not one alternative made at the piece of interest")]
+    ChainRewrite,
+    /// More pieces making chains, or classes of contents their first
+    /// rewrites read, than a search keeps.
+    #[error("more pieces or classes of contents than the chains keep")]
+    TooManyChains,
+    /// Not a placement counted by square sets: the reason.
+    #[error("not a placement counted by square sets ({0})")]
+    NotACountedPlacement(&'static str),
+    /// The walker of the alternatives left to walk declined them.
+    #[error("the rest of the choice cannot be walked: {0}")]
+    Rest(Box<Decline>),
 }
 
 /// Scratch for the square-set strategies: the square sets of the position

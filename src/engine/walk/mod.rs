@@ -45,7 +45,7 @@ use program::{
 };
 use run::{Run, Sink};
 use shapes::{Fan, FanRays, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, UniformFan, keyless_fans};
-pub(crate) use shortcut::{Shortcut, ShortcutScratch};
+pub(crate) use shortcut::{FindShortcut, Shortcut, ShortcutScratch};
 
 /// A search that would pass the question's bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +164,9 @@ pub struct Walker {
     /// The program as a choice among pieces whose moves square sets count
     /// (see [`super::bulk`]), when some are.
     shortcut: Option<Arc<dyn Shortcut>>,
+    /// The strategies that declined the program, named, with the reason
+    /// (the traced plan, the placement count, the shortcuts).
+    declined: Vec<(&'static str, Decline)>,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -648,21 +651,29 @@ impl Walker {
             first_match,
             poi_plans,
             test_plans,
-            choice: crate::engine::choice::compile::traced_plan(program, width, height).ok(),
+            choice: None,
             parts: None,
             entry: None,
             entry_binds: Vec::new(),
             exact_counts: ExactCounts::default(),
             placed: None,
             shortcut: None,
+            declined: Vec::new(),
         };
+        match crate::engine::choice::compile::traced_plan(program, width, height) {
+            Ok(plan) => walker.choice = Some(plan),
+            Err(why) => walker.declined.push(("traced plan", why)),
+        }
         if let Some((plan, binds)) = crate::engine::choice::compile::entry_plan(program, width, height) {
             walker.entry = Some(plan);
             walker.entry_binds = binds;
         }
         let start = crate::engine::choice::compile::follow(program, program.start)?;
         if let Some(p) = walker.placements[start as usize] {
-            walker.placed = PlacedCount::of(program, start, p.code, p.sub);
+            match PlacedCount::of(program, start, p.code, p.sub) {
+                Ok(count) => walker.placed = Some(count),
+                Err(why) => walker.declined.push(("placement count", why)),
+            }
         }
         // An ordered choice and nothing after it: its alternatives apart.
         let mut pc = program.start;
@@ -1020,29 +1031,46 @@ impl Walker {
         &self.prog
     }
 
-    /// Gives this walker, or each of its ordered parts, the shortcut `find`
-    /// finds for it (a strategy above the walker: the choice among pieces of
-    /// [`super::bulk`]), which the walker then defers to.
-    pub(crate) fn attach(&mut self, find: &dyn Fn(&Walker) -> Option<Arc<dyn Shortcut>>) {
+    /// Gives this walker, or each of its ordered parts that has none yet,
+    /// the shortcut `find` finds for it (a strategy above the walker: the
+    /// choice among pieces of [`super::bulk`], the chains), which the walker
+    /// then defers to; where `find` declines, the reason is kept under
+    /// `name` for reports ([`Walker::declined`]).
+    pub(crate) fn attach(&mut self, name: &'static str, find: &FindShortcut<'_>) {
         match &mut self.parts {
             Some(parts) => {
                 for part in parts.iter_mut() {
-                    part.attach(find);
+                    part.attach(name, find);
                 }
                 self.codes = parts.iter().map(|p| p.codes).fold(self.codes, usize::max);
             }
-            None => {
-                if let Some(shortcut) = find(self) {
+            None if self.shortcut.is_none() => match find(self) {
+                Ok(shortcut) => {
                     self.codes = self.codes.max(shortcut.codes());
                     self.shortcut = Some(shortcut);
                 }
-            }
+                Err(why) => self.declined.push((name, why)),
+            },
+            None => {}
         }
     }
 
-    /// Whether a shortcut answers for this walker.
-    pub(crate) fn has_shortcut(&self) -> bool {
-        self.shortcut.is_some()
+    /// The strategies that declined this walker's program, each named,
+    /// with the reason; then its ordered parts' (`part 2: chains`).
+    pub(crate) fn declined(&self) -> Vec<(String, Decline)> {
+        let mut out: Vec<(String, Decline)> = self
+            .declined
+            .iter()
+            .map(|(name, why)| (name.to_string(), why.clone()))
+            .collect();
+        for (i, part) in self.parts.iter().flatten().enumerate() {
+            out.extend(
+                part.declined()
+                    .into_iter()
+                    .map(|(name, why)| (format!("part {}: {name}", i + 1), why)),
+            );
+        }
+        out
     }
 
     /// The program as a choice among pieces each making a chain, if it is one.

@@ -70,6 +70,11 @@ pub(crate) trait Shortcut: std::fmt::Debug + Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
+/// A strategy's constructor as the walker calls it ([`Walker::attach`](super::Walker::attach)):
+/// the shortcut it builds for a walker's program, or why it declines.
+pub(crate) type FindShortcut<'a> =
+    dyn Fn(&super::Walker) -> Result<std::sync::Arc<dyn Shortcut>, crate::engine::squares::Decline> + 'a;
+
 /// The buffers of a [`Shortcut`] that makes moves on a board of its own
 /// ([`crate::engine::chain`]), kept between searches.
 #[derive(Clone, Debug, Default)]
