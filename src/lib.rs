@@ -14,7 +14,7 @@
 //! 4. [`program`]: the core IR compiled to a matcher program.
 //! 5. [`engine`]: positions, and the strategies that run a game's programs
 //!    on them (square sets, the walker, the backtracker as the reference),
-//!    chosen per program behind the [`engine::Engine`] trait.
+//!    chosen per program by the [`engine::Engine`].
 //! 6. [`game`]: a playable game: state made and taken back, legality and
 //!    turn policies, outcomes, perft, FEN, SAN and PGN.
 //! 7. [`ai`]: a player for any game; [`session`]: a game in progress.

@@ -43,7 +43,7 @@ pub(crate) use hash::mix as mix_key;
 pub(crate) use position::{CellWrite, Version};
 pub use position::{Changes, DiagramError, Position};
 pub(crate) use reach::{move_offsets, placements};
-pub use strategy::{EngineChoice, EngineReport, Meta, UnknownEngine};
+pub use strategy::{Engine, EngineChoice, EngineReport, UnknownEngine};
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -101,109 +101,6 @@ impl<S> Default for MoveIdentity<S> {
             became: None,
         }
     }
-}
-
-/// The moves of every side of a game, prepared for its board, and the
-/// searches the game layer runs with them. `attacked` means "a side other
-/// than the owner of the piece of interest (or, for a piece no side owns,
-/// than the side searching) has a move that changes its square".
-pub trait Engine: Send + Sync + std::fmt::Debug {
-    /// How many sides the engine was prepared with.
-    fn sides(&self) -> usize;
-
-    /// The moves of `side`, as compiled.
-    fn program(&self, side: usize) -> &Program;
-
-    /// Calls `found` with each move of `side` on `position`, each once (two
-    /// results are one move when they have the same changes and the same
-    /// [`Successor::poi_from`], [`Successor::poi_to`] and [`Successor::became`]), in a deterministic order, until it says to stop. With
-    /// `safe`, only the moves after which no square holding one of the side's
-    /// protected pieces (see [`Side`]) can be changed by another side's move.
-    fn each_move(
-        &self,
-        side: usize,
-        position: &Position,
-        safe: bool,
-        cache: &mut Cache,
-        limits: &Limits,
-        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Result<(), EngineError>;
-
-    /// How many moves [`Engine::each_move`] would give (the count perft
-    /// takes at its last ply), without building them where the engine can.
-    fn count_moves(
-        &self,
-        side: usize,
-        position: &Position,
-        safe: bool,
-        cache: &mut Cache,
-        limits: &Limits,
-    ) -> Result<u64, EngineError> {
-        count_each(|found| self.each_move(side, position, safe, cache, limits, found))
-    }
-
-    /// Whether pattern `pattern` (one of those the engine was prepared with),
-    /// run for `side`, has a result on `position`.
-    fn pattern_holds(
-        &self,
-        pattern: usize,
-        side: usize,
-        position: &Position,
-        cache: &mut Cache,
-        limits: &Limits,
-    ) -> Result<bool, EngineError> {
-        self.has_result(self.pattern(pattern), side, position, cache, limits)
-    }
-
-    /// Pattern `pattern`, as compiled.
-    fn pattern(&self, pattern: usize) -> &Program;
-
-    /// A perft counter on square sets alone ([`SetPerft`]), when on
-    /// `position`'s board every side's moves (kept `safe` or not, as
-    /// [`Engine::each_move`]) and every pattern of `ends` (per side: the
-    /// patterns that end the game when that side is to move) run as
-    /// choices of rewrites; else none (the default).
-    fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
-        let _ = (position, safe, ends);
-        None
-    }
-
-    /// Which engine runs each program.
-    fn report(&self) -> EngineReport;
-
-    /// Whether `program`, run for `side`, has a result on `position`.
-    fn has_result(
-        &self,
-        program: &Program,
-        side: usize,
-        position: &Position,
-        cache: &mut Cache,
-        limits: &Limits,
-    ) -> Result<bool, EngineError>;
-
-    /// Calls `found` with each result of `program` (a move compiled for
-    /// this game's board), run for `side` on `position` with the game's
-    /// `attacked` test, until it says to stop: how a part of a side's moves
-    /// is tried alone (`chessalg explain`).
-    fn each_result(
-        &self,
-        program: &Program,
-        side: usize,
-        position: &Position,
-        cache: &mut Cache,
-        limits: &Limits,
-        found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Result<(), EngineError>;
-
-    /// Whether a side other than `side` has a move that changes square `at`.
-    fn can_change(
-        &self,
-        side: usize,
-        position: &Position,
-        at: Coord,
-        cache: &mut Cache,
-        limits: &Limits,
-    ) -> Result<bool, EngineError>;
 }
 
 /// One side of a game as the engine sees it.
@@ -267,8 +164,8 @@ pub fn prepare(
     width: u32,
     height: u32,
     choice: EngineChoice,
-) -> Box<dyn Engine> {
-    Box::new(Meta::new(sides, patterns, width, height, choice))
+) -> Engine {
+    Engine::new(sides, patterns, width, height, choice)
 }
 
 /// Scratch space for the engines' searches, reusable across programs and

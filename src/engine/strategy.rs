@@ -30,9 +30,7 @@ use super::legal::Walkers;
 use super::scratch::FastScratch;
 use super::squares::{Decline, Unmet};
 use super::walk::{TooLong, Walker, cells_and_tallies};
-use super::{
-    Cache, Engine, EngineError, Limits, Meter, Position, Roles, SetPerft, Side, Successor, count_each,
-};
+use super::{Cache, EngineError, Limits, Meter, Position, Roles, SetPerft, Side, Successor, count_each};
 use crate::core::Coord;
 use crate::program::Program;
 
@@ -98,10 +96,14 @@ impl EngineReport {
     }
 }
 
-/// The engine of one game: the backtracker for every program, and a
-/// bit-parallel plan for those that have one.
+/// The moves of every side of a game, prepared for its board, and the
+/// searches the game layer runs with them. `attacked` means "a side other
+/// than the owner of the piece of interest (or, for a piece no side owns,
+/// than the side searching) has a move that changes its square".
+/// Each program runs on the first strategy that takes it (see the module
+/// docs); the backtracker runs every program the others do not.
 #[derive(Debug)]
-pub struct Meta {
+pub struct Engine {
     backtracker: Backtracker,
     patterns: Vec<Program>,
     /// Per side: its moves' plan, or why it has none.
@@ -129,7 +131,7 @@ enum Route<'m> {
     Backtrack,
 }
 
-impl Meta {
+impl Engine {
     /// Prepares the sides' moves and the patterns for boards at most `width`
     /// by `height`, with the engines `choice` allows.
     pub fn new(
@@ -138,7 +140,7 @@ impl Meta {
         width: u32,
         height: u32,
         choice: EngineChoice,
-    ) -> Meta {
+    ) -> Engine {
         let plan = |p: &Program| match choice {
             EngineChoice::Backtrack => Err(Decline::NotChosen),
             EngineChoice::Fast => prepare(p, width, height),
@@ -157,7 +159,7 @@ impl Meta {
         let all_walk = side_plans
             .iter()
             .all(|p: &Result<FastProgram, Decline>| p.as_ref().ok().and_then(FastProgram::walker).is_some());
-        Meta {
+        Engine {
             backtracker: Backtracker::new(sides, width, height),
             patterns,
             side_plans,
@@ -205,20 +207,28 @@ impl Meta {
     }
 }
 
-impl Engine for Meta {
-    fn sides(&self) -> usize {
+impl Engine {
+    /// How many sides the engine was prepared with.
+    pub fn sides(&self) -> usize {
         self.side_plans.len()
     }
 
-    fn program(&self, side: usize) -> &Program {
+    /// The moves of `side`, as compiled.
+    pub fn program(&self, side: usize) -> &Program {
         self.backtracker.program(side)
     }
 
-    fn pattern(&self, pattern: usize) -> &Program {
+    /// Pattern `pattern`, as compiled.
+    pub fn pattern(&self, pattern: usize) -> &Program {
         &self.patterns[pattern]
     }
 
-    fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
+    /// A perft counter on square sets alone ([`SetPerft`]), when on
+    /// `position`'s board every side's moves (kept `safe` or not, as
+    /// [`Engine::each_move`]) and every pattern of `ends` (per side: the
+    /// patterns that end the game when that side is to move) run as
+    /// choices of rewrites; else none (the default).
+    pub fn set_perft(&self, position: &Position, safe: bool, ends: &[Vec<usize>]) -> Option<SetPerft<'_>> {
         let moves = (0..self.sides())
             .map(|side| match self.route(side, position, safe) {
                 Route::Choice(p) => Some(p),
@@ -246,7 +256,8 @@ impl Engine for Meta {
         SetPerft::new(moves, patterns, ends).filter(|k| k.fits(position))
     }
 
-    fn report(&self) -> EngineReport {
+    /// Which engine runs each program.
+    pub fn report(&self) -> EngineReport {
         let why = |p: &Result<FastProgram, Decline>| p.as_ref().err().map(|d| d.to_string());
         EngineReport {
             sides: self.side_plans.iter().map(why).collect(),
@@ -260,7 +271,12 @@ impl Engine for Meta {
         }
     }
 
-    fn each_move(
+    /// Calls `found` with each move of `side` on `position`, each once (two
+    /// results are one move when they have the same changes and the same
+    /// [`Successor::poi_from`], [`Successor::poi_to`] and [`Successor::became`]), in a deterministic order, until it says to stop. With
+    /// `safe`, only the moves after which no square holding one of the side's
+    /// protected pieces (see [`Side`]) can be changed by another side's move.
+    pub fn each_move(
         &self,
         side: usize,
         position: &Position,
@@ -288,7 +304,9 @@ impl Engine for Meta {
         }
     }
 
-    fn count_moves(
+    /// How many moves [`Engine::each_move`] would give (the count perft
+    /// takes at its last ply), without building them where the engine can.
+    pub fn count_moves(
         &self,
         side: usize,
         position: &Position,
@@ -314,7 +332,9 @@ impl Engine for Meta {
         }
     }
 
-    fn pattern_holds(
+    /// Whether pattern `pattern` (one of those the engine was prepared with),
+    /// run for `side`, has a result on `position`.
+    pub fn pattern_holds(
         &self,
         pattern: usize,
         side: usize,
@@ -345,7 +365,8 @@ impl Engine for Meta {
         })
     }
 
-    fn has_result(
+    /// Whether `program`, run for `side`, has a result on `position`.
+    pub fn has_result(
         &self,
         program: &Program,
         side: usize,
@@ -359,7 +380,11 @@ impl Engine for Meta {
         })
     }
 
-    fn each_result(
+    /// Calls `found` with each result of `program` (a move compiled for
+    /// this game's board), run for `side` on `position` with the game's
+    /// `attacked` test, until it says to stop: how a part of a side's moves
+    /// is tried alone (`chessalg explain`).
+    pub fn each_result(
         &self,
         program: &Program,
         side: usize,
@@ -374,7 +399,8 @@ impl Engine for Meta {
         })
     }
 
-    fn can_change(
+    /// Whether a side other than `side` has a move that changes square `at`.
+    pub fn can_change(
         &self,
         side: usize,
         position: &Position,

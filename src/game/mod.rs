@@ -317,8 +317,10 @@ pub struct Game {
     /// Owner, FEN letter, value and royalty per piece.
     info: Vec<PieceInfo>,
     expiring: Marks,
-    /// Every player's moves, prepared for the board.
-    engine: Box<dyn Engine>,
+    /// Every player's moves, prepared for the board (boxed: held inline,
+    /// its size pushes the game's other fields apart, and checkers' perft
+    /// ran 4% slower).
+    engine: Box<Engine>,
     /// Which moves are legal.
     legality: Legality,
     /// How the turn passes.
@@ -464,7 +466,7 @@ impl Game {
                 name: rule.name.as_deref().map(Into::into),
             });
         }
-        let engine = engine::prepare(sides, patterns, frame.files, frame.ranks, choice);
+        let engine = Box::new(engine::prepare(sides, patterns, frame.files, frame.ranks, choice));
         let squares: Vec<(Coord, Content)> = spec
             .board
             .iter()

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn has_result(engine: &dyn Engine, f: &Fixture, expr: &str, side: usize, board: &str) -> bool {
+fn has_result(engine: &Engine, f: &Fixture, expr: &str, side: usize, board: &str) -> bool {
     engine
         .has_result(
             &f.program(expr),
@@ -21,15 +21,15 @@ fn the_king_is_attacked_only_where_a_black_move_changes_its_square() {
     let attacked = "%♔: attacked";
     // A black rook down an open file.
     let open = "♜....\n.....\n.....\n.....\n♔....\n";
-    assert!(has_result(&*e, &f, attacked, WHITE, open));
-    assert!(!has_result(&*e, &f, "%♔: !{attacked}", WHITE, open));
+    assert!(has_result(&e, &f, attacked, WHITE, open));
+    assert!(!has_result(&e, &f, "%♔: !{attacked}", WHITE, open));
     // A white pawn between them.
     let blocked = "♜....\n.....\n♙....\n.....\n♔....\n";
-    assert!(!has_result(&*e, &f, attacked, WHITE, blocked));
-    assert!(has_result(&*e, &f, "%♔: !{attacked}", WHITE, blocked));
+    assert!(!has_result(&e, &f, attacked, WHITE, blocked));
+    assert!(has_result(&e, &f, "%♔: !{attacked}", WHITE, blocked));
     // A rook on the next file.
     assert!(!has_result(
-        &*e,
+        &e,
         &f,
         attacked,
         WHITE,
@@ -37,7 +37,7 @@ fn the_king_is_attacked_only_where_a_black_move_changes_its_square() {
     ));
     // A black king beside it.
     assert!(has_result(
-        &*e,
+        &e,
         &f,
         attacked,
         WHITE,
@@ -73,7 +73,7 @@ fn attacked_is_asked_of_the_board_as_the_move_left_it() {
     // reaches b1 through c1, which the king has left.
     let board = ".....\n.....\n.....\n.....\n..♔.♜\n";
     assert!(has_result(
-        &*e,
+        &e,
         &f,
         "%♔: (l. + % -> l% + .) attacked",
         WHITE,
@@ -81,7 +81,7 @@ fn attacked_is_asked_of_the_board_as_the_move_left_it() {
     ));
     // Stepping up to c2 leaves the rook's lines.
     assert!(!has_result(
-        &*e,
+        &e,
         &f,
         "%♔: (% + u. -> . + u%) attacked",
         WHITE,
@@ -96,11 +96,11 @@ fn attacked_asks_the_players_other_than_the_owner_whoever_searches() {
     // The white king is attacked when black can change its square, asked in
     // white's search or in black's: the owner's own moves never count.
     let free = ".....\n.....\n.....\n♙♙...\n♔....\n";
-    assert!(!has_result(&*e, &f, "%♔: attacked", BLACK, free));
-    assert!(!has_result(&*e, &f, "%♔: attacked", WHITE, free));
+    assert!(!has_result(&e, &f, "%♔: attacked", BLACK, free));
+    assert!(!has_result(&e, &f, "%♔: attacked", WHITE, free));
     let checked = "♜....\n.....\n.....\n.♙...\n♔....\n";
-    assert!(has_result(&*e, &f, "%♔: attacked", BLACK, checked));
-    assert!(has_result(&*e, &f, "%♔: attacked", WHITE, checked));
+    assert!(has_result(&e, &f, "%♔: attacked", BLACK, checked));
+    assert!(has_result(&e, &f, "%♔: attacked", WHITE, checked));
 }
 
 // ---- can_change ----------------------------------------------------------
@@ -119,7 +119,7 @@ fn a_move_of_two_pieces_in_turn_changes_what_either_changes() {
         let e = f.engine_on("white_moves", black, 5, 5, choice);
         for at in ["a5", "a4", "e5", "e4", "b4", "d4", "a3"] {
             assert_eq!(
-                can_change(&*e, WHITE, &board, at),
+                can_change(&e, WHITE, &board, at),
                 changed.contains(&sq(at)),
                 "{choice}: {at}"
             );
@@ -133,25 +133,25 @@ fn a_black_rook_changes_the_squares_along_its_open_lines() {
     let e = f.engine(5, 5);
     let open = f.board("♜....\n.....\n.....\n.....\n....♖\n");
     for at in ["a1", "a2", "a3", "a4", "a5", "b5", "e5"] {
-        assert!(can_change(&*e, WHITE, &open, at), "{at}");
+        assert!(can_change(&e, WHITE, &open, at), "{at}");
     }
     for at in ["b1", "b4", "c3", "e4"] {
-        assert!(!can_change(&*e, WHITE, &open, at), "{at}");
+        assert!(!can_change(&e, WHITE, &open, at), "{at}");
     }
     // e3 only the white rook reaches: black cannot change it, white can.
-    assert!(!can_change(&*e, WHITE, &open, "e3"));
-    assert!(can_change(&*e, BLACK, &open, "e3"));
-    assert!(!can_change(&*e, BLACK, &open, "a4"));
+    assert!(!can_change(&e, WHITE, &open, "e3"));
+    assert!(can_change(&e, BLACK, &open, "e3"));
+    assert!(!can_change(&e, BLACK, &open, "a4"));
     // A white pawn on a3: the rook takes it, and goes no further.
     let blocked = f.board("♜....\n.....\n♙....\n.....\n....♖\n");
-    assert!(can_change(&*e, WHITE, &blocked, "a4"));
-    assert!(can_change(&*e, WHITE, &blocked, "a3"));
-    assert!(!can_change(&*e, WHITE, &blocked, "a2"));
-    assert!(!can_change(&*e, WHITE, &blocked, "a1"));
+    assert!(can_change(&e, WHITE, &blocked, "a4"));
+    assert!(can_change(&e, WHITE, &blocked, "a3"));
+    assert!(!can_change(&e, WHITE, &blocked, "a2"));
+    assert!(!can_change(&e, WHITE, &blocked, "a1"));
     // A black piece in the way: the rook stops before it.
     let own = f.board("♜....\n.....\n♚....\n.....\n....♖\n");
-    assert!(!can_change(&*e, WHITE, &own, "a1"));
-    assert!(can_change(&*e, WHITE, &own, "a2"));
+    assert!(!can_change(&e, WHITE, &own, "a1"));
+    assert!(can_change(&e, WHITE, &own, "a2"));
 }
 
 #[test]
@@ -170,11 +170,11 @@ fn can_change_does_not_depend_on_how_far_the_pieces_are() {
         rows[5 - rank][0] = '.';
         let without: String = rows.iter().map(|r| r.iter().collect::<String>() + "\n").collect();
         assert!(
-            can_change(&*e, WHITE, &f.board(&with), "a1"),
+            can_change(&e, WHITE, &f.board(&with), "a1"),
             "rook on a{rank}:\n{with}"
         );
         assert!(
-            !can_change(&*e, WHITE, &f.board(&without), "a1"),
+            !can_change(&e, WHITE, &f.board(&without), "a1"),
             "no rook:\n{without}"
         );
     }
@@ -220,11 +220,11 @@ fn a_king_may_not_step_onto_a_rooks_line() {
     let e = f.engine(5, 5);
     let position = f.board("...♜.\n.....\n.....\n.....\n..♔..\n");
     assert_eq!(
-        sorted(moves(&*e, WHITE, &position, false)),
+        sorted(moves(&e, WHITE, &position, false)),
         ["c1-b1", "c1-b2", "c1-c2", "c1-d1", "c1-d2"]
     );
     assert_eq!(
-        sorted(moves(&*e, WHITE, &position, true)),
+        sorted(moves(&e, WHITE, &position, true)),
         ["c1-b1", "c1-b2", "c1-c2"]
     );
 }
@@ -235,13 +235,13 @@ fn a_pinned_rook_stays_on_the_line() {
     let e = f.engine(5, 5);
     let position = f.board("♜....\n.....\n♖....\n.....\n♔....\n");
     assert_eq!(
-        sorted(moves(&*e, WHITE, &position, false)),
+        sorted(moves(&e, WHITE, &position, false)),
         [
             "a1-a2", "a1-b1", "a1-b2", "a3-a2", "a3-a4", "a3-a5", "a3-b3", "a3-c3", "a3-d3", "a3-e3"
         ]
     );
     assert_eq!(
-        sorted(moves(&*e, WHITE, &position, true)),
+        sorted(moves(&e, WHITE, &position, true)),
         ["a1-a2", "a1-b1", "a1-b2", "a3-a2", "a3-a4", "a3-a5"]
     );
 }
@@ -251,10 +251,10 @@ fn a_king_takes_an_unprotected_rook_but_not_a_protected_one() {
     let f = Fixture::new();
     let e = f.engine(5, 5);
     let protected = f.board("...♜.\n.....\n.....\n...♜.\n..♔..\n");
-    assert_eq!(moves(&*e, WHITE, &protected, true), ["c1-b1"]);
+    assert_eq!(moves(&e, WHITE, &protected, true), ["c1-b1"]);
     let alone = f.board(".....\n.....\n.....\n...♜.\n..♔..\n");
-    assert_eq!(sorted(moves(&*e, WHITE, &alone, true)), ["c1-b1", "c1-d2"]);
-    assert_eq!(moves(&*e, WHITE, &alone, false).len(), 5);
+    assert_eq!(sorted(moves(&e, WHITE, &alone, true)), ["c1-b1", "c1-d2"]);
+    assert_eq!(moves(&e, WHITE, &alone, false).len(), 5);
 }
 
 #[test]
@@ -264,10 +264,10 @@ fn safe_moves_of_black_protect_the_black_king() {
     // The mirror of the pinned rook, for black.
     let position = f.board("♚....\n.....\n♜....\n.....\n♖....\n");
     assert_eq!(
-        sorted(moves(&*e, BLACK, &position, true)),
+        sorted(moves(&e, BLACK, &position, true)),
         ["a3-a1", "a3-a2", "a3-a4", "a5-a4", "a5-b4", "a5-b5"]
     );
-    assert_eq!(moves(&*e, BLACK, &position, false).len(), 10);
+    assert_eq!(moves(&e, BLACK, &position, false).len(), 10);
 }
 
 #[test]
@@ -277,16 +277,16 @@ fn each_move_lists_each_position_once_in_a_fixed_order() {
     for board in BOARDS {
         let position = f.board(board);
         for safe in [false, true] {
-            let first = moves(&*e, WHITE, &position, safe);
-            assert_eq!(first, moves(&*e, WHITE, &position, safe), "{board}");
-            let positions = move_positions(&*e, WHITE, &position, safe);
+            let first = moves(&e, WHITE, &position, safe);
+            assert_eq!(first, moves(&e, WHITE, &position, safe), "{board}");
+            let positions = move_positions(&e, WHITE, &position, safe);
             let distinct: BTreeSet<String> = positions.iter().map(|p| f.diagram(p)).collect();
             assert_eq!(distinct.len(), positions.len(), "{board}");
         }
         // The safe moves are some of the moves.
-        let all = move_positions(&*e, WHITE, &position, false);
+        let all = move_positions(&e, WHITE, &position, false);
         assert!(
-            move_positions(&*e, WHITE, &position, true)
+            move_positions(&e, WHITE, &position, true)
                 .iter()
                 .all(|p| all.contains(p))
         );
@@ -371,7 +371,7 @@ fn a_move_that_tests_attacked_is_listed_only_where_the_test_passes() {
     for (w, h) in [(5, 5), (3, 3)] {
         let e = f.engine_with(white, "black_moves", w, h);
         let castles = |board: &str, safe: bool| {
-            moves(&*e, WHITE, &f.board(board), safe)
+            moves(&e, WHITE, &f.board(board), safe)
                 .iter()
                 .filter(|m| *m == "a1-c1")
                 .count()
@@ -403,32 +403,32 @@ fn a_distant_rook_is_seen_on_a_board_larger_than_prepared() {
     // Prepared for 3x3; the rook is four squares from the king.
     let e = f.engine(3, 3);
     let position = f.board("♜....\n.....\n.....\n.....\n.♔...\n");
-    assert!(can_change(&*e, WHITE, &position, "a1"));
-    assert!(!can_change(&*e, WHITE, &position, "b1"));
+    assert!(can_change(&e, WHITE, &position, "a1"));
+    assert!(!can_change(&e, WHITE, &position, "b1"));
     assert_eq!(
-        sorted(moves(&*e, WHITE, &position, true)),
+        sorted(moves(&e, WHITE, &position, true)),
         ["b1-b2", "b1-c1", "b1-c2"]
     );
     let far = f.board("....♜\n.....\n.....\n.....\n♔....\n");
-    assert!(can_change(&*e, WHITE, &far, "a5"));
-    assert!(can_change(&*e, WHITE, &far, "e1"));
+    assert!(can_change(&e, WHITE, &far, "a5"));
+    assert!(can_change(&e, WHITE, &far, "e1"));
     // The king walks four squares, to e1, under the rook.
     let walk = "%♔: (% + r. -> . + r%){4} attacked";
     assert!(has_result(
-        &*e,
+        &e,
         &f,
         walk,
         WHITE,
         "....♜\n.....\n.....\n.....\n♔....\n"
     ));
     assert!(!has_result(
-        &*e,
+        &e,
         &f,
         walk,
         WHITE,
         "...♜.\n.....\n.....\n.....\n♔....\n"
     ));
-    assert_eq!(sorted(moves(&*e, WHITE, &far, true)), ["a1-a2", "a1-b1", "a1-b2"]);
+    assert_eq!(sorted(moves(&e, WHITE, &far, true)), ["a1-a2", "a1-b1", "a1-b2"]);
 }
 
 #[test]
@@ -453,16 +453,16 @@ fn an_engine_prepared_too_small_answers_as_one_prepared_right() {
                 }
                 for safe in [false, true] {
                     assert_eq!(
-                        move_positions(&*other, side, &position, safe),
-                        move_positions(&*right, side, &position, safe),
+                        move_positions(&other, side, &position, safe),
+                        move_positions(&right, side, &position, safe),
                         "{pw}x{ph}, side {side}, safe {safe} on\n{board}"
                     );
                 }
-                let has = |e: &dyn Engine| {
+                let has = |e: &Engine| {
                     e.has_result(&attacked, side, &position, &mut Cache::new(), &Limits::default())
                         .unwrap()
                 };
-                assert_eq!(has(&*other), has(&*right), "{pw}x{ph}, side {side} on\n{board}");
+                assert_eq!(has(&other), has(&right), "{pw}x{ph}, side {side} on\n{board}");
             }
         }
     }

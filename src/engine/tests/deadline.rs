@@ -12,7 +12,7 @@ use crate::engine::{CLOCK_EVERY, Meter, QUESTION_COST};
 /// and not, their counts, the patterns, `can_change` on every square) with
 /// `cache`: the moves as their changes, the rest as they are.
 fn answers(
-    engine: &dyn Engine,
+    engine: &Engine,
     position: &Position,
     patterns: usize,
     cache: &mut Cache,
@@ -52,7 +52,7 @@ fn answers(
 /// The engines the tests ask, with how many patterns each has: the
 /// walker (rooks, kings and a pawn, protecting the kings), a choice of
 /// rewrites (placements) with patterns, and each on the backtracker alone.
-fn engines(f: &Fixture) -> Vec<(Box<dyn Engine>, usize, &'static str)> {
+fn engines(f: &Fixture) -> Vec<(Engine, usize, &'static str)> {
     let placements = |choice| {
         let side = |moves| Side {
             moves: f.program(moves),
@@ -88,7 +88,7 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
     assert_eq!(engines[0].0.report().fast_share(), (2, 2));
     assert_eq!(engines[1].0.report().fast_share(), (4, 4));
     for (engine, patterns, what) in &engines {
-        let before = answers(engine.as_ref(), &position, *patterns, &mut Cache::new()).unwrap();
+        let before = answers(engine, &position, *patterns, &mut Cache::new()).unwrap();
         let mut cache = Cache::new();
         let now = Instant::now();
         cache.set_deadline(Some(now));
@@ -146,7 +146,7 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
         // start; without the deadline, and with one far off, the cache
         // answers as a new one does.
         assert_eq!(
-            answers(engine.as_ref(), &position, *patterns, &mut cache),
+            answers(engine, &position, *patterns, &mut cache),
             Err(EngineError::OutOfTime)
         );
         assert_eq!(
@@ -155,13 +155,13 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
         );
         cache.set_deadline(None);
         assert_eq!(
-            answers(engine.as_ref(), &position, *patterns, &mut cache).unwrap(),
+            answers(engine, &position, *patterns, &mut cache).unwrap(),
             before,
             "{what}"
         );
         cache.set_deadline(Some(Instant::now() + Duration::from_secs(3600)));
         assert_eq!(
-            answers(engine.as_ref(), &position, *patterns, &mut cache).unwrap(),
+            answers(engine, &position, *patterns, &mut cache).unwrap(),
             before,
             "{what}"
         );

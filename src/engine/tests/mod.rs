@@ -77,7 +77,7 @@ impl Fixture {
 
     /// The fixture's moves, unprotected, with `patterns` as the game's
     /// patterns, prepared for boards of 4 by 4.
-    fn patterns_on(&self, patterns: &[&str], choice: engine::EngineChoice) -> Box<dyn Engine> {
+    fn patterns_on(&self, patterns: &[&str], choice: engine::EngineChoice) -> Engine {
         let side = |moves| Side {
             moves: self.program(moves),
             protected: vec![],
@@ -90,12 +90,12 @@ impl Fixture {
 
     /// White (`white_moves`, protecting ♔) and black (`black_moves`,
     /// protecting ♚), prepared for boards at most `width` by `height`.
-    fn engine(&self, width: u32, height: u32) -> Box<dyn Engine> {
+    fn engine(&self, width: u32, height: u32) -> Engine {
         self.engine_with("white_moves", "black_moves", width, height)
     }
 
     /// White moving by `white`, black by `black`, kings protected.
-    fn engine_with(&self, white: &str, black: &str, width: u32, height: u32) -> Box<dyn Engine> {
+    fn engine_with(&self, white: &str, black: &str, width: u32, height: u32) -> Engine {
         self.engine_on(white, black, width, height, engine::EngineChoice::default())
     }
 
@@ -107,7 +107,7 @@ impl Fixture {
         width: u32,
         height: u32,
         choice: engine::EngineChoice,
-    ) -> Box<dyn Engine> {
+    ) -> Engine {
         let sides = vec![
             Side {
                 moves: self.program(white),
@@ -159,7 +159,7 @@ fn seen(o: &Successor<'_>) -> Seen {
 
 /// Calls `f` with every move of `side` (`safe` or not), in the order found.
 fn each_move(
-    engine: &dyn Engine,
+    engine: &Engine,
     side: usize,
     position: &Position,
     safe: bool,
@@ -181,7 +181,7 @@ fn each_move(
 }
 
 /// Every move of `side` (`safe` or not) as `from-to` names, in the order found.
-fn moves(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> Vec<String> {
+fn moves(engine: &Engine, side: usize, position: &Position, safe: bool) -> Vec<String> {
     let mut out = Vec::new();
     each_move(engine, side, position, safe, |o| {
         out.push(format!(
@@ -194,7 +194,7 @@ fn moves(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> V
 }
 
 /// Every move of `side` as the resulting positions, sorted.
-fn move_positions(engine: &dyn Engine, side: usize, position: &Position, safe: bool) -> Vec<Position> {
+fn move_positions(engine: &Engine, side: usize, position: &Position, safe: bool) -> Vec<Position> {
     let mut out = Vec::new();
     each_move(engine, side, position, safe, |o| {
         out.push(position.with_changes(o.changes))
@@ -208,7 +208,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
     v
 }
 
-fn can_change(engine: &dyn Engine, side: usize, position: &Position, at: &str) -> bool {
+fn can_change(engine: &Engine, side: usize, position: &Position, at: &str) -> bool {
     engine
         .can_change(side, position, sq(at), &mut Cache::new(), &Limits::default())
         .unwrap()

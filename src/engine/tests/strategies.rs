@@ -83,13 +83,13 @@ fn safe_moves_and_can_change_agree_with_their_definitions_on_many_boards() {
         for side in [WHITE, BLACK] {
             let want_safe = safe_by_definition(&f, side, &position);
             let want_changed = changed_squares(&programs[1 - side], &position);
-            if want_safe.len() < move_positions(&*engines[1].1, side, &position, false).len() {
+            if want_safe.len() < move_positions(&engines[1].1, side, &position, false).len() {
                 restricted += 1;
             }
             changeable += want_changed.len();
             for ((pw, ph), e) in &engines {
                 assert_eq!(
-                    move_positions(&**e, side, &position, true),
+                    move_positions(e, side, &position, true),
                     want_safe,
                     "safe moves, prepared {pw}x{ph}, side {side} on\n{board}"
                 );
@@ -233,7 +233,7 @@ fn a_count_that_meets_one_result_twice_counts_it_once() {
             let n = engine
                 .count_moves(0, &position, false, &mut cache, &Limits::default())
                 .unwrap();
-            let listed = move_positions(&*engine, 0, &position, false);
+            let listed = move_positions(&engine, 0, &position, false);
             assert_eq!(n, listed.len() as u64, "{white}");
             assert_eq!(n, if white.contains("r.") { 1 } else { 2 }, "{white}");
         }
@@ -292,13 +292,13 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         let mut moved = 0;
         for _ in 0..300 {
             let position = f.board(&boards.board(5, 5));
-            let found = |engine: &dyn Engine| {
+            let found = |engine: &Engine| {
                 let mut out = Vec::new();
                 each_move(engine, WHITE, &position, false, |o| out.push(seen(o)));
                 out.sort_by_key(|s| format!("{s:?}"));
                 out
             };
-            let (a, b) = (found(&*fast), found(&*reference));
+            let (a, b) = (found(&fast), found(&reference));
             assert_eq!(a, b, "{white} on\n{}", f.diagram(&position));
             let n = fast
                 .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
@@ -330,11 +330,11 @@ fn tests_of_pieces_and_patterns_answer_alike_on_both_engines() {
         let position = f.board(&boards.board(4, 4));
         for (i, held) in held.iter_mut().enumerate() {
             let ask =
-                |e: &dyn Engine| e.pattern_holds(i, WHITE, &position, &mut Cache::new(), &Limits::default());
-            let answer = ask(&*fast).unwrap();
+                |e: &Engine| e.pattern_holds(i, WHITE, &position, &mut Cache::new(), &Limits::default());
+            let answer = ask(&fast).unwrap();
             assert_eq!(
                 answer,
-                ask(&*reference).unwrap(),
+                ask(&reference).unwrap(),
                 "{} on\n{}",
                 patterns[i],
                 f.diagram(&position)
@@ -428,7 +428,7 @@ fn a_fan_of_arrows_counts_what_the_walk_lists() {
         let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Backtrack);
         for board in boards {
             let position = f.board(board);
-            let listed = move_positions(&*reference, WHITE, &position, false);
+            let listed = move_positions(&reference, WHITE, &position, false);
             for _ in 0..2 {
                 let n = fast
                     .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
@@ -459,7 +459,7 @@ fn a_fan_counted_on_square_sets_agrees_with_the_walk_on_crowded_boards_with_hole
     for _ in 0..300 {
         let board = crowded(&mut boards, 6, 6, &['♖', '♖', '♜']);
         let position = f.board(&with_holes(&mut boards, &board, 5));
-        let listed = move_positions(&*reference, WHITE, &position, false);
+        let listed = move_positions(&reference, WHITE, &position, false);
         let n = fast
             .count_moves(WHITE, &position, false, &mut Cache::new(), &Limits::default())
             .unwrap();
@@ -480,8 +480,8 @@ fn a_count_of_safe_moves_tests_a_move_that_puts_another_sides_piece_near_the_kin
     let position = f.board(board);
     for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
         let e = f.engine_on(white, "black_moves", 5, 5, choice);
-        assert_eq!(move_positions(&*e, WHITE, &position, false).len(), 2);
-        assert!(move_positions(&*e, WHITE, &position, true).is_empty());
+        assert_eq!(move_positions(&e, WHITE, &position, false).len(), 2);
+        assert!(move_positions(&e, WHITE, &position, true).is_empty());
         let n = e
             .count_moves(WHITE, &position, true, &mut Cache::new(), &Limits::default())
             .unwrap();
@@ -498,7 +498,7 @@ fn a_count_of_safe_moves_tests_a_move_that_changes_nothing() {
     let position = f.board(board);
     for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
         let e = f.engine_on(white, "black_moves", 5, 5, choice);
-        let safe = move_positions(&*e, WHITE, &position, true).len();
+        let safe = move_positions(&e, WHITE, &position, true).len();
         assert_eq!(safe, 0, "{choice:?}");
         let n = e
             .count_moves(WHITE, &position, true, &mut Cache::new(), &Limits::default())
@@ -572,7 +572,7 @@ fn chains_of_jumps_agree_on_both_engines() {
         for _ in 0..300 {
             let position = f.board(&crowded(&mut boards, 6, 6, &['♜', '♜', '♖', '♙']));
             for safe in [false, true] {
-                let found = |engine: &dyn Engine| {
+                let found = |engine: &Engine| {
                     let mut cache = Cache::new();
                     cache.trace_paths(true);
                     let mut out = Vec::new();
@@ -585,9 +585,9 @@ fn chains_of_jumps_agree_on_both_engines() {
                     out.sort_by_key(|s| format!("{s:?}"));
                     out
                 };
-                let (a, b) = (found(&*fast), found(&*reference));
+                let (a, b) = (found(&fast), found(&reference));
                 assert_eq!(a, b, "{white} (safe: {safe}) on\n{}", f.diagram(&position));
-                for engine in [&*fast, &*reference] {
+                for engine in [&fast, &reference] {
                     let n =
                         (engine.count_moves(WHITE, &position, safe, &mut Cache::new(), &Limits::default()))
                             .unwrap();
@@ -623,13 +623,13 @@ fn a_tail_that_looks_for_no_square_sees_the_holes_of_the_board() {
     for _ in 0..300 {
         let board = crowded(&mut boards, 6, 6, &['♙', '♙', '♜']);
         let position = f.board(&with_holes(&mut boards, &board, 3));
-        let found = |engine: &dyn Engine| {
+        let found = |engine: &Engine| {
             let mut out = Vec::new();
             each_move(engine, WHITE, &position, false, |o| out.push((seen(o), o.became)));
             out.sort_by_key(|s| format!("{s:?}"));
             out
         };
-        let (a, b) = (found(&*fast), found(&*reference));
+        let (a, b) = (found(&fast), found(&reference));
         assert_eq!(a, b, "{white} on\n{}", f.diagram(&position));
         moves += a.len();
         below_holes += (a.iter())
