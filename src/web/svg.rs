@@ -501,10 +501,10 @@ pub(crate) struct PieceStyle {
 impl PieceStyle {
     /// The style of `set` for `game`'s pieces.
     pub(crate) fn of(game: &Game, set: PieceSet) -> PieceStyle {
-        let shaped = (0..game.pieces().len())
+        let mut shaped = (0..game.pieces().len())
             .map(|i| game.piece_info(PieceId::new(i as u16)))
             .filter(|info| matches!(info.drawing, Some(PieceDrawing::Pentagon | PieceDrawing::Disc)));
-        let characters = set == PieceSet::Page && shaped.clone().all(|info| info.characters.is_some());
+        let characters = set == PieceSet::Page && shaped.all(|info| info.characters.is_some());
         PieceStyle { set, characters }
     }
 }
@@ -542,13 +542,13 @@ fn stone_colour(game: &Game, owner: usize, symbol: char) -> String {
 
 /// The picture of a piece whose symbol is one of Unicode's chess pieces:
 /// the page's file of the piece (`wN` for `/page/pieces/wN.svg`), the turn
-/// its symbol gives it, and the knight of a compound piece (Unicode's
-/// knight-queen, knight-rook and knight-bishop).
+/// its symbol gives it, and the second picture of a compound symbol drawn
+/// in front of the first (Unicode's three compounds of U+1FA4E..).
 #[derive(Debug, PartialEq)]
 struct Picture {
     file: String,
     turn: u16,
-    knight: Option<String>,
+    front: Option<String>,
 }
 
 /// The picture of `symbol`, if it is a white or black chess piece of
@@ -559,7 +559,7 @@ fn picture_of(symbol: char) -> Option<Picture> {
     let simple = |colour: char, kind: usize, turn: u16| Picture {
         file: format!("{colour}{}", KINDS[kind]),
         turn,
-        knight: None,
+        front: None,
     };
     let c = symbol as u32;
     // Runs of six (white, then black) starting at `base`, turned by `turn`.
@@ -570,9 +570,10 @@ fn picture_of(symbol: char) -> Option<Picture> {
             return Some(simple(if i < 6 { 'w' } else { 'b' }, i % 6, turn));
         }
     }
-    // Knights turned by an odd multiple of 45 degrees: white, black, neutral.
-    let knights: [(u32, u16); 4] = [(0x1FA06, 45), (0x1FA1B, 135), (0x1FA30, 225), (0x1FA45, 315)];
-    for (base, turn) in knights {
+    // The symbols turned by an odd multiple of 45 degrees (one kind, the
+    // fifth of a run of six): white, black, neutral.
+    let eighths: [(u32, u16); 4] = [(0x1FA06, 45), (0x1FA1B, 135), (0x1FA30, 225), (0x1FA45, 315)];
+    for (base, turn) in eighths {
         if c == base || c == base + 1 {
             return Some(simple(if c == base { 'w' } else { 'b' }, 4, turn));
         }
@@ -583,15 +584,15 @@ fn picture_of(symbol: char) -> Option<Picture> {
         return Some(Picture {
             file: format!("{colour}{}", ['Q', 'R', 'B'][i % 3]),
             turn: 0,
-            knight: Some(format!("{colour}N")),
+            front: Some(format!("{colour}N")),
         });
     }
     None
 }
 
 /// A picture of the page's set drawn in a square of side `size` centred on
-/// `(cx, cy)`: a compound piece as its main piece with a smaller knight in
-/// front, lower right.
+/// `(cx, cy)`: a compound symbol as its first picture with the second,
+/// smaller, in front at the lower right.
 fn picture_svg(picture: &Picture, cx: i32, cy: i32, size: i32) -> String {
     let f = size as f32;
     let image = |file: &str, scale: f32, dx: f32, dy: f32| {
@@ -602,12 +603,12 @@ fn picture_svg(picture: &Picture, cx: i32, cy: i32, size: i32) -> String {
             cy as f32 + dy * f - side / 2.0,
         )
     };
-    let inner = match &picture.knight {
+    let inner = match &picture.front {
         None => image(&picture.file, 1.0, 0.0, 0.0),
-        Some(knight) => format!(
+        Some(front) => format!(
             "{}{}",
             image(&picture.file, 0.86, -0.09, -0.06),
-            image(knight, 0.6, 0.2, 0.2)
+            image(front, 0.6, 0.2, 0.2)
         ),
     };
     // The class on the outer group lets the page turn it upright on a
@@ -685,9 +686,9 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, s
     let symbol = escape(&symbol);
     match drawing {
         PieceDrawing::Glyph => {
-            let glyph = |class: &str| {
+            let glyph = |attributes: &str| {
                 format!(
-                    "<text{class} x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>",
+                    "<text{attributes} x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>",
                     cy + size * 11 / 48,
                     size * 2 / 3
                 )
@@ -706,9 +707,8 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, s
                     glyph(" class=\"international\"")
                 ),
                 (None, None) => format!(
-                    "<text class=\"piece p{owner}\" data-piece=\"{symbol}\" x=\"{cx}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{symbol}</text>\n",
-                    cy + size * 11 / 48,
-                    size * 2 / 3
+                    "{}\n",
+                    glyph(&format!(" class=\"piece p{owner}\" data-piece=\"{symbol}\""))
                 ),
             }
         }
@@ -934,7 +934,7 @@ mod tests {
             Picture {
                 file: "wK".into(),
                 turn: 180,
-                knight: None
+                front: None
             }
         );
         assert_eq!(picture_of('\u{1FA13}').unwrap().turn, 90);
@@ -943,12 +943,12 @@ mod tests {
             Picture {
                 file: "bN".into(),
                 turn: 315,
-                knight: None
+                front: None
             }
         );
         let archbishop = picture_of('\u{1FA50}').unwrap();
         assert_eq!(
-            (archbishop.file.as_str(), archbishop.knight.as_deref()),
+            (archbishop.file.as_str(), archbishop.front.as_deref()),
             ("wB", Some("wN"))
         );
         assert_eq!(picture_of('\u{1FA53}').unwrap().file, "bB");
