@@ -24,8 +24,8 @@ pub const MAX_STEPS: usize = 2_000_000;
 /// How many expressions are worked out between two looks at the clock.
 const STEPS_PER_LOOK: usize = 1024;
 
-/// The builtin functions, each of one argument.
-pub(crate) const BUILTINS: [&str; 2] = ["colour_swapped", "flipped"];
+/// The builtin functions, each of one argument (see [`super::BUILTINS`]).
+pub(crate) const FUNCTIONS: [&str; 2] = ["colour_swapped", "flipped"];
 
 /// The builtin fragment functions: `pieces()` (any piece of any player, with
 /// any marks) and `pieces(white)` (any piece of that player).
@@ -231,7 +231,7 @@ impl<'a> Expander<'a> {
                 ExprKind::Call { name, args } => {
                     let n = name.text.as_str();
                     let known = self.defs.get(n).is_some_and(|d| d.ast.is_function)
-                        || BUILTINS.contains(&n)
+                        || FUNCTIONS.contains(&n)
                         || n == PIECES
                         || (is_movement_word(n) && !self.defs.contains_key(n));
                     if !known && !params.contains(&n) {
@@ -302,7 +302,7 @@ impl<'a> Expander<'a> {
             .keys()
             .copied()
             .filter(|n| self.defs[n].ast.is_function)
-            .chain(BUILTINS);
+            .chain(FUNCTIONS);
         let help = match closest(&name.text, functions) {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!(
@@ -776,7 +776,7 @@ impl<'a> Expander<'a> {
         if n == FEWER && !self.defs.contains_key(n) {
             return self.fewer(args, span, scope, src);
         }
-        if BUILTINS.contains(&n) {
+        if FUNCTIONS.contains(&n) {
             if args.len() != 1 {
                 return arity_error(1, format!("call it as `{n}(X)`"));
             }

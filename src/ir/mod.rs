@@ -6,6 +6,7 @@
 //! expands one more expression against them. [`mod@print`] writes the IR as
 //! canonical text.
 
+mod builtins;
 mod error;
 mod expander;
 mod imports;
@@ -17,6 +18,7 @@ use std::collections::HashMap;
 use miette::Diagnostic;
 use thiserror::Error;
 
+pub use builtins::{BUILTINS, Builtin};
 pub use error::ExpandError;
 pub(crate) use expander::is_movement_word;
 pub use expander::{MAX_DEPTH, MAX_SIZE, MAX_STEPS, movement_of_word};
@@ -25,7 +27,7 @@ pub use tree::{Cell, CellSet, Move, Overlap, Pattern, Rewrite, Term, UnboundPoi,
 use crate::core::{MAX_MARKS, PieceTable};
 use crate::source::Source;
 use crate::syntax::{self, SyntaxError, ast};
-use expander::{BUILTINS, Def, Expander, Tagged};
+use expander::{Def, Expander, FUNCTIONS, Tagged};
 
 /// The prelude: the twelve chess piece symbols and their colour pairs.
 pub const PRELUDE: &str = include_str!("../../rules/prelude.alg");
@@ -474,7 +476,7 @@ fn collect_definitions<'a>(
             problems.push(source, reserved("`nil` is the move that does nothing"));
             continue;
         }
-        if BUILTINS.contains(&name) {
+        if FUNCTIONS.contains(&name) {
             problems.push(source, reserved("it is a builtin function"));
             continue;
         }

@@ -14,6 +14,7 @@ use super::text::LineIndex;
 use crate::core::PieceId;
 use crate::decl::Spec;
 use crate::game::Game;
+use crate::ir::BUILTINS;
 use crate::ir::{Expanded, Problems, Rules, movement_of_word, print};
 use crate::source::{Source, Span};
 use crate::syntax::ast::{Declaration, Item};
@@ -21,36 +22,6 @@ use crate::syntax::{self, DECLARATION_KEYWORDS};
 
 /// How long a definition's expanded form may be in a hover before it is cut.
 const HOVER_EXPANSION: usize = 600;
-
-/// The names the language gives without a definition: built-in moves and
-/// functions, with what each does.
-pub const BUILTINS: [(&str, &str); 7] = [
-    (
-        "flipped",
-        "`flipped(M)`: M turned half way round with the colours swapped (the other side's view)",
-    ),
-    (
-        "colour_swapped",
-        "`colour_swapped(X)`: X with every piece replaced by its partner",
-    ),
-    (
-        "pieces",
-        "`pieces()`: any declared piece; `pieces(PLAYER)`: any piece of that player",
-    ),
-    (
-        "fewer",
-        "`fewer(X, n)`: holds, changing nothing, while the board has fewer than n pieces that X matches (`fewer(♖, 2)`)",
-    ),
-    (
-        "attacked",
-        "`attacked`: holds when an opponent has a move that changes the piece of interest's square",
-    ),
-    (
-        "no_reply",
-        "`no_reply`: holds when the next player would have no legal move",
-    ),
-    ("nil", "`nil`: the position unchanged"),
-];
 
 /// A rule file, checked, with its names resolved.
 #[derive(Debug)]
@@ -247,8 +218,8 @@ impl Analysis {
                         None => {}
                     }
                     out
-                } else if let Some((_, about)) = BUILTINS.iter().find(|(n, _)| n == w) {
-                    about.to_string()
+                } else if let Some(builtin) = BUILTINS.iter().find(|b| b.name == w) {
+                    builtin.about.to_string()
                 } else if w.chars().all(|c| "udlrR1".contains(c)) {
                     let m = movement_of_word(w);
                     let mut out = format!("movement `{w}`: {:+} across, {:+} up", m.dx, m.dy);
@@ -457,8 +428,12 @@ impl Analysis {
                 }
             }
         }
-        for (name, about) in BUILTINS.iter() {
-            add(name.to_string(), CompletionItemKind::FUNCTION, about.to_string());
+        for builtin in BUILTINS.iter() {
+            add(
+                builtin.name.to_string(),
+                CompletionItemKind::FUNCTION,
+                builtin.about.to_string(),
+            );
         }
         for kw in DECLARATION_KEYWORDS {
             add(kw.to_string(), CompletionItemKind::KEYWORD, "declaration".into());

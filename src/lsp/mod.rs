@@ -41,7 +41,7 @@ use lsp_types::{
     Url,
 };
 
-pub use analysis::{Analysis, BUILTINS};
+pub use analysis::Analysis;
 pub use text::LineIndex;
 
 use crate::source::{Source, Span};
