@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use crate::core::{Content, Coord, PieceId};
+use crate::core::{Content, Coord, PieceId, PlayerId};
 use crate::game::{Game, State};
 use crate::syntax::ast::{BoardDrawing, PieceDrawing};
 
@@ -520,23 +520,23 @@ pub(crate) fn lone_piece_svg(game: &Game, pc: PieceId, set: PieceSet) -> String 
 /// The colour of player `owner`'s letters and rings on discs: the one its
 /// rule file gives the player (`player ... colour`), else red for the first
 /// player and black for the others.
-fn disc_colour(game: &Game, owner: usize) -> String {
-    match game.spec().player_colours.get(owner) {
-        Some(Some(colour)) => colour.clone(),
-        _ if owner == 0 => "#b8281e".to_string(),
-        _ => "#1c1c1c".to_string(),
+fn disc_colour(game: &Game, owner: usize) -> &str {
+    match game.player_colour(PlayerId::new(owner)) {
+        Some(colour) => colour,
+        None if owner == 0 => "#b8281e",
+        None => "#1c1c1c",
     }
 }
 
 /// The colour of player `owner`'s stones: the one its rule file gives the
 /// player, else as its symbol is drawn (`●` black, `○` white), else white
 /// for the first player and black for the others.
-fn stone_colour(game: &Game, owner: usize, symbol: char) -> String {
-    match game.spec().player_colours.get(owner) {
-        Some(Some(colour)) => colour.clone(),
-        _ if matches!(symbol, '●' | '⚫' | '⬤') => "#1c1c1c".to_string(),
-        _ if matches!(symbol, '○' | '⚪' | '◯') || owner == 0 => "#f4f4f4".to_string(),
-        _ => "#1c1c1c".to_string(),
+fn stone_colour(game: &Game, owner: usize, symbol: char) -> &str {
+    match game.player_colour(PlayerId::new(owner)) {
+        Some(colour) => colour,
+        None if matches!(symbol, '●' | '⚫' | '⬤') => "#1c1c1c",
+        None if matches!(symbol, '○' | '⚪' | '◯') || owner == 0 => "#f4f4f4",
+        None => "#1c1c1c",
     }
 }
 
@@ -738,8 +738,8 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, s
             // colour); a symbol common fonts lack is a token of the owner's.
             let (fill, colour, edge) = match (info.drawing, owner) {
                 (Some(_), _) => ("#fbf3df", disc_colour(game, owner), disc_colour(game, owner)),
-                (None, 0) => ("#ffffff", "#1c1c1c".to_string(), "#1c1c1c".to_string()),
-                (None, _) => ("#1c1c1c", "#ffffff".to_string(), "#1c1c1c".to_string()),
+                (None, 0) => ("#ffffff", "#1c1c1c", "#1c1c1c"),
+                (None, _) => ("#1c1c1c", "#ffffff", "#1c1c1c"),
             };
             let picture =
                 picture_of(symbol_char).filter(|_| style.set == PieceSet::Page && characters.is_none());
@@ -747,7 +747,7 @@ pub(crate) fn piece_svg(game: &Game, pc: PieceId, cx: i32, cy: i32, size: i32, s
                 "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"2\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1\"/>{}",
                 0.42 * f,
                 0.34 * f,
-                written(cy as f32 + 0.15 * f, 0.42 * f, &colour)
+                written(cy as f32 + 0.15 * f, 0.42 * f, colour)
             );
             match picture {
                 // A chess piece common fonts lack: its picture, or the
