@@ -12,8 +12,8 @@ use chessalg::source::Source;
 fn games(path: &str) -> Option<(Game, Game)> {
     let text = std::fs::read_to_string(path).unwrap();
     let (spec, _) = Spec::load(&Source::new(path, text)).unwrap();
-    let fast = Game::with_engine(&spec, EngineChoice::Fast).ok()?;
-    let reference = Game::with_engine(&spec, EngineChoice::Backtrack).unwrap();
+    let fast = Game::with_engine(&spec, EngineChoice::all()).ok()?;
+    let reference = Game::with_engine(&spec, EngineChoice::backtrack()).unwrap();
     Some((fast, reference))
 }
 
@@ -117,27 +117,33 @@ fn the_fast_engines_take_placements_patterns_and_royal_safety() {
     assert_eq!(chess.engine_report().fast_share(), (2, 2));
 }
 
-/// The strategies that decline a program on the way say why, by name:
-/// chess's moves are no single choice (the traced plan declines them), and
-/// of checkers' two ordered parts (jumps first, then steps) the choice
-/// among pieces declines both, the chains take the jumps and decline the
-/// steps.
+/// Each side's moves run on an ordered list of strategies, and the
+/// strategies that decline a program on the way say why, by name: chess's
+/// moves are no single choice (the traced plan declines them), the choice
+/// among pieces takes them and leaves castling to a list of its own; of
+/// checkers' two ordered parts (jumps first, then steps) the choice among
+/// pieces declines both, the chains take the jumps and decline the steps.
 #[test]
 fn every_strategy_that_declines_says_why() {
     let (chess, _) = games("rules/chess.alg").unwrap();
     let report = chess.engine_report();
-    assert_eq!(
-        report.declines[0],
-        [(
-            "traced plan".to_string(),
-            "it does more than choose one rewrite (rewrites in sequence)".to_string()
-        )]
-    );
+    assert_eq!(report.strategies[0], ["pieces", "walk"]);
+    let declines = &report.declines[0];
+    assert!(declines.contains(&(
+        "traced-plan".to_string(),
+        "it does more than choose one rewrite (rewrites in sequence)".to_string()
+    )));
+    assert!(declines.contains(&(
+        "rest: traced-plan".to_string(),
+        "it does more than choose one rewrite (a guard)".to_string()
+    )));
     let (checkers, _) = games("rules/checkers.alg").unwrap();
-    let declines = &checkers.engine_report().declines[0];
+    let report = checkers.engine_report();
+    assert_eq!(report.strategies[0], ["parts", "walk"]);
+    let declines = &report.declines[0];
     let named = |name: &str| declines.iter().filter(|(n, _)| n == name).count();
-    assert_eq!(named("part 1: choice among pieces"), 1);
-    assert_eq!(named("part 2: choice among pieces"), 1);
+    assert_eq!(named("part 1: pieces"), 1);
+    assert_eq!(named("part 2: pieces"), 1);
     assert_eq!(named("part 1: chains"), 0, "{declines:?}");
     assert!(declines.contains(&(
         "part 2: chains".to_string(),
@@ -183,7 +189,7 @@ fn every_engine_gives_each_case_its_expected_moves() {
         let path = entry.unwrap().path().display().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         let (spec, _) = Spec::load(&Source::new(&path, text.clone())).unwrap();
-        for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+        for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
             let game = Game::with_engine(&spec, engine).unwrap();
             let mut cache = Cache::new();
             let start = game.initial();

@@ -21,7 +21,7 @@ fn game_on(path: &str, engine: EngineChoice) -> Game {
 
 /// Perft of `path` on each engine.
 fn perft_on_each(path: &str, depth: u32) -> Vec<Result<u64, PlayError>> {
-    [EngineChoice::Fast, EngineChoice::Backtrack]
+    [EngineChoice::all(), EngineChoice::backtrack()]
         .into_iter()
         .map(|e| {
             let game = game_on(path, e);
@@ -69,7 +69,7 @@ fn a_long_repetition_within_the_limit_is_counted_alike() {
         &format!("♖♖♖{}", ".".repeat(61)),
     );
     assert_ne!(long, text);
-    for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+    for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
         let (spec, _) = Spec::load(&Source::new("row", long.clone())).unwrap();
         let game = Game::with_engine(&spec, engine).unwrap();
         let n = perft(&game, &game.initial(), 1, &mut chessalg::engine::Cache::new()).unwrap();
@@ -83,7 +83,7 @@ fn a_raised_limit_is_a_limit_too() {
         max_states: 20_000,
         ..Limits::default()
     };
-    for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+    for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
         let game = game_on("tests/data/runaway/row32.alg", engine).with_limits(limits);
         let r = perft(&game, &game.initial(), 1, &mut chessalg::engine::Cache::new());
         assert!(is_state_limit(&r, 20_000), "{engine}: {r:?}");
@@ -121,7 +121,7 @@ fn is_out_of_time<T: std::fmt::Debug>(r: &Result<T, PlayError>) -> bool {
 #[test]
 fn every_question_to_a_game_past_its_cache_deadline_stops() {
     use chessalg::engine::Cache;
-    for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+    for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
         for path in ["rules/chess.alg", "rules/connect4.alg", "tests/data/gomoku50.alg"] {
             let game = game_on(path, engine);
             let mut state = game.initial();
@@ -185,7 +185,7 @@ fn a_deadline_stops_a_long_perft_soon_after_it_passes() {
     // Chess move by move; Connect Four on square sets alone (millions of
     // leaves a second, too many for the depth asked).
     for (path, depth) in [("rules/chess.alg", 7), ("rules/connect4.alg", 14)] {
-        let game = game_on(path, EngineChoice::Fast);
+        let game = game_on(path, EngineChoice::all());
         let mut cache = Cache::new();
         let started = Instant::now();
         cache.set_deadline(Some(started + Duration::from_millis(100)));

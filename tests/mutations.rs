@@ -161,8 +161,8 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         tally.mutants += 1;
         // The mutant stands where the file stood, so its imports resolve.
         let (Some(fast), Some(reference)) = (
-            game(name, &text, EngineChoice::Fast),
-            game(name, &text, EngineChoice::Backtrack),
+            game(name, &text, EngineChoice::all()),
+            game(name, &text, EngineChoice::backtrack()),
         ) else {
             continue;
         };

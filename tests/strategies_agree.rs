@@ -258,8 +258,8 @@ fn generated_games(cases: u32) {
             eprintln!("{text}");
         }
         let (Some(fast), Some(reference)) = (
-            game(&text, EngineChoice::Fast),
-            game(&text, EngineChoice::Backtrack),
+            game(&text, EngineChoice::all()),
+            game(&text, EngineChoice::backtrack()),
         ) else {
             return Ok(());
         };
@@ -396,7 +396,7 @@ fn the_table_gives_what_each_file_expects_on_every_engine() {
             "{} expects nothing",
             path.display()
         );
-        for engine in [EngineChoice::Fast, EngineChoice::Backtrack] {
+        for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
             let (spec, _) = Spec::load(&Source::new(path.display().to_string(), text.clone()))
                 .unwrap_or_else(|p| panic!("{}: {:?}", path.display(), p.list));
             let game = Game::with_engine(&spec, engine).unwrap();
@@ -527,8 +527,8 @@ fn perft_on_square_sets_agrees_with_perft_move_by_move() {
         }
         text.push_str("outcome no_moves = draw\n");
         let (Some(fast), Some(reference)) = (
-            game(&text, EngineChoice::Fast),
-            game(&text, EngineChoice::Backtrack),
+            game(&text, EngineChoice::all()),
+            game(&text, EngineChoice::backtrack()),
         ) else {
             return Ok(());
         };

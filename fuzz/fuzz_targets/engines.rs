@@ -11,10 +11,10 @@ use chessalg::game::perft;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let Some((_, fast)) = chessalg_fuzz::game_of(text, EngineChoice::Fast) else {
+    let Some((_, fast)) = chessalg_fuzz::game_of(text, EngineChoice::all()) else {
         return;
     };
-    let Some((_, reference)) = chessalg_fuzz::game_of(text, EngineChoice::Backtrack) else {
+    let Some((_, reference)) = chessalg_fuzz::game_of(text, EngineChoice::backtrack()) else {
         panic!("the game builds on the fast engine only");
     };
     let (mut a, mut b) = (Cache::new(), Cache::new());

@@ -9,7 +9,7 @@ use chessalg::game::perft;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let Some((_, game)) = chessalg_fuzz::game_of(text, EngineChoice::Fast) else {
+    let Some((_, game)) = chessalg_fuzz::game_of(text, EngineChoice::all()) else {
         return;
     };
     let mut cache = Cache::new();

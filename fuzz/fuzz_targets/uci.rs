@@ -42,7 +42,7 @@ fuzz_target!(|text: &str| {
         game,
         Path::new(&rules),
         Vec::new(),
-        EngineChoice::Fast,
+        EngineChoice::all(),
         std::io::sink(),
     );
     server.run(input.as_bytes()).expect("reading from memory");

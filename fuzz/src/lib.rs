@@ -40,7 +40,7 @@ pub fn bundled(index: usize) -> Arc<Game> {
                 let source = chessalg::bundled::lookup(name).expect("a bundled game");
                 let (spec, _) = Spec::load(&source).expect("a bundled game loads");
                 Arc::new(
-                    Game::with_engine(&spec, EngineChoice::Fast)
+                    Game::with_engine(&spec, EngineChoice::all())
                         .expect("a bundled game builds")
                         .with_limits(limits()),
                 )

@@ -20,7 +20,6 @@
 //! a legality filter is walked.
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 use super::Meter;
 use super::choice::check_places;
@@ -28,8 +27,8 @@ use super::choice::compile::Geometry;
 use super::position::Position;
 use super::squares::{Decline, Squares};
 use super::walk::{
-    AttackTest, ChainedMoves, Keep, Shortcut, ShortcutScratch, TooLong, WalkScratch, Walker,
-    changes_in_reading_order, identity_key,
+    ChainedMoves, OwnBoardScratch, Query, TooLong, WalkScratch, Walker, changes_in_reading_order,
+    identity_key,
 };
 use super::{MoveIdentity, Successor, hash};
 use crate::core::{self as code, Code, CodeSet, Coord, Marks, OFF};
@@ -126,8 +125,6 @@ pub(super) struct Chains {
     pieces: Box<[Piece]>,
     /// The classes of contents the pieces' start checks read.
     classes: Box<[Box<[Code]>]>,
-    /// The program walked, for counts with a legality filter.
-    walker: Box<Walker>,
     width: i32,
     height: i32,
     /// Per square: its part of the square keys ([`hash::place`]).
@@ -176,7 +173,7 @@ struct ChainSearch<'a> {
     base: &'a [Code],
     base_hash: u64,
     meter: &'a Meter,
-    s: &'a mut ShortcutScratch,
+    s: &'a mut OwnBoardScratch,
     tracing: bool,
     /// The hash of the changes made.
     delta: u64,
@@ -194,14 +191,6 @@ struct ChainSearch<'a> {
 #[inline(always)]
 fn first_places(checks: &[StartTest], on: Squares, classes: &[Squares]) -> Squares {
     checks.iter().fold(on, |at, c| at & c.places(classes))
-}
-
-/// Gives `walker` (or each of its ordered parts without a shortcut) the
-/// chains its program makes, if it is such a program.
-pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
-    walker.attach("chains", &|w: &Walker| {
-        Chains::of(w, width, height).map(|c| Arc::new(c) as Arc<dyn Shortcut>)
-    });
 }
 
 impl ChainRewrite {
@@ -278,7 +267,7 @@ impl ChainRewrite {
 impl Chains {
     /// The chains of `walker`'s program on boards of `width` by `height`, if
     /// it is a choice among pieces making chains.
-    fn of(walker: &Walker, width: u32, height: u32) -> Result<Chains, Decline> {
+    pub(crate) fn of(walker: &Walker, width: u32, height: u32) -> Result<Chains, Decline> {
         let ChainedMoves { alternatives } = walker.chained_moves().ok_or(Decline::NotChains)?;
         let program = walker.program();
         let steps = |ids: &[RewriteId]| -> Result<Box<[ChainRewrite]>, Decline> {
@@ -353,7 +342,6 @@ impl Chains {
         Ok(Chains {
             pieces: pieces.into_boxed_slice(),
             classes: classes.into_boxed_slice(),
-            walker: Box::new(walker.clone()),
             width: w,
             height: h,
             places,
@@ -403,7 +391,7 @@ impl Chains {
             return Ok(());
         }
         let (tracing, cells) = (scratch.tracing(), scratch.cells);
-        let s = &mut scratch.shortcut;
+        let s = &mut scratch.own_board;
         s.cells.clear();
         s.cells.extend_from_slice(&position.cells);
         s.log.clear();
@@ -674,32 +662,24 @@ impl ChainSearch<'_> {
     }
 }
 
-impl Shortcut for Chains {
-    fn name(&self) -> &'static str {
-        "chains on a board of their own"
-    }
-
-    fn codes(&self) -> usize {
+impl Chains {
+    /// One more than the largest code its square sets read.
+    pub(crate) fn codes(&self) -> usize {
         self.codes
     }
 
-    /// How many results the program has on `position` that `keep` (if any)
-    /// keeps: [`Walker::count`].
-    fn count(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong> {
-        if keep.is_some() {
-            return (self.walker).count_by_walking(position, occupied, scratch, meter, attacks, keep);
-        }
+    /// How many results the program has on the query's position (told
+    /// apart by key, and by their changes where two keys meet).
+    pub(crate) fn count(&self, query: &mut Query<'_>) -> Result<u64, TooLong> {
         for exact in [false, true] {
             let mut sink = ChainOutput::Count { n: 0, exact };
-            match self.search(position, occupied, scratch, meter, &mut sink) {
+            match self.search(
+                query.position,
+                query.occupied,
+                query.scratch,
+                query.meter,
+                &mut sink,
+            ) {
                 Ok(()) => {
                     let ChainOutput::Count { n, .. } = sink else {
                         unreachable!("a count")
@@ -714,40 +694,24 @@ impl Shortcut for Chains {
         unreachable!("a count keeping changes sees no key twice")
     }
 
-    fn each(
+    /// Calls `found` with each result on the query's position, each once,
+    /// until it says to stop.
+    pub(crate) fn each(
         &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
+        query: &mut Query<'_>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Option<Result<(), TooLong>> {
+    ) -> Result<(), TooLong> {
         let mut sink = ChainOutput::Each(found);
-        Some(match self.search(position, occupied, scratch, meter, &mut sink) {
+        match self.search(
+            query.position,
+            query.occupied,
+            query.scratch,
+            query.meter,
+            &mut sink,
+        ) {
             Ok(()) | Err(Stop::Asked) => Ok(()),
             Err(Stop::TooLong) => Err(TooLong),
             Err(Stop::Twice) => unreachable!("only a count by keys stops at a key seen twice"),
-        })
-    }
-
-    fn answers_changes(&self) -> bool {
-        false
-    }
-
-    fn changes_at(
-        &self,
-        _base: &[Code],
-        _occupied: &[Squares],
-        _overlay: &[(u32, Code)],
-        _at: u32,
-        _scratch: &mut WalkScratch,
-        _meter: &Meter,
-    ) -> Result<(bool, Squares), TooLong> {
-        unreachable!("Chains::answers_changes is false: the walker answers")
-    }
-
-    #[cfg(test)]
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+        }
     }
 }

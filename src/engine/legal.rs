@@ -18,7 +18,8 @@ use smallvec::SmallVec;
 
 use super::scratch::FastScratch;
 use super::squares::{Squares, TALLY_BASE};
-use super::walk::{AttackTest, Keep, TooLong, WalkScratch};
+use super::strategy::Strategies;
+use super::walk::{AttackTest, ChangeQuery, Keep, Query, TooLong, WalkScratch};
 use super::walk::{Walker, cells_and_tallies};
 use crate::core::{Change, Code, CodeSet, Content, Coord};
 use crate::engine::Meter;
@@ -29,8 +30,9 @@ use crate::engine::{Roles, Successor};
 /// answers `attacked` and finds safe moves without the backtracker.
 #[derive(Clone, Copy)]
 pub(crate) struct Walkers<'a> {
-    /// Per side: its moves' walker, if it has one.
-    pub(crate) sides: &'a [Option<&'a Walker>],
+    /// Per side: its moves' strategies, if it has them (all walked where
+    /// legality is asked of them: a walk answers every question).
+    pub(crate) sides: &'a [Option<&'a Strategies>],
     /// Who owns what and what each side protects.
     pub(crate) roles: &'a Roles,
     /// One more than the largest code a walker's square sets cover.
@@ -41,6 +43,9 @@ pub(crate) struct Walkers<'a> {
     /// `no_reply` lists (replies do not nest, as attack tests do not).
     pub(crate) replies: bool,
 }
+
+/// What legality may expect of a side's strategies: the walk answers every question.
+const WALKED: &str = "legality runs on walked sides, and a walk answers every question";
 
 /// A protected square, tested once on the position as it is.
 #[derive(Clone, Copy, Debug)]
@@ -85,7 +90,7 @@ impl AttackTest for OpponentWalkers<'_> {
             return Ok(false);
         }
         let next = (self.side + 1) % sides;
-        let Some(walker) = self.walkers.sides[next] else {
+        let Some(moves) = self.walkers.sides[next] else {
             // (Not reached: a walk asks the other sides only when every
             // side is walked.)
             return Ok(false);
@@ -110,17 +115,19 @@ impl AttackTest for OpponentWalkers<'_> {
             ..*self.walkers
         };
         let mut any = false;
-        inner.each(
-            next,
-            walker,
-            &after,
-            true,
-            &mut FastScratch::default(),
-            &mut |_| {
-                any = true;
-                ControlFlow::Break(())
-            },
-        )?;
+        inner
+            .each(
+                next,
+                moves,
+                &after,
+                true,
+                &mut FastScratch::default(),
+                &mut |_| {
+                    any = true;
+                    ControlFlow::Break(())
+                },
+            )
+            .expect(WALKED)?;
         Ok(!any)
     }
 }
@@ -144,7 +151,15 @@ impl Walkers<'_> {
                 continue;
             }
             let w = w.expect("a complete set of walkers");
-            let (hit, r) = w.changes_at(base, occupied, overlay, at, scratch, self.meter)?;
+            let mut query = ChangeQuery {
+                base,
+                occupied,
+                overlay,
+                at,
+                scratch,
+                meter: self.meter,
+            };
+            let (hit, r) = w.changes_at(&mut query).expect(WALKED)?;
             reads |= r;
             if hit {
                 return Ok((true, reads));
@@ -156,10 +171,11 @@ impl Walkers<'_> {
     /// Whether a change from `old` to `new` at `s` may change what another
     /// side than `side` can do to `at` without its walk having read `s`.
     fn may_bind_anew(&self, side: usize, s: u32, old: Code, new: Code, at: u32) -> bool {
-        self.sides
-            .iter()
-            .enumerate()
-            .any(|(q, w)| q != side && w.is_some_and(|w| w.may_bind_anew(s, old, new, at)))
+        self.sides.iter().enumerate().any(|(q, w)| {
+            q != side
+                && w.and_then(Strategies::walker)
+                    .is_some_and(|w| w.may_bind_anew(s, old, new, at))
+        })
     }
 
     /// Whether a side other than `side` can change `at` on `position` (which fits).
@@ -187,25 +203,32 @@ impl Walkers<'_> {
         .map(|(hit, _)| hit)
     }
 
-    /// Calls `found` with each move of `side` (walked by `mover`) on
+    /// Calls `found` with each move of `side` (listed by `mover`) on
     /// `position` (which fits), until it says to stop; with `safe`, only
     /// those after which no other side can change a square holding one of
-    /// `side`'s protected pieces.
+    /// `side`'s protected pieces. `None` when no strategy of `mover` answers.
     pub(crate) fn each(
         &self,
         side: usize,
-        mover: &Walker,
+        mover: &Strategies,
         position: &Position,
         safe: bool,
         scratch: &mut FastScratch,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Result<(), TooLong> {
+    ) -> Option<Result<(), TooLong>> {
         self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
+            let cells = cells_and_tallies(position, &mut scratch.boxed);
+            let mut query = Query {
+                position,
+                occupied: &scratch.sets.occupied,
+                scratch: &mut scratch.walk,
+                meter: self.meter,
+                attacks,
+            };
             if safe {
-                self.safe_each(side, mover, position, scratch, oracle, attacks, found)
+                self.safe_each(side, mover, &mut query, cells, oracle, found)
             } else {
-                let (occupied, walk) = (&scratch.sets.occupied, &mut scratch.walk);
-                mover.each(position, occupied, walk, self.meter, attacks, found)
+                mover.each(&mut query, found)
             }
         })
     }
@@ -214,18 +237,28 @@ impl Walkers<'_> {
     pub(crate) fn count(
         &self,
         side: usize,
-        mover: &Walker,
+        mover: &Strategies,
         position: &Position,
         safe: bool,
         scratch: &mut FastScratch,
-    ) -> Result<u64, TooLong> {
+    ) -> Option<Result<u64, TooLong>> {
         self.with_oracle(side, mover, position, scratch, |scratch, oracle, attacks| {
-            let (occupied, walk) = (&scratch.sets.occupied, &mut scratch.walk);
+            let occupied = &scratch.sets.occupied;
+            let mut query = Query {
+                position,
+                occupied,
+                scratch: &mut scratch.walk,
+                meter: self.meter,
+                attacks,
+            };
             if !safe {
-                return mover.count(position, occupied, walk, self.meter, attacks, None);
+                return mover.count(&mut query, None);
             }
             let cells = cells_and_tallies(position, &mut scratch.boxed);
-            let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
+            let guarded = match self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut()) {
+                Ok(guarded) => guarded,
+                Err(e) => return Some(Err(e)),
+            };
             let (cold, calm, other) = self.cold(side, &guarded);
             let none = CodeSet::default();
             let mut failed = None;
@@ -247,8 +280,8 @@ impl Walkers<'_> {
                 wary_codes: other.map_or(&[], |w| w.bound_codes()),
                 test: &mut test,
             };
-            let n = mover.count(position, occupied, walk, self.meter, attacks, Some(&mut keep))?;
-            failed.map_or(Ok(n), Err)
+            let n = mover.count(&mut query, Some(&mut keep))?;
+            Some(n.and_then(|n| failed.map_or(Ok(n), Err)))
         })
     }
 
@@ -271,7 +304,7 @@ impl Walkers<'_> {
         // (one other side: its binds; else anywhere).
         let others: SmallVec<[&Walker; 2]> = (self.sides.iter().enumerate())
             .filter(|&(q, _)| q != side)
-            .filter_map(|(_, w)| *w)
+            .filter_map(|(_, w)| w.and_then(Strategies::walker))
             .collect();
         let reach = |w: &Walker| guarded.iter().fold(0, |r: Squares, g| r | w.suspects_at(g.at));
         let [other] = others[..] else {
@@ -308,7 +341,7 @@ impl Walkers<'_> {
     fn with_oracle<T>(
         &self,
         side: usize,
-        mover: &Walker,
+        mover: &Strategies,
         position: &Position,
         scratch: &mut FastScratch,
         f: impl FnOnce(&mut FastScratch, &OpponentWalkers<'_>, Option<&dyn AttackTest>) -> T,
@@ -326,58 +359,54 @@ impl Walkers<'_> {
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// [`Walkers::each`] with `safe`: each move of `mover` on the query's
+    /// position (whose cells and tallies are `cells`) that `oracle` finds
+    /// leaves `side`'s protected pieces where no other side can change them.
     fn safe_each(
         &self,
         side: usize,
-        mover: &Walker,
-        position: &Position,
-        scratch: &mut FastScratch,
+        mover: &Strategies,
+        query: &mut Query<'_>,
+        cells: &[Code],
         oracle: &OpponentWalkers<'_>,
-        attacks: Option<&dyn AttackTest>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
-    ) -> Result<(), TooLong> {
-        let cells = cells_and_tallies(position, &mut scratch.boxed);
-        let occupied = &scratch.sets.occupied;
-        let guarded = self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut())?;
-        let width = position.width as i32;
+    ) -> Option<Result<(), TooLong>> {
+        let occupied = query.occupied;
+        let guarded = match self.guards(side, cells, occupied, &mut oracle.scratch.borrow_mut()) {
+            Ok(guarded) => guarded,
+            Err(e) => return Some(Err(e)),
+        };
+        let width = query.position.width as i32;
         let mut overlay: SmallVec<[(u32, Code); 8]> = SmallVec::new();
         let mut failed = None;
-        let walked = mover.each(
-            position,
-            occupied,
-            &mut scratch.walk,
-            self.meter,
-            attacks,
-            &mut |s| {
-                overlay.clear();
-                overlay.extend_from_slice(s.cells);
-                overlay.extend(s.changes.iter().map(|c| match (c.at.tally_slot(), c.content) {
-                    (Some(slot), Content::Count(n)) => (TALLY_BASE + slot as u32, n),
-                    _ => ((c.at.y * width + c.at.x) as u32, c.content.code()),
-                }));
-                let safe = self.leaves_safe(
-                    side,
-                    &guarded,
-                    cells,
-                    occupied,
-                    &overlay,
-                    &mut oracle.scratch.borrow_mut(),
-                );
-                match safe {
-                    Ok(true) => found(s),
-                    Ok(false) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        failed = Some(e);
-                        ControlFlow::Break(())
-                    }
+        let walked = mover.each(query, &mut |s| {
+            overlay.clear();
+            overlay.extend_from_slice(s.cells);
+            overlay.extend(s.changes.iter().map(|c| match (c.at.tally_slot(), c.content) {
+                (Some(slot), Content::Count(n)) => (TALLY_BASE + slot as u32, n),
+                _ => ((c.at.y * width + c.at.x) as u32, c.content.code()),
+            }));
+            let safe = self.leaves_safe(
+                side,
+                &guarded,
+                cells,
+                occupied,
+                &overlay,
+                &mut oracle.scratch.borrow_mut(),
+            );
+            match safe {
+                Ok(true) => found(s),
+                Ok(false) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
                 }
-            },
-        );
-        match failed {
+            }
+        })?;
+        Some(match failed {
             Some(e) => Err(e),
             None => walked,
-        }
+        })
     }
 
     /// Whether the move making `overlay` on `cells` leaves every protected

@@ -27,6 +27,7 @@ mod hash;
 mod legal;
 mod placed;
 mod position;
+mod questions;
 mod reach;
 mod scratch;
 mod squares;
@@ -42,8 +43,9 @@ pub use choice::perft::{SetPerft, Stopped};
 pub(crate) use hash::mix as mix_key;
 pub(crate) use position::{CellWrite, Version};
 pub use position::{Changes, DiagramError, Position};
+pub use questions::{Engine, EngineReport};
 pub(crate) use reach::{move_offsets, placements};
-pub use strategy::{Engine, EngineChoice, EngineReport, UnknownEngine};
+pub use strategy::{EngineChoice, STRATEGY_NAMES, UnknownEngine};
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -163,7 +165,7 @@ pub fn prepare(
     patterns: Vec<Program>,
     width: u32,
     height: u32,
-    choice: EngineChoice,
+    choice: &EngineChoice,
 ) -> Engine {
     Engine::new(sides, patterns, width, height, choice)
 }

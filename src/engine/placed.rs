@@ -17,9 +17,6 @@ pub(super) struct PlacedCount {
     code: Code,
     /// The contents the placed square must hold.
     accepts: Box<[Code]>,
-    /// The guard's sub-program, whose [`super::walk::Walker`] poi plan says
-    /// where the placed piece passes it.
-    sub: usize,
 }
 
 impl PlacedCount {
@@ -49,18 +46,22 @@ impl PlacedCount {
             return Err(not("the placed piece is not bound next"));
         };
         let Inst::Guard {
-            holds: true, next, ..
+            holds: true,
+            sub: tested,
+            next,
         } = prog.insts[after(next)? as usize]
         else {
             return Err(not("no guard follows the bind"));
         };
+        if tested.index() != sub {
+            return Err(not("the guard tests another sub-program than the placement's"));
+        }
         if !one_result(prog, next, code, &check.accepts) {
             return Err(not("what follows the guard may leave other than one result"));
         }
         Ok(PlacedCount {
             code,
             accepts: check.accepts.codes().collect(),
-            sub,
         })
     }
 
@@ -80,11 +81,6 @@ impl PlacedCount {
             return Some(0);
         }
         Some(u64::from((empty & guard()).count_ones()))
-    }
-
-    /// The guard's sub-program.
-    pub(super) fn sub(&self) -> usize {
-        self.sub
     }
 }
 

@@ -36,14 +36,12 @@ impl FastScratch {
     /// Makes searches trace (or not) the squares the outermost piece of
     /// interest moves to.
     pub(crate) fn trace_paths(&mut self, on: bool) {
-        self.sets.tracing = on;
         self.walk.trace_paths(on);
     }
 
     /// Makes searches give moves as cell writes where they can (see
     /// [`Cache::give_cells`](super::Cache::give_cells)), or not.
     pub(crate) fn give_cells(&mut self, on: bool) {
-        self.sets.cells = on;
         self.walk.give_cells(on);
     }
 }

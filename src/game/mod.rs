@@ -466,7 +466,13 @@ impl Game {
                 name: rule.name.as_deref().map(Into::into),
             });
         }
-        let engine = Box::new(engine::prepare(sides, patterns, frame.files, frame.ranks, choice));
+        let engine = Box::new(engine::prepare(
+            sides,
+            patterns,
+            frame.files,
+            frame.ranks,
+            &choice,
+        ));
         let squares: Vec<(Coord, Content)> = spec
             .board
             .iter()

@@ -575,7 +575,7 @@ mod tests {
             let Ok((spec, _)) = Spec::load(&source) else {
                 continue;
             };
-            for choice in [EngineChoice::Fast, EngineChoice::Backtrack] {
+            for choice in [EngineChoice::all(), EngineChoice::backtrack()] {
                 let Ok(game) = Game::with_engine(&spec, choice) else {
                     continue;
                 };

@@ -124,7 +124,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let (leaves, perft_secs) = median(args.rounds, || {
             game::perft(&game, &state, p.perft_depth, &mut cache).map_err(play_error)
         })?;
-        let reference = Game::with_engine(&load_spec(&p.rules)?, EngineChoice::Backtrack)
+        let reference = Game::with_engine(&load_spec(&p.rules)?, EngineChoice::backtrack())
             .map_err(|e| Failure::Message(e.to_string()))?;
         let (reference_leaves, reference_secs) = median(args.rounds, || {
             game::perft(&reference, &state, p.perft_depth, &mut cache).map_err(play_error)

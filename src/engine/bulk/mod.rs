@@ -34,9 +34,8 @@ use smallvec::SmallVec;
 
 use super::choice::{SetCheck, SetWrite, Tail};
 use super::squares::{Decline, Squares, on_board};
-use super::walk::{AttackTest, Keep, Shortcut, TooLong, WalkScratch, Walker};
+use super::walk::{Keep, Walker};
 use crate::core::{self as code, Code, CodeSet, Marks};
-use crate::engine::Meter;
 use crate::engine::choice::compile::{Geometry, traced_plan_at};
 use crate::engine::position::Position;
 use crate::program::{Inst, Pc, Program};
@@ -45,8 +44,6 @@ use crate::program::{Inst, Pc, Program};
 #[derive(Clone, Debug)]
 pub(super) struct Bulk {
     groups: Vec<Group>,
-    /// The alternatives no group takes, walked as one program.
-    rest: Option<Box<Walker>>,
     /// The contents of each class of squares a group reads (the squares of
     /// each class are gathered once per count).
     classes: Vec<Box<[Code]>>,
@@ -198,40 +195,26 @@ impl Filter<'_, '_> {
     }
 }
 
-/// Gives `walker` (or each of its ordered parts) the choice among pieces
-/// its program is, if it is one, to count by square sets.
-pub(super) fn attach(walker: &mut Walker, width: u32, height: u32) {
-    walker.attach("choice among pieces", &|w: &Walker| {
-        Bulk::of(w, w.program(), width, height)
-            .map(|b| std::sync::Arc::new(b) as std::sync::Arc<dyn Shortcut>)
-    });
-}
-
-impl Shortcut for Bulk {
-    fn name(&self) -> &'static str {
-        "choice among pieces"
-    }
-
-    fn codes(&self) -> usize {
+impl Bulk {
+    /// One more than the largest code its square sets read.
+    pub(crate) fn codes(&self) -> usize {
         self.codes
     }
 
-    /// How many results the program has on `position` (square sets
-    /// `occupied`) that `keep` (if any) keeps: [`Walker::count`].
-    fn count(
+    /// Whether the groups can say which squares their moves change
+    /// ([`Bulk::changes_at`]).
+    pub(crate) fn answers_changes(&self) -> bool {
+        self.answers_changes
+    }
+
+    /// How many results the groups have on `position` (square sets
+    /// `occupied`) that `keep` (if any) keeps.
+    pub(crate) fn count(
         &self,
         position: &Position,
         occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
         keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong> {
-        let mut keep = keep;
-        let mut n = match &self.rest {
-            Some(w) => w.count(position, occupied, scratch, meter, attacks, keep.as_deref_mut())?,
-            None => 0,
-        };
+    ) -> u64 {
         let held = |code: Code| occupied.get(code as usize).copied().unwrap_or(0);
         let sets: SmallVec<[Squares; 16]> = (self.classes.iter())
             .map(|c| c.iter().fold(0, |s, &k| s | held(k)))
@@ -245,43 +228,34 @@ impl Shortcut for Bulk {
             Filter { keep, wary }
         });
         let cells = &position.cells;
+        let mut n = 0;
         for group in &self.groups {
             n += match &group.moves {
                 Moves::Rays(rays) => self.rays(&group.pieces, rays, cells, occupied, &sets, filter.as_mut()),
                 Moves::Rules(rules) => self.rules(rules, cells, occupied, &sets, filter.as_mut()),
             };
         }
-        Ok(n)
+        n
     }
 
-    fn answers_changes(&self) -> bool {
-        self.answers_changes
-    }
-
-    /// Whether some result on `base` with the changes `overlay` made
-    /// changes square `at`, and the squares the answer read:
-    /// [`Walker::changes_at`]. The groups look at the squares their pieces
-    /// would come from; the rest is walked.
-    fn changes_at(
+    /// Whether some move of the groups on `base` with the changes `overlay`
+    /// made changes square `at`, and the squares the answer read (see
+    /// [`Walker::changes_at`]): the groups look at the squares their pieces
+    /// would come from.
+    pub(crate) fn changes_at(
         &self,
         base: &[Code],
         occupied: &[Squares],
         overlay: &[(u32, Code)],
         at: u32,
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-    ) -> Result<(bool, Squares), TooLong> {
-        let (mut hit, mut reads) = match &self.rest {
-            Some(w) => w.changes_at(base, occupied, overlay, at, scratch, meter)?,
-            None => (false, 0),
-        };
+    ) -> (bool, Squares) {
         let board = Overlaid {
             base,
             overlay,
             width: self.width,
             height: self.height,
         };
-        reads |= 1 << at;
+        let (mut hit, mut reads) = (false, 1 << at);
         for group in &self.groups {
             if hit {
                 break;
@@ -297,20 +271,14 @@ impl Shortcut for Bulk {
                 Moves::Rules(rules) => self.rules_change(rules, &board, at, &mut reads),
             };
         }
-        Ok((hit, reads))
+        (hit, reads)
     }
 
-    #[cfg(test)]
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
-impl Bulk {
     /// The groups of `walker`'s program (a choice of alternatives from its
     /// start) on boards of `width` by `height`, if one alternative is a
-    /// group; the other alternatives go to a walker of their own.
-    pub(super) fn of(walker: &Walker, program: &Program, width: u32, height: u32) -> Result<Bulk, Decline> {
+    /// group; and the other alternatives, as one program of their own.
+    pub(crate) fn of(walker: &Walker, width: u32, height: u32) -> Result<(Bulk, Option<Program>), Decline> {
+        let program = walker.program();
         let mut alternatives = Vec::new();
         let mut todo = vec![program.start];
         let mut seen = vec![false; program.insts.len()];
@@ -402,15 +370,12 @@ impl Bulk {
             _ => {
                 let mut part = program.clone();
                 part.start = choice_of(&mut part, &rest);
-                let mut walker = Walker::new(&part, width, height).map_err(|e| Decline::Rest(Box::new(e)))?;
-                attach(&mut walker, width, height);
-                Some(Box::new(walker))
+                Some(part)
             }
         };
         let codes = (classes.iter().flatten())
             .chain(groups.iter().flat_map(|g| g.pieces.iter()))
             .map(|&c| c as usize + 1)
-            .chain(rest.iter().map(|w| w.codes()))
             .max()
             .unwrap_or(1);
         // Tails that write beside the piece: which squares a move changes
@@ -421,16 +386,16 @@ impl Bulk {
                 .flat_map(|t| t.options.iter().flatten())
                 .all(|o| o.writes.iter().all(|&(dx, dy, _)| (dx, dy) == (0, 0))),
         });
-        Ok(Bulk {
+        let bulk = Bulk {
             groups,
-            rest,
             class_sets: classes.iter().map(|c| CodeSet::of(c.iter().copied())).collect(),
             classes,
             width: width as i32,
             height: height as i32,
             codes,
             answers_changes,
-        })
+        };
+        Ok((bulk, rest))
     }
 
     /// Whether a move of `pieces` by `rays` on `board` (where they stand

@@ -1,24 +1,20 @@
-//! Tests of the bulk shortcut: its counts and changes against the walker's.
-use super::{Bulk, Moves, attach};
+//! Tests of the choice among pieces: its groups' counts and changes, with
+//! the rest walked, against the walker's of the whole program.
+use super::{Bulk, Moves};
 use crate::core::{self as code, Code, CodeSet, Content, Coord, Marks};
 use crate::engine::position::Position;
 use crate::engine::squares::Squares;
-use crate::engine::walk::{Keep, Shortcut, WalkScratch, Walker};
+use crate::engine::walk::{ChangeQuery, Keep, Query, WalkScratch, Walker};
 use crate::ir::{Rules, Value};
 use crate::program::{Program, compile};
 use crate::source::Source;
 
-/// The walker of `program` on 8x8 with its choice among pieces
-/// attached, as the engine prepares it.
-fn prepared(program: &Program) -> Walker {
-    let mut walker = Walker::new(program, 8, 8).unwrap();
-    attach(&mut walker, 8, 8);
-    walker
-}
-
-/// The choice among pieces a walker defers to, if any.
-fn bulk_of(walker: &Walker) -> Option<&Bulk> {
-    walker.shortcut().and_then(|s| s.as_any().downcast_ref::<Bulk>())
+/// The choice among pieces `program` is on 8x8, if it is one, and the
+/// alternatives it leaves, walked.
+fn bulk_of(program: &Program) -> Option<(Bulk, Option<Walker>)> {
+    let walker = Walker::new(program, 8, 8).unwrap();
+    let (bulk, rest) = Bulk::of(&walker, 8, 8).ok()?;
+    Some((bulk, rest.map(|rest| Walker::new(&rest, 8, 8).unwrap())))
 }
 
 /// A meter no test here reaches the end of.
@@ -45,38 +41,38 @@ fn program(rules: &Rules, expr: &str) -> Program {
 }
 
 /// The kinds of `bulk`'s groups in order ("rays" or "rules") and whether it walks a rest.
-fn shape(bulk: &Bulk) -> (Vec<&'static str>, bool) {
+fn shape((bulk, rest): &(Bulk, Option<Walker>)) -> (Vec<&'static str>, bool) {
     let kinds = (bulk.groups.iter())
         .map(|g| match g.moves {
             Moves::Rays(_) => "rays",
             Moves::Rules(_) => "rules",
         })
         .collect();
-    (kinds, bulk.rest.is_some())
+    (kinds, rest.is_some())
 }
 
 #[test]
 fn chess_pieces_are_counted_by_square_sets_and_castling_is_walked() {
     let rules = chess();
-    let white = prepared(&program(&rules, "piece_moves | castle_3(r) | castle_4(l)"));
-    let bulk = bulk_of(&white).expect("a choice among pieces");
+    let white = bulk_of(&program(&rules, "piece_moves | castle_3(r) | castle_4(l)"));
+    let white = white.expect("a choice among pieces");
     assert_eq!(
-        shape(bulk),
+        shape(&white),
         (vec!["rules", "rays", "rays", "rays", "rays", "rays"], true)
     );
-    assert!(bulk.answers_changes());
+    assert!(white.0.answers_changes());
     // A walked alternative of the king's that may end one step up: the
     // king's steps are walked with it.
     let shared = "king | (%♔: ?{% + d# -> % + d#} (% + u. -> . + u%))";
-    let walker = prepared(&program(&rules, &format!("knight | {shared}")));
-    assert_eq!(shape(bulk_of(&walker).unwrap()), (vec!["rays"], true));
+    let bulk = bulk_of(&program(&rules, &format!("knight | {shared}"))).unwrap();
+    assert_eq!(shape(&bulk), (vec!["rays"], true));
     // One that ends two squares away leaves them to square sets.
     let apart = "king | (%♔: ?{% + d# -> % + d#} (% + uu. -> . + uu%))";
-    let walker = prepared(&program(&rules, &format!("knight | {apart}")));
-    assert_eq!(shape(bulk_of(&walker).unwrap()), (vec!["rays", "rays"], true));
+    let bulk = bulk_of(&program(&rules, &format!("knight | {apart}"))).unwrap();
+    assert_eq!(shape(&bulk), (vec!["rays", "rays"], true));
     // Two alternatives that may move one piece by the same step: walked.
     let twice = "(%♘: step(u)) | (%♘: slide(u))";
-    assert!(bulk_of(&prepared(&program(&rules, twice))).is_none());
+    assert!(bulk_of(&program(&rules, twice)).is_none());
 }
 
 /// A small deterministic random source (xorshift).
@@ -148,9 +144,9 @@ fn square_sets_count_and_find_changes_as_the_walk_does() {
 
 /// Counts and changes of `moves` on random boards, by square sets and walked.
 fn sweep(rules: &Rules, moves: &Program) {
-    let bulk = prepared(moves);
-    assert!(bulk_of(&bulk).is_some());
+    let (bulk, rest) = bulk_of(moves).expect("a choice among pieces");
     let walked = Walker::new(moves, 8, 8).unwrap();
+    let all_codes = walked.codes().max(bulk.codes());
     let hot = CodeSet::of(codes(rules, "♔"));
     let wary_codes = codes(rules, "♟♞♝♜♛♚");
     let wary = CodeSet::of(wary_codes.iter().copied());
@@ -159,17 +155,28 @@ fn sweep(rules: &Rules, moves: &Program) {
     let (mut tested, mut kept, mut changes) = (0, 0, 0);
     for i in 0..400 {
         let position = board(rules, &mut rng);
-        let sets = occupied(&position, bulk.codes());
+        let sets = occupied(&position, all_codes);
         let diagram = position.diagram(rules.pieces());
-        let count = |w: &Walker, keep: Option<&mut Keep<'_>>, scratch: &mut WalkScratch| {
-            w.count(&position, &sets, scratch, &unbounded(), None, keep)
-                .unwrap()
+        let meter = unbounded();
+        // The whole program walked (`by_pieces` false), or the groups
+        // counted and the rest walked.
+        let mut count = |by_pieces: bool, mut keep: Option<&mut Keep<'_>>| {
+            let mut query = Query {
+                position: &position,
+                occupied: &sets,
+                scratch: &mut scratch,
+                meter: &meter,
+                attacks: None,
+            };
+            if !by_pieces {
+                return walked.count(&mut query, keep).unwrap();
+            }
+            let rest = rest
+                .as_ref()
+                .map_or(0, |w| w.count(&mut query, keep.as_deref_mut()).unwrap());
+            rest + bulk.count(&position, &sets, keep)
         };
-        assert_eq!(
-            count(&bulk, None, &mut scratch),
-            count(&walked, None, &mut scratch),
-            "counts on\n{diagram}"
-        );
+        assert_eq!(count(true, None), count(false, None), "counts on\n{diagram}");
         // A filter: untested where its definition says so, else kept
         // by a fixed rule of the changes.
         let (cold, calm) = (!rng.squares(i % 50), !rng.squares(30));
@@ -186,7 +193,7 @@ fn sweep(rules: &Rules, moves: &Program) {
             untested || diff.iter().map(|&(at, c)| at as u64 * 31 + c as u64).sum::<u64>() % 3 != 0
         };
         let mut counts = [0; 2];
-        for (n, w) in counts.iter_mut().zip([&bulk, &walked]) {
+        for (n, by_pieces) in counts.iter_mut().zip([true, false]) {
             let mut keep = Keep {
                 cold,
                 hot: &hot,
@@ -195,7 +202,7 @@ fn sweep(rules: &Rules, moves: &Program) {
                 wary_codes: &wary_codes,
                 test: &mut rule,
             };
-            *n = count(w, Some(&mut keep), &mut scratch);
+            *n = count(by_pieces, Some(&mut keep));
         }
         assert_eq!(counts[0], counts[1], "filtered counts on\n{diagram}");
         tested += calls;
@@ -206,13 +213,20 @@ fn sweep(rules: &Rules, moves: &Program) {
             let overlay = [(write, position.cells[rng.below(64) as usize])];
             for overlay in [&[][..], &overlay[..]] {
                 let hit = |w: &Walker| {
-                    let mut aux = WalkScratch::default();
-                    w.changes_at(&position.cells, &sets, overlay, at, &mut aux, &unbounded())
-                        .unwrap()
-                        .0
+                    let mut query = ChangeQuery {
+                        base: &position.cells,
+                        occupied: &sets,
+                        overlay,
+                        at,
+                        scratch: &mut WalkScratch::default(),
+                        meter: &meter,
+                    };
+                    w.changes_at(&mut query).unwrap().0
                 };
                 let want = hit(&walked);
-                assert_eq!(hit(&bulk), want, "changes at {at} with {overlay:?} on\n{diagram}");
+                let by_pieces =
+                    rest.as_ref().is_some_and(hit) || bulk.changes_at(&position.cells, &sets, overlay, at).0;
+                assert_eq!(by_pieces, want, "changes at {at} with {overlay:?} on\n{diagram}");
                 changes += want as usize;
             }
         }

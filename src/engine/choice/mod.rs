@@ -23,7 +23,7 @@ use std::ops::ControlFlow;
 
 use super::hash;
 use super::position::Position;
-use super::squares::{Decline, SetScratch, Squares};
+use super::squares::{Decline, PlanOutput, SetScratch, Squares};
 use super::{CellWrite, Successor};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
 use crate::program::Program;
@@ -348,54 +348,46 @@ impl Plan {
         self.rules.iter().any(|r| self.places(r, &scratch.occupied) != 0)
     }
 
-    /// How many results the program has on `position` (which must fit).
-    pub(crate) fn count(&self, position: &Position, scratch: &mut SetScratch) -> u64 {
+    /// How many results the program has on `position` (which must fit),
+    /// whose square sets are `occupied`; `out` keeps the results a count
+    /// of a program whose results may meet tells apart.
+    pub(crate) fn count(&self, position: &Position, occupied: &[Squares], out: &mut PlanOutput) -> u64 {
         if !self.distinct {
             let mut n = 0;
-            self.each(position, scratch, &mut |_| {
+            self.each(position, occupied, out, &mut |_| {
                 n += 1;
                 ControlFlow::Continue(())
             });
             return n;
         }
-        scratch.load(position, self.codes);
-        self.count_on(&scratch.occupied)
+        self.count_on(occupied)
     }
 
-    /// Calls `found` with each result on `position` (which must fit), each
-    /// once, until it says to stop.
+    /// Calls `found` with each result on `position` (which must fit), whose
+    /// square sets are `occupied`, each once, until it says to stop; `out`
+    /// holds the results as they are made.
     pub(crate) fn each(
         &self,
         position: &Position,
-        scratch: &mut SetScratch,
+        occupied: &[Squares],
+        out: &mut PlanOutput,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) {
         if self.rules.first().is_some_and(|r| !r.traces.is_empty()) {
-            scratch.load(position, self.codes);
-            let tracing = scratch.tracing;
-            let mut changes = std::mem::take(&mut scratch.changes);
-            let mut cells = std::mem::take(&mut scratch.cell_writes);
-            let cells_out = scratch.cells.then_some(&mut cells);
-            self.each_traced(
-                position,
-                &scratch.occupied,
-                &mut changes,
-                cells_out,
-                tracing,
-                found,
-            );
-            scratch.changes = changes;
-            scratch.cell_writes = cells;
+            let tracing = out.tracing;
+            let mut changes = std::mem::take(&mut out.changes);
+            let mut cells = std::mem::take(&mut out.cell_writes);
+            let cells_out = out.cells.then_some(&mut cells);
+            self.each_traced(position, occupied, &mut changes, cells_out, tracing, found);
+            out.changes = changes;
+            out.cell_writes = cells;
             return;
         }
-        scratch.load(position, self.codes);
-        scratch.seen.clear();
-        scratch.kept.clear();
-        scratch.kept_changes.clear();
+        out.forget();
         let mut unchanged = self.nil;
-        let mut changes = std::mem::take(&mut scratch.changes);
+        let mut changes = std::mem::take(&mut out.changes);
         'rules: for rule in &self.rules {
-            let mut places = self.places(rule, &scratch.occupied);
+            let mut places = self.places(rule, occupied);
             while places != 0 {
                 let t = places.trailing_zeros() as i32;
                 places &= places - 1;
@@ -409,7 +401,7 @@ impl Plan {
                         unchanged = true;
                         continue;
                     }
-                    if !self.distinct && !scratch.keep(h, &changes) {
+                    if !self.distinct && !out.keep(h, &changes) {
                         continue;
                     }
                     let s = Successor {
@@ -439,7 +431,7 @@ impl Plan {
                 cells: &[],
             });
         }
-        scratch.changes = changes;
+        out.changes = changes;
     }
 
     /// [`Plan::each`] for a traced plan (whose results are distinct): in the
@@ -651,17 +643,17 @@ impl Plan {
         became
     }
 
-    /// Whether some result on `position` (which must fit) changes square `at`.
-    pub(crate) fn changes_square(&self, position: &Position, at: Coord, scratch: &mut SetScratch) -> bool {
+    /// Whether some result on the cells `cells` (a position this plan
+    /// fits), whose square sets are `occupied`, changes square `at` (an
+    /// index among the cells).
+    pub(crate) fn changes_square(&self, cells: &[Code], occupied: &[Squares], at: u32) -> bool {
         let (w, h) = (self.width as i32, self.height as i32);
-        if !(0..w).contains(&at.x) || !(0..h).contains(&at.y) {
+        let Some(&old) = cells.get(at as usize).filter(|_| at < (w * h) as u32) else {
             return false;
-        }
-        scratch.load(position, self.codes);
-        let target = at.x + at.y * w;
-        let old = position.cells[target as usize];
+        };
+        let target = at as i32;
         self.rules.iter().any(|rule| {
-            let places = self.places(rule, &scratch.occupied);
+            let places = self.places(rule, occupied);
             rule.choices.iter().flatten().any(|wr| {
                 let t = target - wr.shift;
                 !code::same_but_marks(wr.code, old) && (0..w * h).contains(&t) && places >> t & 1 == 1

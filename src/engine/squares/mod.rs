@@ -74,13 +74,19 @@ pub enum Decline {
     /// Not a placement counted by square sets: the reason.
     #[error("not a placement counted by square sets ({0})")]
     NotACountedPlacement(&'static str),
+    /// The program's pieces make no first rewrite that square sets test.
+    #[error("its pieces make no first rewrite that square sets test")]
+    NoFirstRewrite,
+    /// The program is not one guard on a test that square sets answer.
+    #[error("it is not one guard on a test that square sets answer")]
+    NotAGuard,
     /// The walker of the alternatives left to walk declined them.
     #[error("the rest of the choice cannot be walked: {0}")]
     Rest(Box<Decline>),
 }
 
 /// Scratch for the square-set strategies: the square sets of the position
-/// last loaded, and the results of a search that deduplicates.
+/// last loaded, and which patterns were found not to hold where.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SetScratch {
     /// Per content code: the squares holding it.
@@ -89,12 +95,20 @@ pub(crate) struct SetScratch {
     loaded: Option<Loaded>,
     /// Per pattern of the game: the last positions it did not hold on.
     pub(crate) unmet: Vec<Unmet>,
+}
+
+/// Where a choice of rewrites on square sets puts the results it gives,
+/// and the results a search that deduplicates has given: buffers kept
+/// between searches.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlanOutput {
+    /// One result's changes.
     pub(crate) changes: Vec<Change>,
     /// The resulting hashes of the results given so far (deduplicating searches).
-    pub(crate) seen: KeySet,
-    /// Those results: hash and range of [`SetScratch::kept_changes`].
-    pub(crate) kept: Vec<(u64, u32, u32)>,
-    pub(crate) kept_changes: Vec<Change>,
+    seen: KeySet,
+    /// Those results: hash and range of [`PlanOutput::kept_changes`].
+    kept: Vec<(u64, u32, u32)>,
+    kept_changes: Vec<Change>,
     /// Whether searches trace the squares the outermost piece of interest
     /// moves to.
     pub(crate) tracing: bool,
@@ -103,6 +117,34 @@ pub(crate) struct SetScratch {
     pub(crate) cells: bool,
     /// A move's cell writes.
     pub(crate) cell_writes: Vec<crate::engine::CellWrite>,
+}
+
+impl PlanOutput {
+    /// Forgets the results given so far (a new deduplicating search).
+    pub(crate) fn forget(&mut self) {
+        self.seen.clear();
+        self.kept.clear();
+        self.kept_changes.clear();
+    }
+
+    /// Whether the result with resulting hash `hash` and `changes` is new
+    /// (then it is kept); changes are compared in full when hashes meet.
+    pub(crate) fn keep(&mut self, hash: u64, changes: &[Change]) -> bool {
+        if !self.seen.insert(hash) {
+            let kept = &self.kept_changes;
+            let same = self
+                .kept
+                .iter()
+                .any(|&(h, s, e)| h == hash && &kept[s as usize..e as usize] == changes);
+            if same {
+                return false;
+            }
+        }
+        let start = self.kept_changes.len() as u32;
+        self.kept_changes.extend_from_slice(changes);
+        self.kept.push((hash, start, self.kept_changes.len() as u32));
+        true
+    }
 }
 
 /// Makes cell `i` of a loaded position, holding `*old`, hold `new`, and
@@ -246,26 +288,5 @@ impl SetScratch {
             came_from: position.came_from,
             cells,
         });
-    }
-}
-
-impl SetScratch {
-    /// Whether the result with resulting hash `hash` and `changes` is new
-    /// (then it is kept); changes are compared in full when hashes meet.
-    pub(crate) fn keep(&mut self, hash: u64, changes: &[Change]) -> bool {
-        if !self.seen.insert(hash) {
-            let kept = &self.kept_changes;
-            let same = self
-                .kept
-                .iter()
-                .any(|&(h, s, e)| h == hash && &kept[s as usize..e as usize] == changes);
-            if same {
-                return false;
-            }
-        }
-        let start = self.kept_changes.len() as u32;
-        self.kept_changes.extend_from_slice(changes);
-        self.kept.push((hash, start, self.kept_changes.len() as u32));
-        true
     }
 }

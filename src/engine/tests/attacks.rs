@@ -115,7 +115,7 @@ fn a_move_of_two_pieces_in_turn_changes_what_either_changes() {
     let program = f.program(black);
     let changed = changed_squares(&program, &board);
     assert_eq!(changed.len(), 4, "{changed:?}");
-    for choice in [engine::EngineChoice::Backtrack, engine::EngineChoice::Fast] {
+    for choice in [engine::EngineChoice::backtrack(), engine::EngineChoice::all()] {
         let e = f.engine_on("white_moves", black, 5, 5, choice);
         for at in ["a5", "a4", "e5", "e4", "b4", "d4", "a3"] {
             assert_eq!(

@@ -53,7 +53,7 @@ fn answers(
 /// walker (rooks, kings and a pawn, protecting the kings), a choice of
 /// rewrites (placements) with patterns, and each on the backtracker alone.
 fn engines(f: &Fixture) -> Vec<(Engine, usize, &'static str)> {
-    let placements = |choice| {
+    let placements = |choice: engine::EngineChoice| {
         let side = |moves| Side {
             moves: f.program(moves),
             protected: vec![],
@@ -64,10 +64,10 @@ fn engines(f: &Fixture) -> Vec<(Engine, usize, &'static str)> {
             .iter()
             .map(|p| f.program(p))
             .collect();
-        engine::prepare(sides, patterns, 4, 4, choice)
+        engine::prepare(sides, patterns, 4, 4, &choice)
     };
     let mut all = Vec::new();
-    for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
+    for choice in [engine::EngineChoice::all(), engine::EngineChoice::backtrack()] {
         all.push((
             f.engine_on("white_moves", "black_moves", 4, 4, choice),
             0,
@@ -189,7 +189,7 @@ fn a_search_that_would_run_for_ages_stops_soon_after_its_deadline() {
         Vec::new(),
         6,
         6,
-        engine::EngineChoice::Fast,
+        &engine::EngineChoice::all(),
     );
     for question in ["search", "each_move", "count_moves"] {
         let mut cache = Cache::new();

@@ -85,7 +85,7 @@ impl Fixture {
         };
         let sides = vec![side("white_moves"), side("black_moves")];
         let programs = patterns.iter().map(|p| self.program(p)).collect();
-        engine::prepare(sides, programs, 4, 4, choice)
+        engine::prepare(sides, programs, 4, 4, &choice)
     }
 
     /// White (`white_moves`, protecting ♔) and black (`black_moves`,
@@ -120,7 +120,7 @@ impl Fixture {
                 owned: "♟♞♝♜♛♚".chars().map(|c| self.piece(c)).collect(),
             },
         ];
-        engine::prepare(sides, Vec::new(), width, height, choice)
+        engine::prepare(sides, Vec::new(), width, height, &choice)
     }
 
     /// The diagrams of `expr`'s results on `board`, in the order found.

@@ -169,7 +169,7 @@ fn a_piece_moved_by_one_rewrite_is_run_as_square_sets_and_traced_as_walked() {
     let white = "%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕) | (% + uul. -> . + uul%)";
     let board = "♟.♟.\n.♙..\n♘..♟\n.♙♙.\n";
     let position = f.board(board);
-    let all: Vec<Vec<_>> = [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack]
+    let all: Vec<Vec<_>> = [engine::EngineChoice::all(), engine::EngineChoice::backtrack()]
         .into_iter()
         .map(|choice| {
             let engine = f.engine_on(white, "black_moves", 4, 4, choice);
@@ -227,7 +227,7 @@ fn a_count_that_meets_one_result_twice_counts_it_once() {
     ] {
         let board = "....\n....\n.♖..\n♖...\n";
         let position = f.board(board);
-        let engine = f.engine_on(white, "black_moves", 4, 4, engine::EngineChoice::Fast);
+        let engine = f.engine_on(white, "black_moves", 4, 4, engine::EngineChoice::all());
         let mut cache = Cache::new();
         for _ in 0..2 {
             let n = engine
@@ -287,8 +287,8 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
     ];
     let mut boards = Boards(0x9E37_79B9_7F4A_7C15);
     for white in programs {
-        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Fast);
-        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Backtrack);
+        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::all());
+        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::backtrack());
         let mut moved = 0;
         for _ in 0..300 {
             let position = f.board(&boards.board(5, 5));
@@ -321,8 +321,8 @@ fn tests_of_pieces_and_patterns_answer_alike_on_both_engines() {
         "%♙: nil",
     ];
     let (fast, reference) = (
-        f.patterns_on(&patterns, engine::EngineChoice::Fast),
-        f.patterns_on(&patterns, engine::EngineChoice::Backtrack),
+        f.patterns_on(&patterns, engine::EngineChoice::all()),
+        f.patterns_on(&patterns, engine::EngineChoice::backtrack()),
     );
     let mut boards = Boards(0x2545_F491_4F6C_DD1D);
     let mut held = [0; 5];
@@ -355,8 +355,8 @@ fn a_pattern_remembered_not_to_hold_is_tested_again_where_a_change_may_complete_
         "!{♜ + d♖ -> ♜ + d♖}",
     ];
     let (fast, reference) = (
-        f.patterns_on(&patterns, engine::EngineChoice::Fast),
-        f.patterns_on(&patterns, engine::EngineChoice::Backtrack),
+        f.patterns_on(&patterns, engine::EngineChoice::all()),
+        f.patterns_on(&patterns, engine::EngineChoice::backtrack()),
     );
     let contents = [
         crate::core::Content::Empty,
@@ -424,8 +424,8 @@ fn a_fan_of_arrows_counts_what_the_walk_lists() {
         ".....\n..♙..\n.....\n.....\n♖...♔\n",
     ];
     for white in &programs {
-        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Fast);
-        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::Backtrack);
+        let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::all());
+        let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::backtrack());
         for board in boards {
             let position = f.board(board);
             let listed = move_positions(&reference, WHITE, &position, false);
@@ -452,8 +452,8 @@ fn a_fan_counted_on_square_sets_agrees_with_the_walk_on_crowded_boards_with_hole
         .map(arrow)
         .join(" | ");
     let white = format!("%♖: ((% + u. -> . + u%)+ | (% + l. -> . + l%)+ | (% + dr. -> . + dr%)+) ({arrows})");
-    let fast = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::Fast);
-    let reference = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+    let fast = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::all());
+    let reference = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
     let mut boards = Boards(0x1B87_3593_C0FF_EE11);
     let mut counted = 0;
     for _ in 0..300 {
@@ -478,7 +478,7 @@ fn a_count_of_safe_moves_tests_a_move_that_puts_another_sides_piece_near_the_kin
     let white = "%♙: % + u. -> % + u♚";
     let board = ".....\n.....\n.....\n.....\n.♙♔♙.\n";
     let position = f.board(board);
-    for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
+    for choice in [engine::EngineChoice::all(), engine::EngineChoice::backtrack()] {
         let e = f.engine_on(white, "black_moves", 5, 5, choice);
         assert_eq!(move_positions(&e, WHITE, &position, false).len(), 2);
         assert!(move_positions(&e, WHITE, &position, true).is_empty());
@@ -496,7 +496,7 @@ fn a_count_of_safe_moves_tests_a_move_that_changes_nothing() {
     let white = "(%♖: nil) | (%♔: % + u. -> . + u%)";
     let board = "♜....\n.....\n.....\n.....\n♔...♖\n";
     let position = f.board(board);
-    for choice in [engine::EngineChoice::Fast, engine::EngineChoice::Backtrack] {
+    for choice in [engine::EngineChoice::all(), engine::EngineChoice::backtrack()] {
         let e = f.engine_on(white, "black_moves", 5, 5, choice);
         let safe = move_positions(&e, WHITE, &position, true).len();
         assert_eq!(safe, 0, "{choice:?}");
@@ -566,8 +566,8 @@ fn chains_of_jumps_agree_on_both_engines() {
     ];
     let mut boards = Boards(0x6A09_E667_F3BC_C909);
     for white in &programs {
-        let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Fast);
-        let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+        let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::all());
+        let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
         let (mut moved, mut long) = (0, 0);
         for _ in 0..300 {
             let position = f.board(&crowded(&mut boards, 6, 6, &['♜', '♜', '♖', '♙']));
@@ -616,8 +616,8 @@ fn a_tail_that_looks_for_no_square_sees_the_holes_of_the_board() {
     let f = Fixture::new();
     let white = "%♙: ((% + u. -> . + u%) | (% + ur. -> . + ur%) | (% + ul. -> . + ul%)) \
                  ((% + u# -> ♖ + u#) / nil)";
-    let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Fast);
-    let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::Backtrack);
+    let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::all());
+    let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
     let mut boards = Boards(0x3C6E_F372_FE94_F82B);
     let (mut below_holes, mut moves) = (0, 0);
     for _ in 0..300 {

@@ -21,31 +21,28 @@
 //! writes that could create or remove a square.
 
 mod program;
+mod query;
 mod run;
 mod shapes;
-mod shortcut;
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
 use crate::core::{Change, Code, CodeSet, Content, Coord, OFF};
-use crate::engine::placed::PlacedCount;
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::squares::Decline;
-use crate::engine::squares::KeySet;
+use crate::engine::squares::{KeySet, PlanOutput};
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
-use crate::engine::{Meter, MoveIdentity, Successor, hash};
+use crate::engine::{MoveIdentity, Successor, hash};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
 pub(crate) use program::ChainedMoves;
-use program::{
-    Chain, FirstSub, chain, chained_moves, choice_end, first_match, last_writes, leads_to_match, live_binds,
-};
+pub(crate) use program::leads_to_match;
+use program::{Chain, FirstSub, chain, chained_moves, choice_end, first_match, last_writes, live_binds};
+pub(crate) use query::{ChangeQuery, Query};
 use run::{Run, Sink};
 use shapes::{Fan, FanRays, Placement, ShapeTests, Slide, SlideTail, Stamp, Step, UniformFan, keyless_fans};
-pub(crate) use shortcut::{FindShortcut, Shortcut, ShortcutScratch};
 
 /// A search that would pass the question's bound on states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,8 +88,6 @@ pub struct Walker {
     /// Per instruction: where the program may write from a `Split` on,
     /// relative to the piece of interest.
     split_reach: Vec<Reach>,
-    /// Whether the program runs `attacked` (and so needs the other sides).
-    attacks: bool,
     /// Per instruction: the slide a loop head runs, if it is one.
     slides: Vec<Option<Slide>>,
     /// Per instruction: the chain a loop head runs, if it is one (its
@@ -137,15 +132,6 @@ pub struct Walker {
     /// none: whether it has a result on the position, as square sets (a
     /// guard on it made before the walk changed anything asks them).
     test_plans: Vec<Option<crate::engine::choice::Plan>>,
-    /// The program as square sets, when it only moves the bound piece by
-    /// one rewrite or leaves it ([`crate::engine::choice::compile::traced_plan`]): tests,
-    /// and searches without the legality test where its results are
-    /// distinct, run on it.
-    choice: Option<crate::engine::choice::Plan>,
-    /// When the program is an ordered choice and nothing after it: each
-    /// alternative as a walker of its own (each with its own fast paths),
-    /// which searches run in turn until one has results.
-    parts: Option<Vec<Walker>>,
     /// The rewrites the bound pieces make first ([`crate::engine::choice::compile::entry_plan`]):
     /// where none can be made, a search has no result.
     entry: Option<crate::engine::choice::Plan>,
@@ -158,15 +144,6 @@ pub struct Walker {
     /// Whether a count found two paths to one result: counts then keep
     /// every result's changes to tell them apart (see [`Walker::count`]).
     exact_counts: ExactCounts,
-    /// The program as a placement counted by square sets, when it is one
-    /// (see [`super::placed`]).
-    placed: Option<PlacedCount>,
-    /// The program as a choice among pieces whose moves square sets count
-    /// (see [`super::bulk`]), when some are.
-    shortcut: Option<Arc<dyn Shortcut>>,
-    /// The strategies that declined the program, named, with the reason
-    /// (the traced plan, the placement count, the shortcuts).
-    declined: Vec<(&'static str, Decline)>,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -283,8 +260,6 @@ pub(crate) struct WalkScratch {
     /// Whether searches give moves as cell writes where they can
     /// ([`Successor::cells`]).
     pub(crate) cells: bool,
-    /// A move's cell writes.
-    pub(crate) cell_writes: Vec<crate::engine::CellWrite>,
     /// Those squares so far.
     path: Vec<u32>,
     /// A result's path as coordinates.
@@ -300,8 +275,10 @@ pub(crate) struct WalkScratch {
     /// Per walker (its shape tests' `key`), per shape test: the squares off the
     /// board it was worked out for and where it holds ([`ShapeTest::squares`]).
     shape_squares: Vec<(u32, Vec<Option<ShapeSquares>>)>,
-    /// The buffers of a [`Shortcut`] that makes moves on a board of its own.
-    pub(crate) shortcut: ShortcutScratch,
+    /// The buffers of a strategy that makes moves on a board of its own.
+    pub(crate) own_board: OwnBoardScratch,
+    /// The results of the choices of rewrites run on square sets.
+    pub(crate) plans: PlanOutput,
 }
 
 impl WalkScratch {
@@ -309,6 +286,7 @@ impl WalkScratch {
     /// interest moves to ([`Successor::path`]).
     pub(crate) fn trace_paths(&mut self, on: bool) {
         self.tracing = on;
+        self.plans.tracing = on;
     }
 
     /// Whether walks trace the squares the outermost piece of interest moves to.
@@ -319,7 +297,34 @@ impl WalkScratch {
     /// Makes searches give moves as cell writes where they can, or not.
     pub(crate) fn give_cells(&mut self, on: bool) {
         self.cells = on;
+        self.plans.cells = on;
     }
+}
+
+/// The buffers of a strategy that makes moves on a board of its own
+/// (the chains), kept between searches in the walker's scratch.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OwnBoardScratch {
+    /// The board with the changes made.
+    pub(crate) cells: Vec<Code>,
+    /// The changes made, in order: square, what it held before, and the
+    /// hash of the changes before it.
+    pub(crate) log: Vec<(u32, Code, u64)>,
+    /// The keys of the results found.
+    pub(crate) keys: KeySet,
+    /// The results kept to tell later ones apart: key, identity, and their
+    /// changes in `kept_changes`.
+    pub(crate) kept: Vec<(u64, MoveIdentity<u32>, u32, u32)>,
+    /// Their changes as (square, content), in square order.
+    pub(crate) kept_changes: Vec<(u32, Code)>,
+    /// One result's changes, in square order.
+    pub(crate) diff: Vec<(u32, Code)>,
+    /// One result's changes, as given to the caller.
+    pub(crate) changes: Vec<Change>,
+    /// The squares the piece of interest moved to, in order.
+    pub(crate) path: Vec<u32>,
+    /// The same, as coordinates.
+    pub(crate) path_coords: Vec<Coord>,
 }
 
 /// The results of an ordered choice's sub-program: the writes each made
@@ -474,8 +479,6 @@ impl Walker {
             }
             anchors.push(per);
         }
-        let attacks =
-            (program.insts.iter()).any(|i| matches!(i, Inst::Attacked { .. } | Inst::NoReply { .. }));
         let mut visit = program.visit.clone();
         for pc in monotone_loops(program, width, height) {
             visit[pc as usize] = false;
@@ -637,7 +640,6 @@ impl Walker {
             bound_codes: bound.codes().collect(),
             bound,
             split_reach,
-            attacks,
             slides,
             chains,
             steps,
@@ -651,289 +653,102 @@ impl Walker {
             first_match,
             poi_plans,
             test_plans,
-            choice: None,
-            parts: None,
             entry: None,
             entry_binds: Vec::new(),
             exact_counts: ExactCounts::default(),
-            placed: None,
-            shortcut: None,
-            declined: Vec::new(),
         };
-        match crate::engine::choice::compile::traced_plan(program, width, height) {
-            Ok(plan) => walker.choice = Some(plan),
-            Err(why) => walker.declined.push(("traced plan", why)),
-        }
         if let Some((plan, binds)) = crate::engine::choice::compile::entry_plan(program, width, height) {
+            walker.codes = walker.codes.max(plan.codes());
             walker.entry = Some(plan);
             walker.entry_binds = binds;
-        }
-        let start = crate::engine::choice::compile::follow(program, program.start)?;
-        if let Some(p) = walker.placements[start as usize] {
-            match PlacedCount::of(program, start, p.code, p.sub) {
-                Ok(count) => walker.placed = Some(count),
-                Err(why) => walker.declined.push(("placement count", why)),
-            }
-        }
-        // An ordered choice and nothing after it: its alternatives apart.
-        let mut pc = program.start;
-        while let Inst::Jump { to } = program.insts[pc as usize] {
-            pc = to;
-        }
-        if let Inst::Ordered { id, next } = program.insts[pc as usize]
-            && leads_to_match(program, next)
-            && !matches!(program.insts[next as usize], Inst::Unbind { .. })
-        {
-            let parts = program.ordered[id.index()]
-                .iter()
-                .map(|sub| {
-                    let mut part = program.clone();
-                    part.start = program.subs[sub.index()];
-                    Walker::new(&part, width, height)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            walker.codes = parts.iter().map(|p| p.codes).fold(walker.codes, usize::max);
-            walker.parts = Some(parts);
-        }
-        if let Some(e) = &walker.entry {
-            walker.codes = walker.codes.max(e.codes());
         }
         Ok(walker)
     }
 
-    /// Whether the walker's size holds for `position`'s grid.
-    pub(crate) fn fits(&self, position: &Position) -> bool {
-        position.x0 == 0
-            && position.y0 == 0
-            && position.width as i32 == self.width
-            && position.height as i32 == self.height
-    }
-
-    /// Calls `found` with each result on `position` (which must fit), each
-    /// once, until it says to stop; `attacks` answers `attacked` (none: it
-    /// is false). `Err(TooLong)` when the search would pass `meter`.
+    /// Calls `found` with each result of `query` (whose position must fit),
+    /// each once, until it says to stop. `Err(TooLong)` when the search
+    /// would pass the query's meter.
     pub(crate) fn each(
         &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
+        query: &mut Query<'_>,
         found: &mut dyn FnMut(&Successor<'_>) -> ControlFlow<()>,
     ) -> Result<(), TooLong> {
-        if let Some(parts) = &self.parts {
-            // The first alternative with results gives them.
-            for part in parts {
-                let mut any = false;
-                part.each(position, occupied, scratch, meter, attacks, &mut |s| {
-                    any = true;
-                    found(s)
-                })?;
-                if any {
-                    break;
-                }
-            }
-            return Ok(());
-        }
-        // (The square sets and the shortcut find where pieces can start
-        // themselves; the first rewrites are tested before a walk.)
-        if let Some(plan) = self.choice() {
-            let mut changes = std::mem::take(&mut scratch.changes);
-            let mut cells = std::mem::take(&mut scratch.cell_writes);
-            let cells_out = scratch.cells.then_some(&mut cells);
-            plan.each_traced(
-                position,
-                occupied,
-                &mut changes,
-                cells_out,
-                scratch.tracing,
-                found,
-            );
-            scratch.changes = changes;
-            scratch.cell_writes = cells;
-            return Ok(());
-        }
-        if let Some(shortcut) = &self.shortcut
-            && let Some(done) = shortcut.each(position, occupied, scratch, meter, found)
-        {
-            return done;
-        }
-        if self.cannot_start(occupied) {
-            return Ok(());
-        }
         let sink = &mut Sink::Collect(found);
-        self.walk(position, occupied, scratch, meter, attacks, sink)
-            .map(|_| ())
+        self.walk(query, sink).map(|_| ())
     }
 
     /// How many results [`Walker::each`] would give that `keep` (if any)
     /// keeps, given each one's changes as (square, content) in square
-    /// order, without building them.
-    #[allow(clippy::too_many_arguments)]
+    /// order, without building them. Results are told apart by their keys
+    /// alone; where two paths give one key (the same result, or two whose
+    /// keys collide), the count is made again keeping the changes, and so
+    /// are the walker's counts from then on.
     pub(crate) fn count(
         &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong> {
-        if let Some(parts) = &self.parts {
-            // The first alternative with results counts them (with a keep
-            // filter, even if it keeps none).
-            for part in parts {
-                if keep.is_some() {
-                    if part.holds(position, occupied, scratch, meter, attacks)? {
-                        return part.count(position, occupied, scratch, meter, attacks, keep);
-                    }
-                    continue;
-                }
-                let n = part.count(position, occupied, scratch, meter, attacks, None)?;
-                if n > 0 {
-                    return Ok(n);
-                }
-            }
-            return Ok(0);
-        }
-        // (The square sets and the shortcut find where pieces can start
-        // themselves; the first rewrites are tested before a walk.)
-        if keep.is_none()
-            && let Some(plan) = self.choice()
-        {
-            return Ok(plan.count_on(occupied));
-        }
-        if let Some(shortcut) = &self.shortcut {
-            return shortcut.count(position, occupied, scratch, meter, attacks, keep);
-        }
-        if self.cannot_start(occupied) {
-            return Ok(0);
-        }
-        if keep.is_none()
-            && let Some(n) = self.placed_count(occupied)
-        {
-            return Ok(n);
-        }
-        self.count_by_walking(position, occupied, scratch, meter, attacks, keep)
-    }
-
-    /// [`Walker::count`] by walking, on `cells` ([`cells_and_tallies`] of a
-    /// position whose hash is `hash`).
-    #[allow(clippy::too_many_arguments)]
-    fn count_walked(
-        &self,
-        cells: &[Code],
-        hash: u64,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
+        query: &mut Query<'_>,
         mut keep: Option<&mut Keep<'_>>,
     ) -> Result<u64, TooLong> {
-        if !self.exact_counts.get() {
-            // Results told apart by their keys alone; where two paths give
-            // one key (the same result, or two whose keys collide), the
-            // count is made again keeping the changes, and so are the
-            // walker's counts from then on.
+        let mut boxed = std::mem::take(&mut query.scratch.boxed);
+        let (cells, hash) = (cells_and_tallies(query.position, &mut boxed), query.position.hash);
+        let mut count = |exact: bool, keep: Option<&mut Keep<'_>>| {
             let mut n = 0;
-            let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
-            run.attacks = attacks;
-            run.exact = false;
-            let keep = keep.as_deref_mut();
+            let mut run = Run::new(self, cells, hash, query.occupied, query.scratch, query.meter, &[]);
+            run.attacks = query.attacks;
+            run.exact = exact;
             run.finish(&mut Sink::Count(&mut n, keep))?;
-            if !run.duplicate {
-                return Ok(n);
+            Ok((n, run.duplicate))
+        };
+        let mut n = None;
+        if !self.exact_counts.get() {
+            match count(false, keep.as_deref_mut()) {
+                Ok((k, false)) => n = Some(Ok(k)),
+                Ok((_, true)) => self.exact_counts.set(),
+                Err(e) => n = Some(Err(e)),
             }
-            self.exact_counts.set();
         }
-        let mut n = 0;
-        let sink = &mut Sink::Count(&mut n, keep);
-        let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
-        run.attacks = attacks;
-        run.finish(sink)?;
-        Ok(n)
+        let n = n.unwrap_or_else(|| count(true, keep).map(|(k, _)| k));
+        query.scratch.boxed = boxed;
+        n
     }
 
-    /// Whether the program has a result on `position` (which must fit).
-    pub(crate) fn holds(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-    ) -> Result<bool, TooLong> {
-        if let Some(parts) = &self.parts {
-            for part in parts {
-                if part.holds(position, occupied, scratch, meter, attacks)? {
-                    return Ok(true);
-                }
-            }
-            return Ok(false);
-        }
-        if let Some(plan) = self.choice_tests() {
-            return Ok(plan.holds_on(occupied));
-        }
-        if self.cannot_start(occupied) {
-            return Ok(false);
-        }
-        if let Some(n) = self.placed_count(occupied) {
-            return Ok(n > 0);
-        }
-        // A test and nothing else (`?{m}`, `!{m}`) that square sets answer.
-        if let Inst::Guard { holds, sub, next } = self.prog.insts[self.prog.start as usize]
-            && self.prog.insts[next as usize] == Inst::Match
-            && let Some(plan) = &self.test_plans[sub.index()]
-        {
-            return Ok(plan.holds_on(occupied) == holds);
-        }
-        self.walk(position, occupied, scratch, meter, attacks, &mut Sink::Exists)
+    /// Whether the program has a result on the query's position (which must fit).
+    pub(crate) fn holds(&self, query: &mut Query<'_>) -> Result<bool, TooLong> {
+        self.walk(query, &mut Sink::Exists)
     }
 
-    /// Walks the program on `position` into `sink`; whether the sink stopped it.
-    fn walk(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        sink: &mut Sink<'_, '_>,
-    ) -> Result<bool, TooLong> {
-        let mut boxed = std::mem::take(&mut scratch.boxed);
-        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
-        let mut run = Run::new(self, cells, hash, occupied, scratch, meter, &[]);
-        run.attacks = attacks;
+    /// Walks the program on the query's position into `sink`; whether the
+    /// sink stopped it.
+    fn walk(&self, query: &mut Query<'_>, sink: &mut Sink<'_, '_>) -> Result<bool, TooLong> {
+        let mut boxed = std::mem::take(&mut query.scratch.boxed);
+        let (cells, hash) = (cells_and_tallies(query.position, &mut boxed), query.position.hash);
+        let mut run = Run::new(self, cells, hash, query.occupied, query.scratch, query.meter, &[]);
+        run.attacks = query.attacks;
         let found = run.finish(sink);
-        scratch.boxed = boxed;
+        query.scratch.boxed = boxed;
         found
     }
 
-    /// Whether some result on the position `base` (square sets `occupied`)
-    /// with the changes `overlay` made changes square `at` (inside the walk,
-    /// `attacked` is false). Only the pieces whose reach covers `at` are
-    /// bound, and paths that cannot write it are left. Also gives the
-    /// squares the walk read: on a position that differs from this one
-    /// only elsewhere (and holds no other bound piece where one could reach
-    /// `at`), the answer is the same.
-    pub(crate) fn changes_at(
-        &self,
-        base: &[Code],
-        occupied: &[Squares],
-        overlay: &[(u32, Code)],
-        at: u32,
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-    ) -> Result<(bool, Squares), TooLong> {
-        if !self.prog.unbound_writes && self.none_near(occupied, overlay, at) {
-            // Only a bound piece changes squares, none is where one could
-            // reach `at`, and one put there is the caller's to watch.
+    /// Whether some result on the query's base with its changes made
+    /// changes its square (inside the walk, `attacked` is false). Only the
+    /// pieces whose reach covers the square are bound, and paths that
+    /// cannot write it are left. Also gives the squares the walk read: on a
+    /// position that differs from this one only elsewhere (and holds no
+    /// other bound piece where one could reach the square), the answer is
+    /// the same.
+    pub(crate) fn changes_at(&self, query: &mut ChangeQuery<'_>) -> Result<(bool, Squares), TooLong> {
+        let at = query.at;
+        if self.nothing_near(query) {
             return Ok((false, 0));
         }
-        if let Some(shortcut) = self.shortcut.as_ref().filter(|s| s.answers_changes()) {
-            return shortcut.changes_at(base, occupied, overlay, at, scratch, meter);
-        }
-        let mut run = Run::new(self, base, 0, occupied, scratch, meter, overlay);
+        let mut run = Run::new(
+            self,
+            query.base,
+            0,
+            query.occupied,
+            query.scratch,
+            query.meter,
+            query.overlay,
+        );
         let (x, y) = run.xy(at);
         let before = run.read(x, y);
         run.find = Some(Target { at, x, y, before });
@@ -942,11 +757,22 @@ impl Walker {
         Ok((found, run.reads.get()))
     }
 
-    /// Whether no square from which a bound piece could change `at` holds
-    /// one, on a position whose square sets are `occupied` with `overlay` made.
-    fn none_near(&self, occupied: &[Squares], overlay: &[(u32, Code)], at: u32) -> bool {
-        let held = on_board(&self.bound_codes, |c| self.bound.contains(c), occupied, overlay);
-        held & self.suspect_any[at as usize] == 0
+    /// Whether no result of the query can change its square for want of a
+    /// piece: only a bound piece changes squares and none is where one
+    /// could reach the square (one put there is the caller's to watch: see
+    /// [`Walker::may_bind_anew`]).
+    #[inline]
+    pub(crate) fn nothing_near(&self, query: &ChangeQuery<'_>) -> bool {
+        if self.prog.unbound_writes {
+            return false;
+        }
+        let held = on_board(
+            &self.bound_codes,
+            |c| self.bound.contains(c),
+            query.occupied,
+            query.overlay,
+        );
+        held & self.suspect_any[query.at as usize] == 0
     }
 
     /// Whether a change from `old` to `new` at square `s` may change what
@@ -957,14 +783,6 @@ impl Walker {
         self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
     }
 
-    /// The number of results, when the program is a placement that square
-    /// sets count ([`super::placed`]) on this position.
-    fn placed_count(&self, occupied: &[Squares]) -> Option<u64> {
-        let placed = self.placed.as_ref()?;
-        let plan = self.poi_plans[placed.sub()].as_ref()?;
-        placed.count(occupied, || plan.anywhere(occupied))
-    }
-
     /// The squares where putting or taking a bound piece may change what
     /// [`Walker::changes_at`] says for `at` (see [`Walker::may_bind_anew`]).
     pub(crate) fn suspects_at(&self, at: u32) -> Squares {
@@ -972,7 +790,7 @@ impl Walker {
     }
 
     /// The slide the loop head `pc` runs, if it is one.
-    pub(super) fn slide_at(&self, pc: Pc) -> Option<&Slide> {
+    pub(crate) fn slide_at(&self, pc: Pc) -> Option<&Slide> {
         self.slides[pc as usize].as_ref()
     }
 
@@ -992,12 +810,11 @@ impl Walker {
     }
 
     /// The names of the shapes the walker found in its program and runs on
-    /// square sets, its ordered parts' included (for reports and tests).
+    /// square sets (for reports and tests).
     pub(crate) fn shapes(&self) -> Vec<&'static str> {
         fn any<T>(v: &[Option<T>]) -> bool {
             v.iter().any(Option::is_some)
         }
-        let mut out = Vec::new();
         let found = [
             (any(&self.slides), "slide"),
             (any(&self.chains), "chain"),
@@ -1011,19 +828,13 @@ impl Walker {
             (any(&self.poi_plans), "piece plan"),
             (any(&self.test_plans), "test plan"),
             (!self.shape_tests.is_empty(), "board-shape test"),
-            (self.choice.is_some(), "choice of rewrites"),
             (self.entry.is_some(), "first rewrite"),
-            (self.placed.is_some(), "placement count"),
         ];
-        out.extend(found.iter().filter(|(yes, _)| *yes).map(|(_, name)| *name));
-        out.extend(self.shortcut.as_ref().map(|s| s.name()));
-        for part in self.parts.iter().flatten() {
-            out.push("ordered parts");
-            out.extend(part.shapes());
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        found
+            .iter()
+            .filter(|(yes, _)| *yes)
+            .map(|(_, name)| *name)
+            .collect()
     }
 
     /// The program it walks.
@@ -1031,100 +842,33 @@ impl Walker {
         &self.prog
     }
 
-    /// Gives this walker, or each of its ordered parts that has none yet,
-    /// the shortcut `find` finds for it (a strategy above the walker: the
-    /// choice among pieces of [`super::bulk`], the chains), which the walker
-    /// then defers to; where `find` declines, the reason is kept under
-    /// `name` for reports ([`Walker::declined`]).
-    pub(crate) fn attach(&mut self, name: &'static str, find: &FindShortcut<'_>) {
-        match &mut self.parts {
-            Some(parts) => {
-                for part in parts.iter_mut() {
-                    part.attach(name, find);
-                }
-                self.codes = parts.iter().map(|p| p.codes).fold(self.codes, usize::max);
-            }
-            None if self.shortcut.is_none() => match find(self) {
-                Ok(shortcut) => {
-                    self.codes = self.codes.max(shortcut.codes());
-                    self.shortcut = Some(shortcut);
-                }
-                Err(why) => self.declined.push((name, why)),
-            },
-            None => {}
-        }
-    }
-
-    /// The strategies that declined this walker's program, each named,
-    /// with the reason; then its ordered parts' (`part 2: chains`).
-    pub(crate) fn declined(&self) -> Vec<(String, Decline)> {
-        let mut out: Vec<(String, Decline)> = self
-            .declined
-            .iter()
-            .map(|(name, why)| (name.to_string(), why.clone()))
-            .collect();
-        for (i, part) in self.parts.iter().flatten().enumerate() {
-            out.extend(
-                part.declined()
-                    .into_iter()
-                    .map(|(name, why)| (format!("part {}: {name}", i + 1), why)),
-            );
-        }
-        out
-    }
-
     /// The program as a choice among pieces each making a chain, if it is one.
     pub(crate) fn chained_moves(&self) -> Option<ChainedMoves> {
         chained_moves(&self.prog, &self.anchors, &self.chains, &self.first_match)
     }
 
-    /// How many results the program has on `position`, walked (whatever
-    /// shortcut the walker has): [`Walker::count`] without its shortcuts.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn count_by_walking(
-        &self,
-        position: &Position,
-        occupied: &[Squares],
-        scratch: &mut WalkScratch,
-        meter: &Meter,
-        attacks: Option<&dyn AttackTest>,
-        keep: Option<&mut Keep<'_>>,
-    ) -> Result<u64, TooLong> {
-        let mut boxed = std::mem::take(&mut scratch.boxed);
-        let (cells, hash) = (cells_and_tallies(position, &mut boxed), position.hash);
-        let n = self.count_walked(cells, hash, occupied, scratch, meter, attacks, keep);
-        scratch.boxed = boxed;
-        n
+    /// The rewrites the bound pieces make first, as square sets: where
+    /// none can be made, the program has no result.
+    pub(crate) fn entry(&self) -> Option<&crate::engine::choice::Plan> {
+        self.entry.as_ref()
     }
 
-    /// The shortcut this walker defers to, if it has one.
-    #[cfg(test)]
-    pub(crate) fn shortcut(&self) -> Option<&dyn Shortcut> {
-        self.shortcut.as_deref()
+    /// The placement the instruction `pc` is, if it is one: the code it
+    /// puts and the sub-program that binds and tests it.
+    pub(crate) fn placement_at(&self, pc: Pc) -> Option<(Code, usize)> {
+        self.placements[pc as usize].map(|p| (p.code, p.sub))
     }
 
-    /// Whether the square sets `occupied` show that no piece can make a
-    /// first rewrite, so that the program has no result.
-    #[inline]
-    fn cannot_start(&self, occupied: &[Squares]) -> bool {
-        self.entry.as_ref().is_some_and(|e| !e.holds_on(occupied))
+    /// Where a piece may stand for sub-program `sub` (a choice of rewrites
+    /// made at the piece of interest) to match, as square sets, if it is one.
+    pub(crate) fn poi_plan(&self, sub: usize) -> Option<&crate::engine::choice::Plan> {
+        self.poi_plans[sub].as_ref()
     }
 
-    /// The program as square sets, when it only moves the bound piece by
-    /// one rewrite (or leaves it) and no two of its results can be the same.
-    pub(crate) fn choice(&self) -> Option<&crate::engine::choice::Plan> {
-        self.choice.as_ref().filter(|p| p.distinct)
-    }
-
-    /// The same, whether or not two results can be the same: for whether
-    /// there is one, and which squares they may change.
-    pub(crate) fn choice_tests(&self) -> Option<&crate::engine::choice::Plan> {
-        self.choice.as_ref()
-    }
-
-    /// Whether the program runs `attacked`.
-    pub(crate) fn attacks(&self) -> bool {
-        self.attacks
+    /// Whether sub-program `sub` has a result on a position, as square sets,
+    /// when it is one that they answer.
+    pub(crate) fn test_plan(&self, sub: usize) -> Option<&crate::engine::choice::Plan> {
+        self.test_plans[sub].as_ref()
     }
 
     /// How many codes the bitboards must cover.

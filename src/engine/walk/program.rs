@@ -75,7 +75,7 @@ pub(super) fn choice_end(prog: &Program, start: Pc) -> Option<(Pc, Vec<Pc>)> {
 }
 
 /// Whether only jumps and unbinds lead from `pc` to the match.
-pub(super) fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
+pub(crate) fn leads_to_match(prog: &Program, mut pc: Pc) -> bool {
     for _ in 0..prog.insts.len() {
         match prog.insts[pc as usize] {
             Inst::Jump { to } => pc = to,

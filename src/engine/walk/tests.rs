@@ -107,8 +107,14 @@ fn other_loops_are_stepped() {
 
 #[test]
 fn a_piece_moved_by_one_rewrite_is_also_a_choice_of_rewrites() {
-    // Whether the walker runs the moves as square sets.
-    let as_sets = |expr: &str| walker(expr).choice().is_some();
+    // Whether the moves have a traced plan whose results are distinct
+    // (which then lists and counts them), or one at all (which says
+    // whether there is one).
+    let traced = |expr: &str| {
+        let w = walker(expr);
+        crate::engine::choice::compile::traced_plan(w.program(), 8, 8).ok()
+    };
+    let as_sets = |expr: &str| traced(expr).is_some_and(|p| p.distinct);
     assert!(as_sets("%(♙|♘): (% + u. -> . + u%) | (% + ur♟ -> . + ur♕)"));
     // Two rewrites in turn, a loop, a rewrite away from the piece.
     assert!(!as_sets("%♙: (% + u. -> . + u%) (% + u. -> . + u%)"));
@@ -120,7 +126,7 @@ fn a_piece_moved_by_one_rewrite_is_also_a_choice_of_rewrites() {
     assert!(as_sets("%♖: (% + u. -> . + u%) | nil"));
     // Staying, and promoting where it stands: the same step, for tests only.
     assert!(!as_sets("%♙: (% -> ♕) | nil"));
-    assert!(walker("%♙: (% -> ♕) | nil").choice_tests().is_some());
+    assert!(traced("%♙: (% -> ♕) | nil").is_some());
     // Choices of binds; a choice made after the move at most once.
     assert!(as_sets(
         "(%♙: (% + u. -> . + u%) ((% + u# -> ♕ + u#) / nil)) | (%♘: % + uur. -> . + uur%)"
