@@ -127,7 +127,7 @@ fn the_fast_engines_take_placements_patterns_and_royal_safety() {
 fn every_strategy_that_declines_says_why() {
     let (chess, _) = games("rules/chess.alg").unwrap();
     let report = chess.engine_report();
-    assert_eq!(report.strategies[0], ["pieces", "walk"]);
+    assert_eq!(report.strategies[0], ["pieces [rest: walk]", "walk"]);
     let declines = &report.declines[0];
     assert!(declines.contains(&(
         "traced-plan".to_string(),
@@ -139,7 +139,13 @@ fn every_strategy_that_declines_says_why() {
     )));
     let (checkers, _) = games("rules/checkers.alg").unwrap();
     let report = checkers.engine_report();
-    assert_eq!(report.strategies[0], ["parts", "walk"]);
+    assert_eq!(
+        report.strategies[0],
+        [
+            "parts [1: chains, first-rewrite, walk; 2: traced-plan, first-rewrite, walk]",
+            "walk"
+        ]
+    );
     let declines = &report.declines[0];
     let named = |name: &str| declines.iter().filter(|(n, _)| n == name).count();
     assert_eq!(named("part 1: pieces"), 1);

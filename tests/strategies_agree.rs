@@ -231,10 +231,31 @@ fn listed(game: &Game) -> Option<Listed> {
     Some((legal, common::named(game, &start, &generated)))
 }
 
-/// Runs `cases` generated games on both engines: the moves at the start
-/// (with and without the legality filter) and along four plies picked by
-/// the case, and perft 2 (3 where the start has at most 12 moves).
-fn generated_games(cases: u32) {
+/// The strategies compared with the backtracker: each alone (the
+/// backtracker answering what it does not) and with the walk under it (the
+/// walk answering, inside each list, what it does not), and the perft on
+/// square sets over the choices of rewrites.
+fn each_strategy() -> Vec<(&'static str, EngineChoice)> {
+    let mut out = Vec::new();
+    for name in chessalg::engine::STRATEGY_NAMES {
+        match name {
+            "backtrack" => {}
+            "walk" => out.push((name, name.parse().unwrap())),
+            "set-perft" => out.push((name, "set-perft,choice,traced-plan".parse().unwrap())),
+            _ => {
+                out.push((name, name.parse().unwrap()));
+                out.push((name, format!("{name},walk").parse().unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// Runs `cases` generated games on `engine` and on the backtracker: the
+/// moves at the start (with and without the legality filter) and along
+/// four plies picked by the case, and perft 2 (3 where the start has at
+/// most 12 moves). Returns how many sides ran on each strategy.
+fn generated_games(cases: u32, engine: EngineChoice) -> BTreeMap<String, u32> {
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
@@ -243,6 +264,7 @@ fn generated_games(cases: u32) {
     let compared = Cell::new(0u32);
     let fast_sides = Cell::new(0u32);
     let shapes: RefCell<BTreeMap<&'static str, u32>> = RefCell::default();
+    let strategies: RefCell<BTreeMap<String, u32>> = RefCell::default();
     let positions = Cell::new(0u32);
     let perfts = Cell::new(0u32);
     let strategy = (
@@ -257,10 +279,8 @@ fn generated_games(cases: u32) {
         if std::env::var_os("SHOW_GENERATED").is_some() {
             eprintln!("{text}");
         }
-        let (Some(fast), Some(reference)) = (
-            game(&text, EngineChoice::all()),
-            game(&text, EngineChoice::backtrack()),
-        ) else {
+        let (Some(fast), Some(reference)) = (game(&text, engine), game(&text, EngineChoice::backtrack()))
+        else {
             return Ok(());
         };
         let (Some(mine), Some(theirs)) = (listed(&fast), listed(&reference)) else {
@@ -273,6 +293,16 @@ fn generated_games(cases: u32) {
         fast_sides.set(fast_sides.get() + on_fast as u32);
         for shape in report.shapes.iter().flatten() {
             *shapes.borrow_mut().entry(shape).or_default() += 1;
+        }
+        for list in &report.strategies {
+            for strategy in chessalg::engine::STRATEGY_NAMES {
+                if list
+                    .iter()
+                    .any(|s| s.split([' ', '[', ']', ',', ';']).any(|w| w == strategy))
+                {
+                    *strategies.borrow_mut().entry(strategy.to_string()).or_default() += 1;
+                }
+            }
         }
         let (mut a, mut b) = (Cache::new(), Cache::new());
         let start = fast.initial();
@@ -324,13 +354,14 @@ fn generated_games(cases: u32) {
         panic!("{e}");
     }
     eprintln!(
-        "{cases} generated games: {} compared ({} sides on the fast engine), {} positions, {} perft counts",
+        "{cases} generated games on `{engine}`: {} compared ({} sides on square-set strategies), {} positions, {} perft counts",
         compared.get(),
         fast_sides.get(),
         positions.get(),
         perfts.get()
     );
-    eprintln!("sides per shape the fast engine ran: {:?}", shapes.borrow());
+    eprintln!("sides per shape: {:?}", shapes.borrow());
+    eprintln!("sides per strategy: {:?}", strategies.borrow());
     // The comparison must not become vacuous: most games build and most
     // sides run on the fast engine.
     assert!(
@@ -338,22 +369,95 @@ fn generated_games(cases: u32) {
         "{} of {cases} compared",
         compared.get()
     );
-    assert!(
-        fast_sides.get() > compared.get(),
-        "{} sides on the fast engine",
-        fast_sides.get()
-    );
+    if engine.is_all() {
+        assert!(
+            fast_sides.get() > compared.get(),
+            "{} sides on square-set strategies",
+            fast_sides.get()
+        );
+    }
+    strategies.into_inner()
 }
 
 #[test]
 fn generated_games_give_the_same_moves_on_every_engine() {
-    generated_games(3000);
+    generated_games(3000, EngineChoice::all());
 }
 
 #[test]
 #[ignore = "100,000 games: a few minutes"]
 fn many_generated_games_give_the_same_moves_on_every_engine() {
-    generated_games(100_000);
+    generated_games(100_000, EngineChoice::all());
+}
+
+/// Each strategy, run alone and with the walk under it, on 3,000 generated
+/// games: the same moves and perft counts as the backtracker's, and (so
+/// that the comparison is not vacuous) the strategy takes some sides.
+/// The perft on square sets and the placement count take programs these
+/// games do not make: the table below holds them.
+#[test]
+fn each_strategy_alone_gives_the_same_moves_as_the_backtracker() {
+    each_strategy_on(3000);
+}
+
+#[test]
+#[ignore = "100,000 games per strategy: an hour"]
+fn each_strategy_alone_on_many_generated_games() {
+    each_strategy_on(100_000);
+}
+
+fn each_strategy_on(cases: u32) {
+    let mut totals: BTreeMap<String, u32> = BTreeMap::new();
+    for (name, engine) in each_strategy() {
+        let taken = generated_games(cases, engine);
+        let count = taken.get(name).copied().unwrap_or(0);
+        *totals.entry(name.to_string()).or_default() += count;
+        // And games whose programs these do not make: whole choices of
+        // rewrites, placements counted, patterns that are one guard.
+        for path in BUNDLED {
+            *totals.entry(name.to_string()).or_default() += bundled_agrees(path, engine, name);
+        }
+    }
+    eprintln!("programs per strategy, alone and with the walk: {totals:?}");
+    for (name, count) in &totals {
+        assert!(*count > 0, "`{name}` took no program");
+    }
+}
+
+/// Rule files of `rules/` whose programs the generated games do not make.
+const BUNDLED: [&str; 4] = [
+    "rules/tictactoe.alg",
+    "rules/connect4.alg",
+    "rules/othello.alg",
+    "rules/breakthrough.alg",
+];
+
+/// Perft 3 of the rule file at `path` on `engine` and on the backtracker,
+/// which must agree, and how many of its programs (sides' moves and
+/// patterns) strategy `name` runs.
+fn bundled_agrees(path: &str, engine: EngineChoice, name: &str) -> u32 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (spec, _) = Spec::load(&Source::new(path, text)).unwrap();
+    let chosen = Game::with_engine(&spec, engine).unwrap();
+    let reference = Game::with_engine(&spec, EngineChoice::backtrack()).unwrap();
+    let start = chosen.initial();
+    let (mut a, mut b) = (Cache::new(), Cache::new());
+    assert_eq!(
+        perft(&chosen, &start, 3, &mut a).unwrap(),
+        perft(&reference, &start, 3, &mut b).unwrap(),
+        "{path} perft 3 on `{engine}`"
+    );
+    if name == "set-perft" {
+        return chosen.perft_on_square_sets(&start) as u32;
+    }
+    let report = chosen.engine_report();
+    let lists = report.strategies.iter().chain(&report.pattern_strategies);
+    lists
+        .filter(|list| {
+            list.iter()
+                .any(|s| s.split([' ', '[', ']', ',', ';']).any(|w| w == name))
+        })
+        .count() as u32
 }
 
 /// One file of the table: the moves and perft counts its comments expect.
@@ -396,7 +500,9 @@ fn the_table_gives_what_each_file_expects_on_every_engine() {
             "{} expects nothing",
             path.display()
         );
-        for engine in [EngineChoice::all(), EngineChoice::backtrack()] {
+        let mut engines = vec![EngineChoice::all(), EngineChoice::backtrack()];
+        engines.extend(each_strategy().into_iter().map(|(_, engine)| engine));
+        for engine in engines {
             let (spec, _) = Spec::load(&Source::new(path.display().to_string(), text.clone()))
                 .unwrap_or_else(|p| panic!("{}: {:?}", path.display(), p.list));
             let game = Game::with_engine(&spec, engine).unwrap();
@@ -408,11 +514,11 @@ fn the_table_gives_what_each_file_expects_on_every_engine() {
             let mut moves = want.moves.clone();
             moves.sort();
             if !want.moves.is_empty() {
-                assert_eq!(names, moves, "{} on {engine:?}", path.display());
+                assert_eq!(names, moves, "{} on `{engine}`", path.display());
             }
             for &(depth, count) in &want.perfts {
                 let got = perft(&game, &start, depth, &mut cache).unwrap();
-                assert_eq!(got, count, "{} perft {depth} on {engine:?}", path.display());
+                assert_eq!(got, count, "{} perft {depth} on `{engine}`", path.display());
             }
         }
     }

@@ -1,5 +1,8 @@
 //! The engine differential: a rule file (mutated from the bundled ones) run
-//! on the fast engine and on the backtracker (the reference) must give the
+//! on the engine's strategies (all of them, or one alone, or one with the
+//! walk under it, picked by the text's length: see
+//! `chessalg_fuzz::strategy_choices`) and on the backtracker (the
+//! reference) must give the
 //! same legal moves at the start and a few plies on, and the same perft 3
 //! (perft 2 where the start has more than 12 moves: libFuzzer's time limit;
 //! `tests/mutations.rs` compares perft 3 on chess-sized mutants), wherever
@@ -11,11 +14,13 @@ use chessalg::game::perft;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let Some((_, fast)) = chessalg_fuzz::game_of(text, EngineChoice::all()) else {
+    let choices = chessalg_fuzz::strategy_choices();
+    let chosen = choices[text.len() % choices.len()];
+    let Some((_, fast)) = chessalg_fuzz::game_of(text, chosen) else {
         return;
     };
     let Some((_, reference)) = chessalg_fuzz::game_of(text, EngineChoice::backtrack()) else {
-        panic!("the game builds on the fast engine only");
+        panic!("the game builds on `{chosen}` only");
     };
     let (mut a, mut b) = (Cache::new(), Cache::new());
     let start = fast.initial();
@@ -29,7 +34,7 @@ fuzz_target!(|text: &str| {
     let mut reference_names = reference.move_names(&start, &theirs);
     names.sort();
     reference_names.sort();
-    assert_eq!(names, reference_names, "the legal moves at the start differ");
+    assert_eq!(names, reference_names, "the legal moves at the start differ on `{chosen}`");
     // A few plies on (the moves picked by the text's length), the same.
     let mut state = start.clone();
     let mut pick = text.len();
@@ -48,7 +53,7 @@ fuzz_target!(|text: &str| {
             .collect();
         x.sort();
         y.sort();
-        assert_eq!(x, y, "the legal moves differ after {ply} plies");
+        assert_eq!(x, y, "the legal moves differ after {ply} plies on `{chosen}`");
         if mine.is_empty() {
             break;
         }
@@ -63,6 +68,6 @@ fuzz_target!(|text: &str| {
             perft(&reference, &start, depth, &mut b),
         )
     {
-        assert_eq!(x, y, "perft {depth} differs");
+        assert_eq!(x, y, "perft {depth} differs on `{chosen}`");
     }
 });

@@ -63,3 +63,20 @@ pub fn game_of(text: &str, engine: EngineChoice) -> Option<(Spec, Game)> {
     let game = Game::with_engine(&spec, engine).ok()?.with_limits(limits());
     Some((spec, game))
 }
+
+/// The strategies the engine differential compares with the backtracker:
+/// all of them, and each alone (the backtracker answering what it does not)
+/// and with the walk under it.
+pub fn strategy_choices() -> Vec<EngineChoice> {
+    let mut out = vec![EngineChoice::all()];
+    for name in chessalg::engine::STRATEGY_NAMES {
+        if name == "backtrack" {
+            continue;
+        }
+        out.push(name.parse().expect("a strategy's name"));
+        if name != "walk" {
+            out.push(format!("{name},walk").parse().expect("strategies' names"));
+        }
+    }
+    out
+}

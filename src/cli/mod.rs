@@ -23,10 +23,13 @@ use chessalg::syntax::SyntaxError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// The engine games run on: `fast` (the bit-parallel engine for the
-    /// programs it takes, the backtracker for the rest) or `backtrack` (the
-    /// reference, for every program).
-    #[arg(long, global = true, default_value = "fast", value_name = "ENGINE")]
+    /// The strategies games run on: `all` (each program on the fastest
+    /// that takes it, the backtracker for the rest), or a comma-separated
+    /// list of strategy names (`walk`, `pieces,walk`, `backtrack`: the
+    /// reference alone); the backtracker answers what the chosen do not.
+    /// `check --engines` shows each side's list; a name that is none
+    /// lists them all.
+    #[arg(long, global = true, default_value = "all", value_name = "STRATEGIES")]
     engine: EngineChoice,
     /// The most states one search may explore before it stops with an
     /// error: one listing of a position's moves, with the tests of each, or
@@ -53,7 +56,7 @@ enum Command {
         /// Count warnings as errors: exit 1 when any file draws one.
         #[arg(long)]
         deny_warnings: bool,
-        /// Say which engine runs each side's moves (the fast engine, with
+        /// Say which strategies run each side's moves (in the order they are asked, with
         /// the shapes it runs on square sets, or the backtracker, and why).
         #[arg(long)]
         engines: bool,

@@ -30,9 +30,11 @@ pub struct EngineReport {
     /// Per side: the strategies its moves run on, in the order they are
     /// asked (`traced-plan`, `pieces`, `walk`, ...), none when the
     /// backtracker runs them.
-    pub strategies: Vec<Vec<&'static str>>,
-    /// Per side: those strategies and the shapes they run on square sets
-    /// (`slide`, `fan`, ...), each once, in alphabetical order.
+    pub strategies: Vec<Vec<String>>,
+    /// Per pattern: the strategies it runs on, as for the sides.
+    pub pattern_strategies: Vec<Vec<String>>,
+    /// Per side: the shapes those strategies run on square sets (`slide`,
+    /// `fan`, ...), each once, in alphabetical order.
     pub shapes: Vec<Vec<&'static str>>,
     /// Per side: the strategies that declined its moves although others
     /// run them, each named with its reason (`part 2: chains`), each once.
@@ -209,6 +211,7 @@ impl Engine {
             sides: self.side_lists.iter().map(why).collect(),
             patterns: self.pattern_lists.iter().map(why).collect(),
             strategies: each(&self.side_lists, Strategies::names),
+            pattern_strategies: each(&self.pattern_lists, Strategies::names),
             shapes: each(&self.side_lists, Strategies::shapes),
             declines: each(&self.side_lists, declines),
         }

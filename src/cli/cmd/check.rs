@@ -55,17 +55,25 @@ fn check(path: &str, engines: bool) -> Result<(usize, usize, String), Failure> {
     Ok((spec.rules().definitions().len(), warnings.warnings(), lines))
 }
 
-/// One line per side (the shapes the fast engine runs, or why the
-/// backtracker runs its moves), a line for each strategy that declined a
-/// side's moves on the way, and one for the `when` patterns.
+/// One line per side (the strategies its moves run on, in the order they
+/// are asked, with the shapes they run on square sets; or why the
+/// backtracker runs them), a line for each strategy that declined a side's
+/// moves on the way, and one for the `when` patterns.
 fn engine_lines(game: &Game) -> String {
     let report = game.engine_report();
     let mut out = String::new();
     for (i, why) in report.sides.iter().enumerate() {
         let name = game.players().get(i).map_or("?", String::as_str);
         out += &match why {
-            None => format!("  {name}: fast engine ({})\n", report.shapes[i].join(", ")),
-            Some(why) => format!("  {name}: backtracker: {why}\n"),
+            None => {
+                let (strategies, shapes) = (&report.strategies[i], &report.shapes[i]);
+                format!(
+                    "  {name}: {} (shapes: {})\n",
+                    strategies.join(", "),
+                    shapes.join(", ")
+                )
+            }
+            Some(why) => format!("  {name}: backtrack: {why}\n"),
         };
         for (strategy, why) in report.declines.get(i).into_iter().flatten() {
             out += &format!("    {strategy} declined: {why}\n");
@@ -74,11 +82,14 @@ fn engine_lines(game: &Game) -> String {
     if !report.patterns.is_empty() {
         let fast = report.patterns.iter().filter(|p| p.is_none()).count();
         out += &format!(
-            "  patterns: {fast} of {} on the fast engine\n",
+            "  patterns: {fast} of {} on square-set strategies\n",
             report.patterns.len()
         );
-        for why in report.patterns.iter().flatten() {
-            out += &format!("    backtracker: {why}\n");
+        for (why, strategies) in report.patterns.iter().zip(&report.pattern_strategies) {
+            out += &match why {
+                None => format!("    {}\n", strategies.join(", ")),
+                Some(why) => format!("    backtrack: {why}\n"),
+            };
         }
     }
     out

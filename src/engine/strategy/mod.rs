@@ -131,9 +131,9 @@ pub(crate) trait Strategy: fmt::Debug + Send + Sync {
         Vec::new()
     }
 
-    /// The strategies that declined the programs of the lists it owns,
-    /// each named (`part 2: chains`), with the reason.
-    fn declined(&self) -> Vec<(String, Decline)> {
+    /// The lists it owns and asks, each with a label (`1`, `2` for ordered
+    /// parts; `rest` for the alternatives the choice among pieces leaves).
+    fn owned(&self) -> Vec<(String, &Strategies)> {
         Vec::new()
     }
 }
@@ -502,18 +502,29 @@ impl Strategies {
         self.codes
     }
 
-    /// The strategies' names, in the order they are asked.
-    pub(crate) fn names(&self) -> Vec<&'static str> {
-        self.list.iter().map(|s| s.name()).collect()
+    /// The strategies' names, in the order they are asked, each followed
+    /// by the lists it owns in brackets (`parts [1: chains, walk; 2: walk]`).
+    pub(crate) fn names(&self) -> Vec<String> {
+        (self.list.iter())
+            .map(|s| {
+                let owned: Vec<String> = (s.owned().into_iter())
+                    .map(|(label, list)| format!("{label}: {}", list.names().join(", ")))
+                    .collect();
+                match owned[..] {
+                    [] => s.name().to_string(),
+                    _ => format!("{} [{}]", s.name(), owned.join("; ")),
+                }
+            })
+            .collect()
     }
 
-    /// The strategies and the shapes they run on square sets, each once
-    /// (for reports and tests).
+    /// The shapes the strategies, and those of the lists they own, run on
+    /// square sets, each once, in alphabetical order (for reports and tests).
     pub(crate) fn shapes(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
         for s in &self.list {
-            out.push(s.name());
             out.extend(s.shapes());
+            out.extend(s.owned().iter().flat_map(|(_, list)| list.shapes()));
         }
         out.sort_unstable();
         out.dedup();
@@ -521,13 +532,23 @@ impl Strategies {
     }
 
     /// The strategies that declined the program, each named with the
-    /// reason, then those of the lists its strategies own.
+    /// reason, then those of the lists its strategies own, named with the
+    /// list's label (`part 2: chains`, `rest: walk`).
     pub(crate) fn declined(&self) -> Vec<(String, Decline)> {
         let mut out: Vec<(String, Decline)> = (self.declined.iter())
             .map(|(name, why)| (name.to_string(), why.clone()))
             .collect();
         for s in &self.list {
-            out.extend(s.declined());
+            for (label, list) in s.owned() {
+                let label = if label.starts_with(|c: char| c.is_ascii_digit()) {
+                    format!("part {label}")
+                } else {
+                    label
+                };
+                out.extend(
+                    (list.declined().into_iter()).map(|(name, why)| (format!("{label}: {name}"), why)),
+                );
+            }
         }
         out
     }

@@ -7,7 +7,6 @@ use std::ops::ControlFlow;
 
 use super::{Question, Strategies, Strategy, through_jumps};
 use crate::engine::Successor;
-use crate::engine::squares::Decline;
 use crate::engine::walk::{Keep, Query, TooLong, leads_to_match};
 use crate::program::{Inst, Program};
 
@@ -103,15 +102,9 @@ impl Strategy for OrderedParts {
         Some(Ok(false))
     }
 
-    fn shapes(&self) -> Vec<&'static str> {
-        self.0.iter().flat_map(Strategies::shapes).collect()
-    }
-
-    fn declined(&self) -> Vec<(String, Decline)> {
+    fn owned(&self) -> Vec<(String, &Strategies)> {
         (self.0.iter().enumerate())
-            .flat_map(|(i, part)| {
-                (part.declined().into_iter()).map(move |(name, why)| (format!("part {}: {name}", i + 1), why))
-            })
+            .map(|(i, part)| ((i + 1).to_string(), part))
             .collect()
     }
 }

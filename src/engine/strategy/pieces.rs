@@ -73,14 +73,9 @@ impl Strategy for Pieces {
         Some(Ok((hit, reads | more)))
     }
 
-    fn shapes(&self) -> Vec<&'static str> {
-        self.rest.iter().flat_map(Strategies::shapes).collect()
-    }
-
-    /// Those of the rest's list, as `rest: chains`.
-    fn declined(&self) -> Vec<(String, Decline)> {
-        (self.rest.iter().flat_map(Strategies::declined))
-            .map(|(name, why)| (format!("rest: {name}"), why))
+    fn owned(&self) -> Vec<(String, &Strategies)> {
+        (self.rest.iter())
+            .map(|rest| ("rest".to_string(), rest))
             .collect()
     }
 }

@@ -828,7 +828,7 @@ impl Walker {
             (any(&self.poi_plans), "piece plan"),
             (any(&self.test_plans), "test plan"),
             (!self.shape_tests.is_empty(), "board-shape test"),
-            (self.entry.is_some(), "first rewrite"),
+            (self.entry.is_some(), "first-rewrite binds"),
         ];
         found
             .iter()
