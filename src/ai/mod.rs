@@ -470,6 +470,11 @@ impl Ai {
         Ok(-score?)
     }
 
+    /// The score of `state` for the player to move, searched `depth`
+    /// plies deep within the window (`alpha`, `beta`): the table, the
+    /// horizon, null moves, then every move in order with late-move
+    /// reductions and principal variation search; the result stored in
+    /// the table.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -506,19 +511,12 @@ impl Ai {
         // The table first: a position searched deep enough before needs no moves listed.
         let original_alpha = alpha;
         let mut tt_best = None;
-        if depth > 0
-            && let Some(e) = self.table.get(&key)
-        {
-            tt_best = e.best;
-            if e.depth >= depth {
-                let score = from_table(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return Ok(score),
-                    Bound::Lower if score >= beta => return Ok(score),
-                    Bound::Upper if score <= alpha => return Ok(score),
-                    _ => {}
-                }
+        if depth > 0 {
+            let (settled, best) = self.probe(key, depth, ply, (alpha, beta));
+            if let Some(score) = settled {
+                return Ok(score);
             }
+            tt_best = best;
         }
         let (moves, end) = self.moves_and_ending(game, state, cache)?;
         if let Some(end) = end {
@@ -535,17 +533,6 @@ impl Ai {
         } else {
             depth
         };
-        // At the horizon, in a game won by completing a pattern (a row), a
-        // move that completes one is still seen: the position is worth that
-        // win, not a quiet score. (Mates are found by the check extension.)
-        if depth == 0
-            && ply < MAX_EXTENDED_PLY
-            && moves.actions.len() <= HORIZON_WIN_MOVES
-            && game.wins_by_pattern()
-            && game.winning_move(state, &moves, cache)?.is_some()
-        {
-            return Ok(WIN - ply - 1);
-        }
         if depth == 0 {
             let m = match horizon_material {
                 Some(m) => m,
@@ -557,35 +544,24 @@ impl Ai {
                 parent_moves,
                 qdepth: 0,
             };
-            return self.quiesce(game, state, &moves, (alpha, beta), at, cache);
+            return self.horizon_score(game, state, &moves, (alpha, beta), at, cache);
         }
         let shortcuts = depth >= SHORTCUT_DEPTH && (self.active.null_move || self.active.reductions);
         let in_check = shortcuts && game.royal_attacked(state.position(), state.turn(), cache)?;
-        // Null-move pruning: if passing would still leave the opponent
-        // below beta, a real move will too (save in zugzwang, which the
-        // game's `search null_move off` and the material test guard against).
+        let node = Line {
+            depth,
+            ply,
+            parent_moves,
+            timed,
+        };
         if shortcuts
             && self.active.null_move
             && !after_null
             && !in_check
             && beta.abs() < MATE_BOUND
-            && has_more_than_least(game, state)
-            && self.material(game, state, cache)? >= beta
+            && let Some(score) = self.null_move_cutoff(game, state, &moves, node, beta, cache)?
         {
-            let undo = game.make(state, &Action::pass());
-            self.after_null = true;
-            let line = Line {
-                depth: depth - 1 - NULL_REDUCTION.min(depth - 1),
-                ply: ply + 1,
-                parent_moves: mobility(&moves.actions),
-                timed,
-            };
-            let score = self.descend(game, state, undo, (beta - 1, beta), line, cache);
-            self.after_null = false;
-            let score = score?;
-            if score >= beta {
-                return Ok(if score >= MATE_BOUND { beta } else { score });
-            }
+            return Ok(score);
         }
         let order = self.order_moves(game, state, &moves.actions, tt_best, ply);
         let mut best_score = -WIN - 1;
@@ -606,22 +582,7 @@ impl Ai {
                 && !in_check
                 && searched >= LATE_MOVE
                 && rank < KILLER_RANK;
-            // Principal variation search: the first move with the whole
-            // window, the others with a null window, searched again only if
-            // they turn out better.
-            let (window, first) = if searched == 0 {
-                ((alpha, beta), line)
-            } else if reduce {
-                (
-                    (alpha, alpha + 1),
-                    Line {
-                        depth: depth - 2,
-                        ..line
-                    },
-                )
-            } else {
-                ((alpha, alpha + 1), line)
-            };
+            let (window, first) = first_search(searched == 0, reduce, (alpha, beta), line);
             let Some(mut score) = self.reply(game, state, &moves, i, window, first, cache)? else {
                 continue;
             };
@@ -642,18 +603,7 @@ impl Ai {
             }
             alpha = alpha.max(score);
             if alpha >= beta {
-                // A quiet move that refutes: remember it for this ply and
-                // for moves like it elsewhere.
-                let action = &moves.actions[i];
-                if value_gain(game, state, action) <= 0 {
-                    let key = move_key(action);
-                    let slot = &mut self.killers[ply as usize % MAX_PLY];
-                    if slot[0] != Some(key) {
-                        slot[1] = slot[0];
-                        slot[0] = Some(key);
-                    }
-                    *self.history.entry(key ^ turn_salt(state)).or_default() += (depth * depth) as i32;
-                }
+                self.note_refutation(game, state, &moves.actions[i], ply, depth);
                 break;
             }
         }
@@ -661,6 +611,123 @@ impl Ai {
             // No legal move, and no outcome rule that says what that means.
             return Ok(0);
         }
+        self.store(key, depth, ply, (original_alpha, beta), best_score, best);
+        Ok(best_score)
+    }
+
+    /// What the table knows of the position `key`, to be searched `depth`
+    /// plies deep at `ply` within `(alpha, beta)`: a score that settles it
+    /// (its entry searched deep enough, and its bound outside the window
+    /// or exact), and the best move found there before.
+    #[inline]
+    fn probe(&self, key: u64, depth: u32, ply: i32, (alpha, beta): (i32, i32)) -> (Option<i32>, Option<u32>) {
+        let Some(e) = self.table.get(&key) else {
+            return (None, None);
+        };
+        if e.depth >= depth {
+            let score = from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return (Some(score), e.best),
+                Bound::Lower if score >= beta => return (Some(score), e.best),
+                Bound::Upper if score <= alpha => return (Some(score), e.best),
+                _ => {}
+            }
+        }
+        (None, e.best)
+    }
+
+    /// The score of a position at the horizon (`at`) whose moves are
+    /// `moves`: in a game won by completing a pattern (a row), a move that
+    /// completes one is still seen, and the position is worth that win,
+    /// not a quiet score (mates are found by the check extension); else
+    /// the quiescence search's.
+    #[inline]
+    fn horizon_score(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        moves: &Candidates,
+        window: (i32, i32),
+        at: Horizon,
+        cache: &mut Cache,
+    ) -> Result<i32, Stop> {
+        if at.ply < MAX_EXTENDED_PLY
+            && moves.actions.len() <= HORIZON_WIN_MOVES
+            && game.wins_by_pattern()
+            && game.winning_move(state, moves, cache)?.is_some()
+        {
+            return Ok(WIN - at.ply - 1);
+        }
+        self.quiesce(game, state, moves, window, at, cache)
+    }
+
+    /// Null-move pruning at the position `node` searches, whose moves are
+    /// `moves`: if passing would still leave the opponent below `beta`, a
+    /// real move will too, and the score that shows it is returned (save
+    /// in zugzwang, which the game's `search null_move off` and the
+    /// material test guard against). Tried only when the side to move has
+    /// more than the least material and is at or above `beta` already.
+    #[inline]
+    fn null_move_cutoff(
+        &mut self,
+        game: &Game,
+        state: &mut State,
+        moves: &Candidates,
+        node: Line,
+        beta: i32,
+        cache: &mut Cache,
+    ) -> Result<Option<i32>, Stop> {
+        if !has_more_than_least(game, state) || self.material(game, state, cache)? < beta {
+            return Ok(None);
+        }
+        let undo = game.make(state, &Action::pass());
+        self.after_null = true;
+        let line = Line {
+            depth: node.depth - 1 - NULL_REDUCTION.min(node.depth - 1),
+            ply: node.ply + 1,
+            parent_moves: mobility(&moves.actions),
+            timed: node.timed,
+        };
+        let score = self.descend(game, state, undo, (beta - 1, beta), line, cache);
+        self.after_null = false;
+        let score = score?;
+        if score >= beta {
+            return Ok(Some(if score >= MATE_BOUND { beta } else { score }));
+        }
+        Ok(None)
+    }
+
+    /// Notes `action`, which refuted the position at `ply` searched `depth`
+    /// plies deep: a quiet move (one that gains no value) is remembered
+    /// as a killer for this ply and in the history for moves like it
+    /// elsewhere.
+    #[inline]
+    fn note_refutation(&mut self, game: &Game, state: &State, action: &Action, ply: i32, depth: u32) {
+        if value_gain(game, state, action) <= 0 {
+            let key = move_key(action);
+            let slot = &mut self.killers[ply as usize % MAX_PLY];
+            if slot[0] != Some(key) {
+                slot[1] = slot[0];
+                slot[0] = Some(key);
+            }
+            *self.history.entry(key ^ turn_salt(state)).or_default() += (depth * depth) as i32;
+        }
+    }
+
+    /// Stores in the table the score `best_score` (with the best move
+    /// `best`) of the position `key`, searched `depth` plies deep at `ply`
+    /// within the window `(original_alpha, beta)`: exact inside it, a
+    /// bound outside.
+    #[inline]
+    fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        ply: i32,
+        (original_alpha, beta): (i32, i32),
+        best_score: i32,
+        best: Option<u32>,
+    ) {
         let bound = if best_score <= original_alpha {
             Bound::Upper
         } else if best_score >= beta {
@@ -677,7 +744,6 @@ impl Ai {
                 best,
             },
         );
-        Ok(best_score)
     }
 }
 
@@ -870,6 +936,28 @@ impl Ai {
         };
         let end = game.ending_known(state, no_moves, cache)?;
         Ok((moves, end))
+    }
+}
+
+/// The window and line a move of a node is searched with first, `line`
+/// being its full one. Principal variation search: the `first` move with
+/// the whole `window`, the others with a null window, searched again only
+/// if they turn out better; a move to `reduce` (late-move reductions) a
+/// ply less deep too.
+#[inline]
+fn first_search(first: bool, reduce: bool, (alpha, beta): (i32, i32), line: Line) -> ((i32, i32), Line) {
+    if first {
+        ((alpha, beta), line)
+    } else if reduce {
+        (
+            (alpha, alpha + 1),
+            Line {
+                depth: line.depth - 1,
+                ..line
+            },
+        )
+    } else {
+        ((alpha, alpha + 1), line)
     }
 }
 

@@ -20,7 +20,7 @@ use crate::core::{Code, CodeSet, Content, Coord, OFF, PieceId, as_piece};
 use crate::decl::Spec;
 use crate::engine::Cache;
 use crate::ir::{ExpandError, Problems};
-use crate::program::{Check, Inst, Program, Write};
+use crate::program::{Alternative, Check, Inst, Program, SquareWrite, Write};
 use crate::syntax::ast::{Declaration, Item};
 
 use super::{Game, State};
@@ -164,6 +164,53 @@ fn on(c: &Check) -> bool {
 /// Whether a check needs no square there.
 fn off(c: &Check) -> bool {
     !c.poi && c.accepts.codes().all(|k| k == OFF)
+}
+
+/// A translation of a rewrite's alternative, with the piece of interest
+/// it is made with (none: not made at the piece of interest).
+type Place = (Coord, Option<usize>);
+
+/// One choice of a rewrite's alternative, as it is made at its places.
+struct Written<'a> {
+    /// What the choice writes.
+    choice: &'a [SquareWrite],
+    /// Its write of the piece of interest, if it has one.
+    poi_write: Option<&'a SquareWrite>,
+    /// The alternative's check of the piece of interest, if it has one.
+    poi_check: Option<&'a Check>,
+}
+
+/// Where write `w` lands with its alternative translated by `t`.
+fn landing(t: Coord, w: &SquareWrite) -> Coord {
+    Coord::new(t.x + w.dx, t.y + w.dy)
+}
+
+/// Whether an alternative may make or remove squares: a write where its
+/// left side checks nothing, or allows no square, or of no square, unless
+/// it writes back what it checked (`u# -> u#`).
+fn changes_squares(alt: &Alternative) -> bool {
+    for choice in alt.choices.iter() {
+        for w in choice.iter() {
+            let Some(check) = alt.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy)) else {
+                return true;
+            };
+            let writes_back = matches!(w.write, Write::Code(c) if check.accepts == CodeSet::of([c]));
+            let off_check = check.accepts.contains(OFF) && !check.poi;
+            if !writes_back && (off_check || w.write == Write::Code(OFF)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The checks of an alternative that need a square of the board there
+/// (true) or none (false), as (dx, dy, on).
+fn squares_needed(alt: &Alternative) -> Vec<(i32, i32, bool)> {
+    (alt.checks.iter())
+        .filter(|c| on(c) || off(c))
+        .map(|c| (c.dx, c.dy, on(c)))
+        .collect()
 }
 
 impl Arrivals {
@@ -350,136 +397,43 @@ impl Arrivals {
         let n = self.squares.len();
         let mut after: Option<Interest> = top.map(|_| vec![SquareSet::empty(n); pieces]);
         for alt in program.rewrites[id].alternatives.iter() {
-            for choice in alt.choices.iter() {
-                for w in choice.iter() {
-                    let check = alt.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy))?;
-                    // A write where the left side allows no square, or of no
-                    // square, unless it writes back what it checked (`u# -> u#`).
-                    let writes_back = matches!(w.write, Write::Code(c) if check.accepts == CodeSet::of([c]));
-                    let off_check = check.accepts.contains(OFF) && !check.poi;
-                    if !writes_back && (off_check || w.write == Write::Code(OFF)) {
-                        return None;
-                    }
-                }
+            if changes_squares(alt) {
+                return None;
             }
             // The checks that need a square there (or none), worked out once.
-            let needs: Vec<(i32, i32, bool)> = (alt.checks.iter())
-                .filter(|c| on(c) || off(c))
-                .map(|c| (c.dx, c.dy, on(c)))
-                .collect();
-            let fits = |t: Coord| {
-                needs
-                    .iter()
-                    .all(|&(dx, dy, on)| self.index.contains_key(&Coord::new(t.x + dx, t.y + dy)) == on)
-            };
+            let needs = squares_needed(alt);
             let poi_check = alt.checks.iter().find(|c| c.poi);
             // The translations, each with the piece of interest it is made
             // with: anchored at the piece, from the squares it may be on.
-            let mut places: Vec<(Coord, Option<usize>)> = Vec::new();
-            match (poi_check, top) {
-                (Some(c), Some(interest)) => {
-                    // Whether the rewrite fits with the piece on each square,
-                    // asked once per square whatever the piece.
-                    let mut fit: Vec<Option<bool>> = vec![None; n];
-                    for (p, at) in interest.iter().enumerate() {
-                        for i in at.iter() {
-                            let s = self.squares[i];
-                            let t = Coord::new(s.x - c.dx, s.y - c.dy);
-                            if *fit[i].get_or_insert_with(|| fits(t)) {
-                                places.push((t, Some(p)));
-                            }
-                        }
-                    }
-                }
+            let places = match (poi_check, top) {
+                (Some(c), Some(interest)) => self.places_at_interest(&needs, c, interest),
                 (Some(_), None) => return None,
                 (None, _) => {
                     let Some(anchor) = alt.checks.iter().find(|c| on(c)) else {
                         continue;
                     };
-                    for &s in &self.squares {
-                        let t = Coord::new(s.x - anchor.dx, s.y - anchor.dy);
-                        if fits(t) {
-                            places.push((t, None));
-                        }
-                    }
+                    self.places_from_anchor(&needs, anchor)
                 }
-            }
+            };
             for choice in alt.choices.iter() {
-                let pois = choice.iter().filter(|w| matches!(w.write, Write::Poi(_))).count();
-                let poi_write = choice.iter().find(|w| matches!(w.write, Write::Poi(_)));
-                let leaves_its_square = poi_check.is_some_and(|c| {
-                    choice
-                        .iter()
-                        .any(|w| (w.dx, w.dy) == (c.dx, c.dy) && !matches!(w.write, Write::Poi(_)))
-                });
-                for w in choice.iter() {
-                    if let Write::Code(c) = w.write
-                        && let Some((p, _)) = as_piece(c)
-                    {
-                        self.made[p.index()] = true;
-                    }
-                }
-                if pois > 1 || (pois == 1 && !leaves_its_square) {
-                    // A second piece of interest, or one that stays where it was too.
-                    if let Some(interest) = top {
-                        for (p, at) in interest.iter().enumerate() {
-                            self.made[p] |= !at.is_empty();
-                        }
-                    }
-                }
+                self.note_made(choice, poi_check, top);
+                let written = Written {
+                    choice,
+                    poi_write: choice.iter().find(|w| matches!(w.write, Write::Poi(_))),
+                    poi_check,
+                };
                 for &(t, poi) in &places {
-                    let land = |w: &crate::program::SquareWrite| Coord::new(t.x + w.dx, t.y + w.dy);
                     if keep {
                         for w in choice.iter() {
                             if let Write::Code(c) = w.write
-                                && let Some(at) = self.square(land(w))
+                                && let Some(at) = self.square(landing(t, w))
                             {
                                 self.leave(c, at);
                             }
                         }
                     }
-                    let Some(after) = after.as_mut() else { continue };
-                    match poi {
-                        Some(p) => {
-                            // Where the piece of interest is now, and what
-                            // a piece written there makes it.
-                            let at = match (poi_write, poi_check) {
-                                (Some(w), _) => land(w),
-                                (None, Some(c)) => Coord::new(t.x + c.dx, t.y + c.dy),
-                                (None, None) => continue,
-                            };
-                            let became = choice
-                                .iter()
-                                .filter(|w| land(w) == at)
-                                .find_map(|w| match w.write {
-                                    Write::Code(c) => as_piece(c).map(|(q, _)| q.index()),
-                                    Write::Poi(_) => None,
-                                })
-                                .unwrap_or(p);
-                            if let Some(i) = self.square(at) {
-                                after[became].insert(i);
-                            }
-                        }
-                        None => {
-                            // Not made at the piece of interest: it may have
-                            // been moved here, or become a piece written on it.
-                            if let (Some(w), Some(interest)) = (poi_write, top)
-                                && let Some(i) = self.square(land(w))
-                            {
-                                for (p, at) in interest.iter().enumerate() {
-                                    if !at.is_empty() {
-                                        after[p].insert(i);
-                                    }
-                                }
-                            }
-                            for w in choice.iter() {
-                                if let Write::Code(c) = w.write
-                                    && let (Some((q, _)), Some(i)) = (as_piece(c), self.square(land(w)))
-                                {
-                                    after[q.index()].insert(i);
-                                }
-                            }
-                        }
+                    if let Some(after) = after.as_mut() {
+                        self.arrive(&written, (t, poi), top, after);
                     }
                 }
             }
@@ -493,6 +447,128 @@ impl Arrivals {
             }
         }
         Some(after)
+    }
+
+    /// Whether an alternative whose checks are `needs` (see
+    /// [`squares_needed`]) fits the board translated by `t`: a square of
+    /// the board wherever it needs one, none where it needs none.
+    fn fits(&self, needs: &[(i32, i32, bool)], t: Coord) -> bool {
+        needs
+            .iter()
+            .all(|&(dx, dy, on)| self.index.contains_key(&Coord::new(t.x + dx, t.y + dy)) == on)
+    }
+
+    /// The translations of an alternative (its checks `needs`) anchored
+    /// at its check `c` of the piece of interest, on each square where
+    /// `interest` may be, each with the piece it is there.
+    fn places_at_interest(&self, needs: &[(i32, i32, bool)], c: &Check, interest: &Interest) -> Vec<Place> {
+        let mut places = Vec::new();
+        // Whether the rewrite fits with the piece on each square,
+        // asked once per square whatever the piece.
+        let mut fit: Vec<Option<bool>> = vec![None; self.squares.len()];
+        for (p, at) in interest.iter().enumerate() {
+            for i in at.iter() {
+                let s = self.squares[i];
+                let t = Coord::new(s.x - c.dx, s.y - c.dy);
+                if *fit[i].get_or_insert_with(|| self.fits(needs, t)) {
+                    places.push((t, Some(p)));
+                }
+            }
+        }
+        places
+    }
+
+    /// The translations of an alternative (its checks `needs`) without a
+    /// piece of interest, its check `anchor` on each square of the board.
+    fn places_from_anchor(&self, needs: &[(i32, i32, bool)], anchor: &Check) -> Vec<Place> {
+        let mut places = Vec::new();
+        for &s in &self.squares {
+            let t = Coord::new(s.x - anchor.dx, s.y - anchor.dy);
+            if self.fits(needs, t) {
+                places.push((t, None));
+            }
+        }
+        places
+    }
+
+    /// Notes the pieces `choice` may make one more of: those it writes by
+    /// name, and the pieces of interest (`top`) when it writes the piece of
+    /// interest twice, or once without taking it from its square (the
+    /// alternative's `poi_check`).
+    fn note_made(&mut self, choice: &[SquareWrite], poi_check: Option<&Check>, top: Option<&Interest>) {
+        let pois = choice.iter().filter(|w| matches!(w.write, Write::Poi(_))).count();
+        let leaves_its_square = poi_check.is_some_and(|c| {
+            choice
+                .iter()
+                .any(|w| (w.dx, w.dy) == (c.dx, c.dy) && !matches!(w.write, Write::Poi(_)))
+        });
+        for w in choice.iter() {
+            if let Write::Code(c) = w.write
+                && let Some((p, _)) = as_piece(c)
+            {
+                self.made[p.index()] = true;
+            }
+        }
+        if pois > 1 || (pois == 1 && !leaves_its_square) {
+            // A second piece of interest, or one that stays where it was too.
+            if let Some(interest) = top {
+                for (p, at) in interest.iter().enumerate() {
+                    self.made[p] |= !at.is_empty();
+                }
+            }
+        }
+    }
+
+    /// Adds to `after` where the piece of interest may be, and as what,
+    /// once `written` is made at `place`: made at the piece of interest,
+    /// where it is then and what a piece written there makes it; else (the
+    /// pieces of interest being `top`) it may have been moved there, or
+    /// become a piece written on it.
+    fn arrive(&self, written: &Written<'_>, (t, poi): Place, top: Option<&Interest>, after: &mut Interest) {
+        let choice = written.choice;
+        let land = |w: &SquareWrite| landing(t, w);
+        match poi {
+            Some(p) => {
+                // Where the piece of interest is now, and what
+                // a piece written there makes it.
+                let at = match (written.poi_write, written.poi_check) {
+                    (Some(w), _) => land(w),
+                    (None, Some(c)) => Coord::new(t.x + c.dx, t.y + c.dy),
+                    (None, None) => return,
+                };
+                let became = choice
+                    .iter()
+                    .filter(|w| land(w) == at)
+                    .find_map(|w| match w.write {
+                        Write::Code(c) => as_piece(c).map(|(q, _)| q.index()),
+                        Write::Poi(_) => None,
+                    })
+                    .unwrap_or(p);
+                if let Some(i) = self.square(at) {
+                    after[became].insert(i);
+                }
+            }
+            None => {
+                // Not made at the piece of interest: it may have
+                // been moved here, or become a piece written on it.
+                if let (Some(w), Some(interest)) = (written.poi_write, top)
+                    && let Some(i) = self.square(land(w))
+                {
+                    for (p, at) in interest.iter().enumerate() {
+                        if !at.is_empty() {
+                            after[p].insert(i);
+                        }
+                    }
+                }
+                for w in choice.iter() {
+                    if let Write::Code(c) = w.write
+                        && let (Some((q, _)), Some(i)) = (as_piece(c), self.square(land(w)))
+                    {
+                        after[q.index()].insert(i);
+                    }
+                }
+            }
+        }
     }
 
     /// Takes out of `top` the squares where ordered alternative `start`

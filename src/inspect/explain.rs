@@ -470,40 +470,10 @@ impl Walk<'_> {
     ) -> Result<(), PlayError> {
         match &e.kind {
             ExprKind::Group(inner) => self.derive(inner, scope, origin, frames, depth),
-            ExprKind::Union(alts) | ExprKind::Ordered(alts) => {
-                let sign = if matches!(e.kind, ExprKind::Union(_)) {
-                    "|"
-                } else {
-                    "/"
-                };
-                for (k, alt) in alts.iter().enumerate() {
-                    let Some(Value::Move(m)) = self.value(alt, scope, origin) else {
-                        continue;
-                    };
-                    if self.gives(frames, m)? {
-                        let text = format!(
-                            "`{sign}` branch {} of {}: {}",
-                            k + 1,
-                            alts.len(),
-                            self.text(origin, alt)
-                        );
-                        self.line(depth, text, None);
-                        self.derive(alt, scope, origin, frames, depth + 1)?;
-                    }
-                }
-                Ok(())
-            }
+            ExprKind::Union(alts) => self.derive_branches("|", alts, scope, origin, frames, depth),
+            ExprKind::Ordered(alts) => self.derive_branches("/", alts, scope, origin, frames, depth),
             ExprKind::Word(name) if scope.iter().any(|(p, _)| p == name) => {
-                // A parameter: its argument as the caller wrote it.
-                let Some(k) = self.args.iter().rposition(|a| &a.0 == name) else {
-                    return Ok(());
-                };
-                let (_, arg, arg_scope, arg_origin) = self.args[k].clone();
-                let saved = self.args.split_off(k);
-                self.line(depth, format!("{name} is {}", self.text(arg_origin, &arg)), None);
-                let r = self.derive(&arg, &arg_scope, arg_origin, frames, depth + 1);
-                self.args.extend(saved);
-                r
+                self.derive_parameter(name, frames, depth)
             }
             ExprKind::Word(name) => {
                 let Some((def, src)) = self.spec.rules().definition_ast(name) else {
@@ -519,81 +489,12 @@ impl Walk<'_> {
             }
             ExprKind::Call { name, args } => self.derive_call(name, args, scope, origin, frames, depth),
             ExprKind::Juxtapose(items) => self.derive_steps(items, scope, origin, frames, depth),
-            ExprKind::PoiBind { body, .. } => {
-                let Some(Value::Move(Move::WithPoi { pieces, .. })) = self.value(e, scope, origin) else {
-                    return Ok(());
-                };
-                let on = self.from.map(|f| {
-                    let c = self.state.position().get(f);
-                    format!(
-                        ": {} on {}",
-                        show_content(self.game, c),
-                        self.game.square_label(f)
-                    )
-                });
-                self.line(
-                    depth,
-                    format!("the piece of interest{}", on.unwrap_or_default()),
-                    None,
-                );
-                frames.push(Frame::Poi(pieces));
-                let r = self.derive(body, scope, origin, frames, depth + 1);
-                frames.pop();
-                r
-            }
+            ExprKind::PoiBind { body, .. } => self.derive_poi_bind(e, body, scope, origin, frames, depth),
             ExprKind::Repeat { body, min, max, .. } => {
                 let Some(Value::Move(inner)) = self.value(body, scope, origin) else {
                     return Ok(());
                 };
-                let top = max.unwrap_or(min + MAX_ROUNDS).min(min + MAX_ROUNDS);
-                let mut rounds = Vec::new();
-                for k in *min..=top {
-                    let fixed = Move::Repeat {
-                        body: Box::new(inner.clone()),
-                        min: k,
-                        max: Some(k),
-                    };
-                    if self.gives(frames, fixed)? {
-                        rounds.push(k.to_string());
-                    }
-                }
-                let times = match rounds.as_slice() {
-                    [one] if one == "1" => "once".to_string(),
-                    [one] => format!("{one} times"),
-                    many => format!("{} times (each gives it)", many.join(" or ")),
-                };
-                // With one count: where the piece of interest stood after
-                // each round (the move cut after it, when that is one move).
-                let mut path = String::new();
-                if let ([one], Some(start)) = (rounds.as_slice(), self.poi_now)
-                    && let Ok(k) = one.parse::<u32>()
-                    && k > 0
-                {
-                    let mut squares = vec![self.game.square_label(start)];
-                    for j in 1..=k {
-                        let cut = Move::Repeat {
-                            body: Box::new(inner.clone()),
-                            min: j,
-                            max: Some(j),
-                        };
-                        let Some(m) = self.wrap(frames, cut, true) else {
-                            break;
-                        };
-                        let results = self.results(&m)?;
-                        let fit: Vec<&Action> = (results.iter())
-                            .filter(|a| self.target.as_ref().is_none_or(|t| agrees(a, t)))
-                            .collect();
-                        match fit.as_slice() {
-                            [a] => squares.push(a.to().map_or("?".into(), |t| self.game.square_label(t))),
-                            _ => break,
-                        }
-                    }
-                    if squares.len() == k as usize + 1 {
-                        path = format!(" (the piece of interest: {})", squares.join(" → "));
-                    }
-                }
-                self.line(depth, format!("went round {times}{path}"), None);
-                Ok(())
+                self.derive_repeat(&inner, (*min, *max), frames, depth)
             }
             ExprKind::Guard { holds, body } => {
                 let attacked = matches!(&body.kind, ExprKind::Word(w) if w == "attacked");
@@ -610,6 +511,147 @@ impl Walk<'_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// A choice (`|`, or `/` as `sign` says): each branch `alts` of it that
+    /// gives the move explained, followed.
+    fn derive_branches(
+        &mut self,
+        sign: &str,
+        alts: &[Expr],
+        scope: &[(String, Value)],
+        origin: usize,
+        frames: &mut Vec<Frame>,
+        depth: usize,
+    ) -> Result<(), PlayError> {
+        for (k, alt) in alts.iter().enumerate() {
+            let Some(Value::Move(m)) = self.value(alt, scope, origin) else {
+                continue;
+            };
+            if self.gives(frames, m)? {
+                let text = format!(
+                    "`{sign}` branch {} of {}: {}",
+                    k + 1,
+                    alts.len(),
+                    self.text(origin, alt)
+                );
+                self.line(depth, text, None);
+                self.derive(alt, scope, origin, frames, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A parameter `name` of the function entered last: its argument as
+    /// the caller wrote it, followed in the caller's scope.
+    fn derive_parameter(
+        &mut self,
+        name: &str,
+        frames: &mut Vec<Frame>,
+        depth: usize,
+    ) -> Result<(), PlayError> {
+        let Some(k) = self.args.iter().rposition(|a| a.0 == name) else {
+            return Ok(());
+        };
+        let (_, arg, arg_scope, arg_origin) = self.args[k].clone();
+        let saved = self.args.split_off(k);
+        self.line(depth, format!("{name} is {}", self.text(arg_origin, &arg)), None);
+        let r = self.derive(&arg, &arg_scope, arg_origin, frames, depth + 1);
+        self.args.extend(saved);
+        r
+    }
+
+    /// `%p: M` (`e`, whose move is `body`): the piece of interest (and
+    /// the square it stands on), then M with the binding around it.
+    fn derive_poi_bind(
+        &mut self,
+        e: &Expr,
+        body: &Expr,
+        scope: &[(String, Value)],
+        origin: usize,
+        frames: &mut Vec<Frame>,
+        depth: usize,
+    ) -> Result<(), PlayError> {
+        let Some(Value::Move(Move::WithPoi { pieces, .. })) = self.value(e, scope, origin) else {
+            return Ok(());
+        };
+        let on = self.from.map(|f| {
+            let c = self.state.position().get(f);
+            format!(
+                ": {} on {}",
+                show_content(self.game, c),
+                self.game.square_label(f)
+            )
+        });
+        self.line(
+            depth,
+            format!("the piece of interest{}", on.unwrap_or_default()),
+            None,
+        );
+        frames.push(Frame::Poi(pieces));
+        let r = self.derive(body, scope, origin, frames, depth + 1);
+        frames.pop();
+        r
+    }
+
+    /// A repetition of the move `inner` from `min` to `max` times: how
+    /// many rounds give the move explained (at most [`MAX_ROUNDS`] past
+    /// `min` are tried) and, with one count, the piece of interest's path.
+    fn derive_repeat(
+        &mut self,
+        inner: &Move,
+        (min, max): (u32, Option<u32>),
+        frames: &[Frame],
+        depth: usize,
+    ) -> Result<(), PlayError> {
+        let top = max.unwrap_or(min + MAX_ROUNDS).min(min + MAX_ROUNDS);
+        let mut rounds = Vec::new();
+        for k in min..=top {
+            if self.gives(frames, exactly(inner, k))? {
+                rounds.push(k.to_string());
+            }
+        }
+        let times = match rounds.as_slice() {
+            [one] if one == "1" => "once".to_string(),
+            [one] => format!("{one} times"),
+            many => format!("{} times (each gives it)", many.join(" or ")),
+        };
+        let mut path = String::new();
+        if let [one] = rounds.as_slice()
+            && let Ok(k) = one.parse::<u32>()
+        {
+            path = self.poi_path(inner, k, frames)?;
+        }
+        self.line(depth, format!("went round {times}{path}"), None);
+        Ok(())
+    }
+
+    /// Where the piece of interest stood after each of `k` rounds of
+    /// `inner` (the move cut after it, when that is one move), as a
+    /// note to a repetition's line; empty if that is not known.
+    fn poi_path(&mut self, inner: &Move, k: u32, frames: &[Frame]) -> Result<String, PlayError> {
+        let Some(start) = self.poi_now.filter(|_| k > 0) else {
+            return Ok(String::new());
+        };
+        let mut squares = vec![self.game.square_label(start)];
+        for j in 1..=k {
+            let Some(m) = self.wrap(frames, exactly(inner, j), true) else {
+                break;
+            };
+            let results = self.results(&m)?;
+            let fit: Vec<&Action> = (results.iter())
+                .filter(|a| self.target.as_ref().is_none_or(|t| agrees(a, t)))
+                .collect();
+            match fit.as_slice() {
+                [a] => squares.push(a.to().map_or("?".into(), |t| self.game.square_label(t))),
+                _ => break,
+            }
+        }
+        Ok(if squares.len() == k as usize + 1 {
+            format!(" (the piece of interest: {})", squares.join(" → "))
+        } else {
+            String::new()
+        })
     }
 
     /// A call: a user function entered with its arguments, `flipped` and
@@ -1066,6 +1108,15 @@ fn leaf_position(
         [one] => walk.game.play(walk.state, one).position().clone(),
         _ => walk.state.position().clone(),
     })
+}
+
+/// The move `m` repeated exactly `k` times.
+fn exactly(m: &Move, k: u32) -> Move {
+    Move::Repeat {
+        body: Box::new(m.clone()),
+        min: k,
+        max: Some(k),
+    }
 }
 
 /// Whether a move cut after some step can still become `target`: each

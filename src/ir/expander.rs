@@ -425,16 +425,20 @@ impl<'a> Expander<'a> {
         result
     }
 
+    /// Expands one expression by its kind: the leaves here, each operator
+    /// by a method of its own.
     fn expr_inner(&mut self, e: &'a Expr, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
-        let err = |error: ExpandError| Err(Some((src, error)));
         match &e.kind {
             ExprKind::Nil => Ok(Value::Move(Move::Nil)),
             ExprKind::Empty => Ok(Value::Pattern(Pattern::empty())),
             ExprKind::Identity => Ok(Value::Movement(Movement::IDENTITY)),
-            ExprKind::Count(_) => err(ExpandError::Fewer {
-                span: e.span,
-                help: "a count is only the second argument of `fewer(♖, 2)`".into(),
-            }),
+            ExprKind::Count(_) => Err(Some((
+                src,
+                ExpandError::Fewer {
+                    span: e.span,
+                    help: "a count is only the second argument of `fewer(♖, 2)`".into(),
+                },
+            ))),
             ExprKind::Square => Ok(origin(Cell::Empty)),
             ExprKind::Poi => Ok(origin(Cell::Poi(Marks::NONE))),
             ExprKind::OffBoard => Ok(origin(Cell::OffBoard)),
@@ -444,101 +448,15 @@ impl<'a> Expander<'a> {
                 self.note_place(&p, src, e.span);
                 Ok(Value::Pattern(p))
             }
-            ExprKind::Region(name) => match self.pieces.region(name) {
-                Some(squares) => {
-                    let each: Vec<Pattern> = squares
-                        .iter()
-                        .map(|&(f, r)| self.place(Some(f), Some(r)))
-                        .collect();
-                    // Each square alone too: a guard takes a region's squares one by one.
-                    for p in &each {
-                        self.note_place(p, src, e.span);
-                    }
-                    let p = Pattern::either(each);
-                    self.note_place(&p, src, e.span);
-                    Ok(Value::Pattern(p))
-                }
-                None => err(ExpandError::UndefinedName {
-                    span: e.span,
-                    name: format!("@{name}"),
-                    help: format!(
-                        "declare the region with `region {name} a1-c3 e4 ...` (squares and rectangles)"
-                    ),
-                }),
-            },
-            ExprKind::Piece(c) => match self.pieces.lookup(*c) {
-                Some(id) => Ok(origin(Cell::Piece(id, Marks::NONE))),
-                None => err(ExpandError::UndeclaredPiece {
-                    span: e.span,
-                    symbol: *c,
-                    help: format!(
-                        "declare it with `piece {c}` (or `piece {c} X` for a colour pair); a file with its own `piece` lines does not see the prelude's chess pieces"
-                    ),
-                }),
-            },
+            ExprKind::Region(name) => self.region(name, e.span, src),
+            ExprKind::Piece(c) => self.declared_piece(*c, e.span, src),
             ExprKind::Word(w) => self.word(w, e.span, scope, src),
             ExprKind::Group(inner) => self.expr(inner, scope, src),
             ExprKind::Call { name, args } => self.call(name, args, e.span, scope, src),
             ExprKind::Juxtapose(items) => self.juxtapose(items, scope, src),
-            ExprKind::Glue(items) => {
-                let mut acc = Pattern::empty();
-                let mut whole = items[0].span;
-                for item in items {
-                    let p = self.pattern(item, scope, src, "`+`", "glues fragments", GLUE_HELP)?;
-                    whole = whole.join(item.span);
-                    acc = match acc.glue(&p) {
-                        Ok(g) => g,
-                        Err(o) => {
-                            return err(ExpandError::Overlap {
-                                span: whole,
-                                spot: spot(o.at),
-                            });
-                        }
-                    };
-                }
-                Ok(Value::Pattern(acc))
-            }
-            ExprKind::Union(items) => {
-                let values = items
-                    .iter()
-                    .map(|i| self.expr(i, scope, src))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if values.iter().all(|v| matches!(v, Value::Pattern(_))) {
-                    let ps = values
-                        .into_iter()
-                        .map(|v| match v {
-                            Value::Pattern(p) => p,
-                            _ => unreachable!("checked above"),
-                        })
-                        .collect();
-                    return Ok(Value::Pattern(Pattern::either(ps)));
-                }
-                let mut moves = Vec::new();
-                for (v, i) in values.into_iter().zip(items) {
-                    match v {
-                        Value::Move(m) => moves.push(m),
-                        other => {
-                            return err(ExpandError::Kind {
-                                span: i.span,
-                                operator: "`|`".into(),
-                                expects: "chooses between fragments or between moves".into(),
-                                found: other.kind(),
-                                help: "all alternatives of one `|` must be fragments, or all moves".into(),
-                            });
-                        }
-                    }
-                }
-                Ok(Value::Move(Move::union(moves)))
-            }
-            ExprKind::Arrow { lhs, rhs } => {
-                let l = self.pattern(lhs, scope, src, "`->`", "rewrites a fragment", ARROW_HELP)?;
-                let r = self.pattern(rhs, scope, src, "`->`", "rewrites into a fragment", ARROW_HELP)?;
-                if r.any_offsets().iter().any(|o| !l.fixes(*o)) {
-                    return err(ExpandError::AnyWritten { span: rhs.span });
-                }
-                self.check_rewrite(&l, &r, e.span, rhs.span, src)?;
-                Ok(Value::Move(Move::rewrite(l, r)))
-            }
+            ExprKind::Glue(items) => self.glue(items, scope, src),
+            ExprKind::Union(items) => self.union(items, scope, src),
+            ExprKind::Arrow { lhs, rhs } => self.arrow(lhs, rhs, e.span, scope, src),
             ExprKind::Ordered(items) => {
                 let ms = items
                     .iter()
@@ -559,84 +477,262 @@ impl<'a> Expander<'a> {
                 )?;
                 Ok(Value::Move(Move::AtOrigin(Box::new(m))))
             }
-            ExprKind::PoiBind { piece, body } => {
-                let pieces = match self.expr(piece, scope, src)? {
-                    Value::Pattern(p) => poi_pieces(&p),
-                    _ => None,
-                };
-                let Some(pieces) = pieces else {
-                    return err(ExpandError::PoiPiece {
-                        span: piece.span,
-                        found: "something else".into(),
-                    });
-                };
-                let m = self.a_move(body, scope, src, "`%p:`", "binds a piece for a move")?;
-                Ok(Value::Move(Move::with_poi(pieces, m)))
-            }
-            ExprKind::Guard { holds, body } => {
-                // `?{f}` over a fragment only looks: it is `?{f -> f}`, as a
-                // choice of such rewrites where `f` is a choice of fragments
-                // (`% + @palace`), which the square-set engines answer.
-                if let Value::Pattern(p) = self.expr(body, scope, src)? {
-                    let looks = match p.alternatives(64) {
-                        Some(alts) => {
-                            Move::union(alts.into_iter().map(|a| Move::rewrite(a.clone(), a)).collect())
-                        }
-                        None => Move::rewrite(p.clone(), p),
-                    };
-                    return Ok(Value::Move(Move::guard(*holds, looks)));
+            ExprKind::PoiBind { piece, body } => self.poi_bind(piece, body, scope, src),
+            ExprKind::Guard { holds, body } => self.guard(*holds, body, scope, src),
+            ExprKind::Repeat { body, min, max, .. } => self.repeat(body, (*min, *max), e.span, scope, src),
+            ExprKind::Marked { body, marks } => self.marked(body, marks, e.span, scope, src),
+            ExprKind::Power { base, exponent } => self.power(base, *exponent, e.span, scope, src),
+        }
+    }
+
+    /// `@palace`: a choice of the region's squares, each noted as a place
+    /// (a guard takes a region's squares one by one), and the whole.
+    fn region(&mut self, name: &str, span: Span, src: SourceId) -> Result<Value, Tagged> {
+        let Some(squares) = self.pieces.region(name) else {
+            return Err(Some((
+                src,
+                ExpandError::UndefinedName {
+                    span,
+                    name: format!("@{name}"),
+                    help: format!(
+                        "declare the region with `region {name} a1-c3 e4 ...` (squares and rectangles)"
+                    ),
+                },
+            )));
+        };
+        let each: Vec<Pattern> = squares
+            .iter()
+            .map(|&(f, r)| self.place(Some(f), Some(r)))
+            .collect();
+        // Each square alone too: a guard takes a region's squares one by one.
+        for p in &each {
+            self.note_place(p, src, span);
+        }
+        let p = Pattern::either(each);
+        self.note_place(&p, src, span);
+        Ok(Value::Pattern(p))
+    }
+
+    /// A piece symbol (`♖`): the fragment of that piece, if it is declared.
+    fn declared_piece(&self, c: char, span: Span, src: SourceId) -> Result<Value, Tagged> {
+        match self.pieces.lookup(c) {
+            Some(id) => Ok(origin(Cell::Piece(id, Marks::NONE))),
+            None => Err(Some((
+                src,
+                ExpandError::UndeclaredPiece {
+                    span,
+                    symbol: c,
+                    help: format!(
+                        "declare it with `piece {c}` (or `piece {c} X` for a colour pair); a file with its own `piece` lines does not see the prelude's chess pieces"
+                    ),
+                },
+            ))),
+        }
+    }
+
+    /// `f + g`: the fragments glued into one; an error where two of them
+    /// claim the same square.
+    fn glue(&mut self, items: &'a [Expr], scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        let mut acc = Pattern::empty();
+        let mut whole = items[0].span;
+        for item in items {
+            let p = self.pattern(item, scope, src, "`+`", "glues fragments", GLUE_HELP)?;
+            whole = whole.join(item.span);
+            acc = match acc.glue(&p) {
+                Ok(g) => g,
+                Err(o) => {
+                    return Err(Some((
+                        src,
+                        ExpandError::Overlap {
+                            span: whole,
+                            spot: spot(o.at),
+                        },
+                    )));
                 }
-                let m = self.a_move(body, scope, src, "a guard", "tests a move")?;
-                Ok(Value::Move(Move::guard(*holds, m)))
-            }
-            ExprKind::Repeat { body, min, max, .. } => match self.expr(body, scope, src)? {
-                Value::Move(m) => Ok(Value::Move(Move::repeat(m, *min, *max))),
+            };
+        }
+        Ok(Value::Pattern(acc))
+    }
+
+    /// `A | B`: a choice of fragments if every alternative is one, else a
+    /// choice of moves, which every alternative must then be.
+    fn union(&mut self, items: &'a [Expr], scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        let values = items
+            .iter()
+            .map(|i| self.expr(i, scope, src))
+            .collect::<Result<Vec<_>, _>>()?;
+        if values.iter().all(|v| matches!(v, Value::Pattern(_))) {
+            let ps = values
+                .into_iter()
+                .map(|v| match v {
+                    Value::Pattern(p) => p,
+                    _ => unreachable!("checked above"),
+                })
+                .collect();
+            return Ok(Value::Pattern(Pattern::either(ps)));
+        }
+        let mut moves = Vec::new();
+        for (v, i) in values.into_iter().zip(items) {
+            match v {
+                Value::Move(m) => moves.push(m),
                 other => {
-                    let help = match other {
-                        Value::Movement(_) => "to repeat a movement use a power, e.g. `u³` or `u^3`",
-                        _ => {
-                            "make it a move first, e.g. `(% + u. -> . + u%)+`; to glue fragments write ` + ` with spaces"
-                        }
-                    };
-                    err(ExpandError::RepeatNotMove {
-                        span: e.span,
+                    return Err(Some((
+                        src,
+                        ExpandError::Kind {
+                            span: i.span,
+                            operator: "`|`".into(),
+                            expects: "chooses between fragments or between moves".into(),
+                            found: other.kind(),
+                            help: "all alternatives of one `|` must be fragments, or all moves".into(),
+                        },
+                    )));
+                }
+            }
+        }
+        Ok(Value::Move(Move::union(moves)))
+    }
+
+    /// `f -> g` (the whole written at `span`): the rewrite, checked.
+    fn arrow(
+        &mut self,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        span: Span,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        let l = self.pattern(lhs, scope, src, "`->`", "rewrites a fragment", ARROW_HELP)?;
+        let r = self.pattern(rhs, scope, src, "`->`", "rewrites into a fragment", ARROW_HELP)?;
+        if r.any_offsets().iter().any(|o| !l.fixes(*o)) {
+            return Err(Some((src, ExpandError::AnyWritten { span: rhs.span })));
+        }
+        self.check_rewrite(&l, &r, span, rhs.span, src)?;
+        Ok(Value::Move(Move::rewrite(l, r)))
+    }
+
+    /// `%p: M`: the move with the pieces `piece` names bound as the piece
+    /// of interest.
+    fn poi_bind(
+        &mut self,
+        piece: &'a Expr,
+        body: &'a Expr,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        let pieces = match self.expr(piece, scope, src)? {
+            Value::Pattern(p) => poi_pieces(&p),
+            _ => None,
+        };
+        let Some(pieces) = pieces else {
+            return Err(Some((
+                src,
+                ExpandError::PoiPiece {
+                    span: piece.span,
+                    found: "something else".into(),
+                },
+            )));
+        };
+        let m = self.a_move(body, scope, src, "`%p:`", "binds a piece for a move")?;
+        Ok(Value::Move(Move::with_poi(pieces, m)))
+    }
+
+    /// `?{M}` or `!{M}` (`holds` false): a guard on a move.
+    fn guard(&mut self, holds: bool, body: &'a Expr, scope: &Scope, src: SourceId) -> Result<Value, Tagged> {
+        // `?{f}` over a fragment only looks: it is `?{f -> f}`, as a
+        // choice of such rewrites where `f` is a choice of fragments
+        // (`% + @palace`), which the square-set engines answer.
+        if let Value::Pattern(p) = self.expr(body, scope, src)? {
+            let looks = match p.alternatives(64) {
+                Some(alts) => Move::union(alts.into_iter().map(|a| Move::rewrite(a.clone(), a)).collect()),
+                None => Move::rewrite(p.clone(), p),
+            };
+            return Ok(Value::Move(Move::guard(holds, looks)));
+        }
+        let m = self.a_move(body, scope, src, "a guard", "tests a move")?;
+        Ok(Value::Move(Move::guard(holds, m)))
+    }
+
+    /// `M{min, max}` (and `M*`, `M+`, `M?`), written at `span`: a move
+    /// repeated.
+    fn repeat(
+        &mut self,
+        body: &'a Expr,
+        (min, max): (u32, Option<u32>),
+        span: Span,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        match self.expr(body, scope, src)? {
+            Value::Move(m) => Ok(Value::Move(Move::repeat(m, min, max))),
+            other => {
+                let help = match other {
+                    Value::Movement(_) => "to repeat a movement use a power, e.g. `u³` or `u^3`",
+                    _ => {
+                        "make it a move first, e.g. `(% + u. -> . + u%)+`; to glue fragments write ` + ` with spaces"
+                    }
+                };
+                Err(Some((
+                    src,
+                    ExpandError::RepeatNotMove {
+                        span,
                         found: other.kind(),
                         help: help.into(),
-                    })
-                }
-            },
-            ExprKind::Marked { body, marks } => {
-                let mut set = Marks::NONE;
-                for &c in marks {
-                    match self.pieces.mark(c) {
-                        Some(m) => set = set.union(m),
-                        None => {
-                            return err(ExpandError::UndeclaredMark {
-                                span: e.span,
-                                symbol: c,
-                            });
-                        }
-                    }
-                }
-                let marked = match self.expr(body, scope, src)? {
-                    Value::Pattern(p) => p.marked(set),
-                    _ => None,
-                };
-                match marked {
-                    Some(p) => Ok(Value::Pattern(p)),
-                    None => err(ExpandError::BadMarks { span: e.span }),
+                    },
+                )))
+            }
+        }
+    }
+
+    /// `f°ᵉ`, written at `span`: a fragment whose pieces carry `marks`, each
+    /// of which must be declared.
+    fn marked(
+        &mut self,
+        body: &'a Expr,
+        marks: &[char],
+        span: Span,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        let mut set = Marks::NONE;
+        for &c in marks {
+            match self.pieces.mark(c) {
+                Some(m) => set = set.union(m),
+                None => {
+                    return Err(Some((src, ExpandError::UndeclaredMark { span, symbol: c })));
                 }
             }
-            ExprKind::Power { base, exponent } => match self.expr(base, scope, src)? {
-                Value::Movement(m) => match m.pow(*exponent) {
-                    Ok(p) => Ok(Value::Movement(p)),
-                    Err(_) => err(ExpandError::MovementTooFar { span: e.span }),
-                },
-                other => err(ExpandError::PowerNotMovement {
-                    span: e.span,
-                    found: other.kind(),
-                }),
+        }
+        let marked = match self.expr(body, scope, src)? {
+            Value::Pattern(p) => p.marked(set),
+            _ => None,
+        };
+        match marked {
+            Some(p) => Ok(Value::Pattern(p)),
+            None => Err(Some((src, ExpandError::BadMarks { span }))),
+        }
+    }
+
+    /// `m^i` (or `m³`), written at `span`: a movement made `exponent` times.
+    fn power(
+        &mut self,
+        base: &'a Expr,
+        exponent: i64,
+        span: Span,
+        scope: &Scope,
+        src: SourceId,
+    ) -> Result<Value, Tagged> {
+        match self.expr(base, scope, src)? {
+            Value::Movement(m) => match m.pow(exponent) {
+                Ok(p) => Ok(Value::Movement(p)),
+                Err(_) => Err(Some((src, ExpandError::MovementTooFar { span }))),
             },
+            other => Err(Some((
+                src,
+                ExpandError::PowerNotMovement {
+                    span,
+                    found: other.kind(),
+                },
+            ))),
         }
     }
 

@@ -33,7 +33,7 @@ pub(crate) use inst::{
 pub use pattern::MAX_ALTERNATIVES;
 
 use crate::core::{self as code, Code, MAX_PIECES, PieceTable};
-use crate::ir::{Cell, Move};
+use crate::ir::{Cell, CellSet, Move, Rewrite};
 use pattern::Declared;
 
 /// The most instructions one program may have.
@@ -158,6 +158,9 @@ impl<'m> Compiler<'m> {
         self.compile_at(mv, poi_depth, depth, 0)
     }
 
+    /// Compiles `mv` under `poi` bindings of the piece of interest, at
+    /// structural `depth` and sub-program `nesting`: the simple moves here,
+    /// bindings, choices and repetitions by methods of their own.
     fn compile_at(
         &mut self,
         mv: &'m Move,
@@ -173,95 +176,18 @@ impl<'m> Compiler<'m> {
             Move::Nil => {}
             Move::Rewrite(rw) => {
                 self.unbound_writes |= poi == 0;
-                let compiled = pattern::lower_rewrite(rw, poi > 0, self.declared)?;
-                let id = RewriteId(self.rewrites.len() as u32);
-                self.rewrites.push(compiled);
+                let id = self.add_rewrite(rw, poi)?;
                 let next = self.here() + 1;
                 self.emit(Inst::Rewrite { id, next })?;
             }
-            Move::WithPoi { pieces, body } => {
-                let mut codes = Vec::new();
-                for cell in pieces.cells() {
-                    match cell {
-                        Cell::Piece(p, m) => codes.extend(code::at_least(*p, *m, self.declared.marks)),
-                        Cell::Empty => return Err(CompileError::PoiNotAPiece { what: "." }),
-                        Cell::Poi(_) => return Err(CompileError::PoiNotAPiece { what: "%" }),
-                        Cell::OffBoard => return Err(CompileError::PoiNotAPiece { what: "#" }),
-                        Cell::Any => return Err(CompileError::PoiNotAPiece { what: "_" }),
-                    }
-                }
-                let id = BindId(self.binds.len() as u32);
-                self.binds.push(codes.into_boxed_slice());
-                let next = self.here() + 1;
-                self.emit(Inst::Bind { id, next })?;
-                self.compile_at(body, poi + 1, d, nesting)?;
-                let next = self.here() + 1;
-                self.emit(Inst::Unbind { next })?;
-            }
+            Move::WithPoi { pieces, body } => self.compile_bind(pieces, body, poi, d, nesting)?,
             Move::Seq(ms) => {
                 for m in ms {
                     self.compile_at(m, poi, d, nesting)?;
                 }
             }
-            Move::Union(ms) => {
-                let mut jumps = Vec::new();
-                for (i, m) in ms.iter().enumerate() {
-                    if i + 1 < ms.len() {
-                        let split = self.emit(Inst::Split {
-                            first: self.here() + 1,
-                            second: 0,
-                        })?;
-                        self.compile_at(m, poi, d, nesting)?;
-                        jumps.push(self.emit(Inst::Jump { to: 0 })?);
-                        let here = self.here();
-                        self.set_second(split, here);
-                    } else {
-                        self.compile_at(m, poi, d, nesting)?;
-                    }
-                }
-                let end = self.here();
-                for j in jumps {
-                    self.set_jump(j, end);
-                }
-            }
-            Move::Repeat { body, min, max } => {
-                // Every copy takes at least one instruction: refuse early.
-                let copies = max.unwrap_or(*min) as usize;
-                if copies.saturating_add(self.insts.len()) > MAX_INSTRUCTIONS {
-                    return Err(CompileError::TooLarge {
-                        limit: MAX_INSTRUCTIONS,
-                    });
-                }
-                for _ in 0..*min {
-                    self.compile_at(body, poi, d, nesting)?;
-                }
-                match max {
-                    Some(max) => {
-                        let mut splits = Vec::new();
-                        for _ in *min..*max {
-                            splits.push(self.emit(Inst::Split {
-                                first: self.here() + 1,
-                                second: 0,
-                            })?);
-                            self.compile_at(body, poi, d, nesting)?;
-                        }
-                        let end = self.here();
-                        for s in splits {
-                            self.set_second(s, end);
-                        }
-                    }
-                    None => {
-                        let head = self.emit(Inst::Split {
-                            first: self.here() + 1,
-                            second: 0,
-                        })?;
-                        self.compile_at(body, poi, d, nesting)?;
-                        self.emit(Inst::Jump { to: head })?;
-                        let end = self.here();
-                        self.set_second(head, end);
-                    }
-                }
-            }
+            Move::Union(ms) => self.compile_union(ms, poi, d, nesting)?,
+            Move::Repeat { body, min, max } => self.compile_repeat(body, (*min, *max), poi, d, nesting)?,
             Move::AtOrigin(body) => {
                 if poi == 0 {
                     return Err(CompileError::OriginWithoutPoi);
@@ -289,9 +215,7 @@ impl<'m> Compiler<'m> {
                 let Move::Rewrite(rw) = &**body else {
                     unreachable!("matched above")
                 };
-                let compiled = pattern::lower_rewrite(rw, poi > 0, self.declared)?;
-                let id = RewriteId(self.rewrites.len() as u32);
-                self.rewrites.push(compiled);
+                let id = self.add_rewrite(rw, poi)?;
                 let next = self.here() + 1;
                 self.emit(Inst::Test {
                     holds: *holds,
@@ -314,6 +238,125 @@ impl<'m> Compiler<'m> {
                 self.ordered.push(list);
                 let next = self.here() + 1;
                 self.emit(Inst::Ordered { id, next })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers rewrite `rw` (with a piece of interest bound if `poi` > 0)
+    /// and adds it to the program's rewrites.
+    fn add_rewrite(&mut self, rw: &Rewrite, poi: usize) -> Result<RewriteId, CompileError> {
+        let compiled = pattern::lower_rewrite(rw, poi > 0, self.declared)?;
+        let id = RewriteId(self.rewrites.len() as u32);
+        self.rewrites.push(compiled);
+        Ok(id)
+    }
+
+    /// `%p: M`: `Bind` to the codes of the pieces `pieces` names (which
+    /// must all be pieces), M with one binding more, `Unbind`.
+    fn compile_bind(
+        &mut self,
+        pieces: &CellSet,
+        body: &'m Move,
+        poi: usize,
+        depth: usize,
+        nesting: usize,
+    ) -> Result<(), CompileError> {
+        let mut codes = Vec::new();
+        for cell in pieces.cells() {
+            match cell {
+                Cell::Piece(p, m) => codes.extend(code::at_least(*p, *m, self.declared.marks)),
+                Cell::Empty => return Err(CompileError::PoiNotAPiece { what: "." }),
+                Cell::Poi(_) => return Err(CompileError::PoiNotAPiece { what: "%" }),
+                Cell::OffBoard => return Err(CompileError::PoiNotAPiece { what: "#" }),
+                Cell::Any => return Err(CompileError::PoiNotAPiece { what: "_" }),
+            }
+        }
+        let id = BindId(self.binds.len() as u32);
+        self.binds.push(codes.into_boxed_slice());
+        let next = self.here() + 1;
+        self.emit(Inst::Bind { id, next })?;
+        self.compile_at(body, poi + 1, depth, nesting)?;
+        let next = self.here() + 1;
+        self.emit(Inst::Unbind { next })?;
+        Ok(())
+    }
+
+    /// `M | N | ...`: a `Split` before each alternative but the last, each
+    /// alternative jumping to the end.
+    fn compile_union(
+        &mut self,
+        ms: &'m [Move],
+        poi: usize,
+        depth: usize,
+        nesting: usize,
+    ) -> Result<(), CompileError> {
+        let mut jumps = Vec::new();
+        for (i, m) in ms.iter().enumerate() {
+            if i + 1 < ms.len() {
+                let split = self.emit(Inst::Split {
+                    first: self.here() + 1,
+                    second: 0,
+                })?;
+                self.compile_at(m, poi, depth, nesting)?;
+                jumps.push(self.emit(Inst::Jump { to: 0 })?);
+                let here = self.here();
+                self.set_second(split, here);
+            } else {
+                self.compile_at(m, poi, depth, nesting)?;
+            }
+        }
+        let end = self.here();
+        for j in jumps {
+            self.set_jump(j, end);
+        }
+        Ok(())
+    }
+
+    /// `M{min, max}`: `min` copies of M, then `max - min` nested optional
+    /// copies, or (no `max`) a loop.
+    fn compile_repeat(
+        &mut self,
+        body: &'m Move,
+        (min, max): (u32, Option<u32>),
+        poi: usize,
+        depth: usize,
+        nesting: usize,
+    ) -> Result<(), CompileError> {
+        // Every copy takes at least one instruction: refuse early.
+        let copies = max.unwrap_or(min) as usize;
+        if copies.saturating_add(self.insts.len()) > MAX_INSTRUCTIONS {
+            return Err(CompileError::TooLarge {
+                limit: MAX_INSTRUCTIONS,
+            });
+        }
+        for _ in 0..min {
+            self.compile_at(body, poi, depth, nesting)?;
+        }
+        match max {
+            Some(max) => {
+                let mut splits = Vec::new();
+                for _ in min..max {
+                    splits.push(self.emit(Inst::Split {
+                        first: self.here() + 1,
+                        second: 0,
+                    })?);
+                    self.compile_at(body, poi, depth, nesting)?;
+                }
+                let end = self.here();
+                for s in splits {
+                    self.set_second(s, end);
+                }
+            }
+            None => {
+                let head = self.emit(Inst::Split {
+                    first: self.here() + 1,
+                    second: 0,
+                })?;
+                self.compile_at(body, poi, depth, nesting)?;
+                self.emit(Inst::Jump { to: head })?;
+                let end = self.here();
+                self.set_second(head, end);
             }
         }
         Ok(())

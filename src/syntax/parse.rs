@@ -483,464 +483,431 @@ impl Builder {
         Span::new(self.offset + s.start(), self.offset + s.start() + len)
     }
 
+    /// One item of a rule file: a definition or a declaration.
     fn item(&self, p: Pair<'_, Rule>) -> Result1<Item> {
         let span = self.span(&p);
         match p.as_rule() {
-            Rule::definition => {
-                let mut inner = p.into_inner();
-                let name_pair = inner.next().expect("definition starts with a name");
-                let name = self.ident(&name_pair);
-                let mut params = Vec::new();
-                let mut is_function = false;
-                let mut body = None;
-                for q in inner {
-                    match q.as_rule() {
-                        // `f() = ...` too: a params pair without names.
-                        Rule::params => {
-                            is_function = true;
-                            params = q.into_inner().map(|n| self.ident(&n)).collect();
-                        }
-                        _ => body = Some(self.expr(q)?),
-                    }
+            Rule::definition => Ok(Item::Definition(self.definition(p, span)?)),
+            _ => Ok(Item::Declaration(self.declaration(p, span)?)),
+        }
+    }
+
+    /// `name = body` or `name(params) = body`.
+    fn definition(&self, p: Pair<'_, Rule>, span: Span) -> Result1<Definition> {
+        let mut inner = p.into_inner();
+        let name_pair = inner.next().expect("definition starts with a name");
+        let name = self.ident(&name_pair);
+        let mut params = Vec::new();
+        let mut is_function = false;
+        let mut body = None;
+        for q in inner {
+            match q.as_rule() {
+                // `f() = ...` too: a params pair without names.
+                Rule::params => {
+                    is_function = true;
+                    params = q.into_inner().map(|n| self.ident(&n)).collect();
                 }
-                Ok(Item::Definition(Definition {
-                    name,
-                    params,
-                    is_function,
-                    body: body.expect("definition has a body"),
-                    span,
-                }))
+                _ => body = Some(self.expr(q)?),
             }
-            Rule::piece_decl => {
-                let mut decl = PieceDecl {
-                    symbols: Vec::new(),
-                    fen: None,
-                    value: None,
-                    royal: false,
-                    san_letter: true,
-                    drawing: None,
-                    characters: Vec::new(),
-                    span,
-                };
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::symbol => decl.symbols.push((first_char(q.as_str()), self.span(&q))),
-                        Rule::fen_letters => {
-                            let s = self.span(&q);
-                            decl.fen = Some((q.into_inner().map(|l| l.as_str().to_string()).collect(), s));
-                        }
-                        Rule::value => {
-                            let text = q.into_inner().next().map_or("", |n| n.as_str());
-                            decl.value = text.parse().ok();
-                        }
-                        Rule::royal => decl.royal = true,
-                        Rule::san_none => decl.san_letter = false,
-                        Rule::draw => {
-                            for part in q.into_inner() {
-                                match part.as_rule() {
-                                    Rule::drawing => decl.drawing = PieceDrawing::named(part.as_str()),
-                                    _ => {
-                                        let text = part.as_str();
-                                        decl.characters
-                                            .push((text[1..text.len() - 1].to_string(), self.span(&part)));
-                                    }
-                                }
-                            }
-                        }
-                        r => unreachable!("piece attribute {r:?}"),
-                    }
-                }
-                Ok(Item::Declaration(Declaration::Piece(decl)))
-            }
-            Rule::weights_decl => {
-                let path = p.into_inner().next().expect("weights has a path");
-                let text = path.as_str();
-                Ok(Item::Declaration(Declaration::Weights(WeightsDecl {
-                    path: Named {
-                        text: text[1..text.len() - 1].to_string(),
-                        span: self.span(&path),
-                    },
-                    span,
-                })))
-            }
-            Rule::import_decl => {
-                let path = p.into_inner().next().expect("import has a path");
-                let text = path.as_str();
-                Ok(Item::Declaration(Declaration::Import(ImportDecl {
-                    path: Named {
-                        text: text[1..text.len() - 1].to_string(),
-                        span: self.span(&path),
-                    },
-                })))
-            }
+        }
+        Ok(Definition {
+            name,
+            params,
+            is_function,
+            body: body.expect("definition has a body"),
+            span,
+        })
+    }
+
+    /// A declaration (`piece`, `board`, `outcome`, ...): the short ones
+    /// built here, each longer one by a method of its own.
+    fn declaration(&self, p: Pair<'_, Rule>, span: Span) -> Result1<Declaration> {
+        Ok(match p.as_rule() {
+            Rule::piece_decl => Declaration::Piece(self.piece_decl(p, span)),
+            Rule::weights_decl => Declaration::Weights(WeightsDecl {
+                path: self.quoted(&p.into_inner().next().expect("weights has a path")),
+                span,
+            }),
+            Rule::import_decl => Declaration::Import(ImportDecl {
+                path: self.quoted(&p.into_inner().next().expect("import has a path")),
+            }),
             Rule::game_decl => {
                 let name = p.into_inner().next().expect("game has a name");
-                Ok(Item::Declaration(Declaration::Game(GameDecl {
+                Declaration::Game(GameDecl {
                     name: Named {
                         text: name.as_str().trim().to_string(),
                         span: self.span(&name),
                     },
-                })))
+                })
             }
-            Rule::players_decl => Ok(Item::Declaration(Declaration::Players(PlayersDecl {
+            Rule::players_decl => Declaration::Players(PlayersDecl {
                 players: p.into_inner().map(|q| self.ident(&q)).collect(),
                 span,
-            }))),
-            Rule::player_decl => {
-                let mut inner = p.into_inner();
-                let player = self.ident(&inner.next().expect("a player"));
-                let name = self.label(&inner.next().expect("a name"));
-                let colour = inner.next().map(|q| {
-                    let v = q.into_inner().next().expect("a colour");
-                    Named {
-                        text: v.as_str().to_string(),
-                        span: self.span(&v),
-                    }
-                });
-                Ok(Item::Declaration(Declaration::Player(PlayerDecl {
-                    player,
-                    name,
-                    colour,
-                    span,
-                })))
-            }
+            }),
+            Rule::player_decl => Declaration::Player(self.player_decl(p, span)),
             Rule::edge_decl => {
                 let mut inner = p.into_inner();
                 let player = self.ident(&inner.next().expect("a player"));
                 let sides = inner.map(|q| q.as_str().to_string()).collect();
-                Ok(Item::Declaration(Declaration::Edge(EdgeDecl {
-                    player,
-                    sides,
-                    span,
-                })))
+                Declaration::Edge(EdgeDecl { player, sides, span })
             }
             Rule::labels_decl => {
                 let mut inner = p.into_inner();
                 let ranks = inner.next().expect("an axis").as_str() == "ranks";
                 let labels = inner.map(|q| q.as_str().to_string()).collect();
-                Ok(Item::Declaration(Declaration::Labels(LabelsDecl {
-                    ranks,
-                    labels,
-                    span,
-                })))
+                Declaration::Labels(LabelsDecl { ranks, labels, span })
             }
-            Rule::mark_decl => {
-                let text = p.as_str();
-                let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
-                let mut expires = false;
-                let mut shown = false;
-                let mut fen = None;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::expires => expires = true,
-                        Rule::shown => shown = true,
-                        Rule::mark_fen => fen = q.into_inner().next().map(|c| first_char(c.as_str())),
-                        _ => {}
-                    }
-                }
-                Ok(Item::Declaration(Declaration::Mark(MarkDecl {
-                    symbol,
-                    expires,
-                    shown,
-                    fen,
-                    span,
-                })))
-            }
+            Rule::mark_decl => Declaration::Mark(mark_decl(p, span)),
             Rule::box_decl => {
                 let mut inner = p.into_inner();
                 let name = self.ident(&inner.next().expect("a box has a name"));
                 let contents = inner.map(|q| (first_char(q.as_str()), self.span(&q))).collect();
-                Ok(Item::Declaration(Declaration::Box(BoxDecl {
-                    name,
-                    contents,
-                    span,
-                })))
+                Declaration::Box(BoxDecl { name, contents, span })
             }
-            Rule::region_decl => {
-                let mut inner = p.into_inner();
-                let name = self.ident(&inner.next().expect("a region has a name"));
-                let corner = |s: &str| -> Option<(u32, u32)> {
-                    let file = s.chars().next()? as u32 - 'a' as u32;
-                    let rank: u32 = s[1..].parse().ok()?;
-                    (1..=256).contains(&rank).then_some((file, rank - 1))
-                };
-                let mut parts = Vec::new();
-                let mut colours = Vec::new();
-                for q in inner {
-                    let s = self.span(&q);
-                    if q.as_rule() == Rule::region_colour {
-                        let square = q.into_inner().next().expect("a square");
-                        match corner(square.as_str()).filter(|_| !square.as_str().contains('-')) {
-                            Some(at) => colours.push((at, s)),
-                            None => {
-                                return Err(SyntaxError::BadPlace {
-                                    span: self.span(&square),
-                                    text: square.as_str().to_string(),
-                                });
-                            }
-                        }
-                        continue;
-                    }
-                    let text = q.as_str();
-                    let (a, b) = text.split_once('-').unwrap_or((text, text));
-                    match (corner(a), corner(b)) {
-                        (Some(a), Some(b)) => parts.push((a, b, s)),
-                        _ => {
-                            return Err(SyntaxError::BadPlace {
-                                span: s,
-                                text: text.to_string(),
-                            });
-                        }
-                    }
-                }
-                Ok(Item::Declaration(Declaration::Region(RegionDecl {
-                    name,
-                    parts,
-                    colours,
-                    span,
-                })))
-            }
-            Rule::board_decl => {
-                let mut drawing = None;
-                let mut rows = Vec::new();
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::board_drawing => drawing = BoardDrawing::named(q.as_str()),
-                        _ => rows.push((q.as_str().to_string(), self.span_raw(&q))),
-                    }
-                }
-                let mut board = self.board(rows, span);
-                board.drawing = drawing;
-                Ok(Item::Declaration(Declaration::Board(board)))
-            }
+            Rule::region_decl => Declaration::Region(self.region_decl(p, span)?),
+            Rule::board_decl => Declaration::Board(self.board_decl(p, span)),
             Rule::moves_decl => {
                 let mut inner = p.into_inner();
                 let _keyword = inner.next();
                 let player = self.ident(&inner.next().expect("moves names a player"));
                 let body = self.expr(inner.next().expect("moves has a body"))?;
-                Ok(Item::Declaration(Declaration::Moves(MovesDecl {
-                    player,
-                    body,
-                    span,
-                })))
+                Declaration::Moves(MovesDecl { player, body, span })
             }
-            Rule::outcome_decl => {
-                let mut inner = p.into_inner().peekable();
-                let _keyword = inner.next();
-                let turn = match inner.peek() {
-                    Some(q) if q.as_rule() == Rule::outcome_turn => {
-                        let q = inner.next().expect("peeked");
-                        Some(self.ident(&q.into_inner().next().expect("a player")))
-                    }
-                    _ => None,
-                };
-                let cond = inner.next().expect("a condition");
-                let verdict = inner.next().expect("a verdict");
-                let name = inner.next().map(|q| self.label(&q));
-                let automatic = matches!(cond.as_rule(), Rule::repetition | Rule::quiet | Rule::material)
-                    && cond.clone().into_inner().any(|q| q.as_rule() == Rule::automatic);
-                let condition = match cond.as_rule() {
-                    Rule::no_moves => ConditionKind::NoMoves {
-                        checked: cond.into_inner().next().is_some(),
-                    },
-                    Rule::repetition | Rule::quiet => {
-                        let rule = cond.as_rule();
-                        let span = self.span(&cond);
-                        let n = count_in(cond, span)?;
-                        if rule == Rule::repetition {
-                            ConditionKind::Repetition(n)
-                        } else {
-                            ConditionKind::Quiet(n)
-                        }
-                    }
-                    Rule::material => {
-                        let mut items = Vec::new();
-                        let mut same_colour = false;
-                        for q in cond.into_inner() {
-                            if q.as_rule() == Rule::same_colour {
-                                same_colour = true;
-                            } else if q.as_rule() != Rule::automatic {
-                                items.push((
-                                    first_char(q.as_str()),
-                                    q.as_str().ends_with('*'),
-                                    self.span(&q),
-                                ));
-                            }
-                        }
-                        ConditionKind::Material { items, same_colour }
-                    }
-                    Rule::extinct | Rule::bare => {
-                        let extinct = cond.as_rule() == Rule::extinct;
-                        let items = cond
-                            .into_inner()
-                            .map(|q| (first_char(q.as_str()), self.span(&q)))
-                            .collect();
-                        if extinct {
-                            ConditionKind::Extinct(items)
-                        } else {
-                            ConditionKind::Bare(items)
-                        }
-                    }
-                    Rule::passes => {
-                        let span = self.span(&cond);
-                        ConditionKind::Passes(count_in(cond, span)?)
-                    }
-                    Rule::when => {
-                        let span = self.span(&cond);
-                        let mut parts = cond.into_inner().skip(1);
-                        let e = parts.next().expect("when has an expression");
-                        let expr = self.expr(e)?;
-                        match parts.next() {
-                            Some(count) => ConditionKind::WhenFor(expr, count_in(count, span)?),
-                            None => ConditionKind::When(expr),
-                        }
-                    }
-                    r => unreachable!("condition {r:?}"),
-                };
-                let mut v = verdict.into_inner();
-                let first = v.next().expect("a verdict kind");
-                let mut bonus = None;
-                let mut player = None;
-                let (kind, counted) = if first.as_rule() == Rule::majority {
-                    let counted = first
-                        .into_inner()
-                        .map(|q| (first_char(q.as_str()), self.span(&q)))
-                        .collect();
-                    ("majority".to_string(), counted)
-                } else if first.as_rule() == Rule::points {
-                    let mut given = first.into_inner();
-                    player = given.next().map(|q| self.ident(&q));
-                    bonus = match given.next() {
-                        Some(n) => n.as_str().parse::<f64>().ok(),
-                        None => None,
-                    };
-                    ("points".to_string(), Vec::new())
-                } else {
-                    (first.as_str().to_string(), Vec::new())
-                };
-                if let Some(q) = v.next() {
-                    player = Some(self.ident(&q));
-                }
-                Ok(Item::Declaration(Declaration::Outcome(OutcomeDecl {
-                    turn,
-                    condition,
-                    verdict: kind,
-                    player,
-                    counted,
-                    bonus,
-                    automatic,
-                    name,
-                    span,
-                })))
-            }
-            Rule::quiet_decl => Ok(Item::Declaration(Declaration::QuietResets(QuietDecl {
+            Rule::outcome_decl => Declaration::Outcome(self.outcome_decl(p, span)?),
+            Rule::quiet_decl => Declaration::QuietResets(QuietDecl {
                 items: p
                     .into_inner()
                     .map(|q| (q.as_str().to_string(), self.span(&q)))
                     .collect(),
-            }))),
-            Rule::legality_decl => Ok(Item::Declaration(Declaration::Legality(LegalityDecl {
+            }),
+            Rule::legality_decl => Declaration::Legality(LegalityDecl {
                 royal_safe: p.into_inner().any(|q| q.as_str() == "royal_safe"),
                 span,
-            }))),
-            Rule::search_decl => {
-                let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
-                let text = |rule| {
-                    parts
-                        .iter()
-                        .find(|q| q.as_rule() == rule)
-                        .map_or("", |q| q.as_str())
-                };
-                Ok(Item::Declaration(Declaration::Search(SearchDecl {
-                    switch: text(Rule::search_switch).to_string(),
-                    on: text(Rule::on_off) == "on",
-                    span,
-                })))
-            }
-            Rule::turns_decl => {
-                let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
-                Ok(Item::Declaration(Declaration::Turns(TurnsDecl {
-                    passing: parts.iter().any(|q| q.as_rule() == Rule::passing),
-                    starting: parts
-                        .iter()
-                        .find(|q| q.as_rule() == Rule::player)
-                        .map(|q| self.ident(q)),
-                    span,
-                })))
-            }
-            Rule::notation_decl => {
-                let kind = p.into_inner().next().map_or("", |q| q.as_str());
-                Ok(Item::Declaration(Declaration::Notation(NotationDecl {
-                    numbered: kind == "numbered",
-                    partner: kind.split_whitespace().any(|w| w == "partner"),
-                    walls: kind.split_whitespace().any(|w| w == "walls"),
-                    span,
-                })))
-            }
-            Rule::san_decl => {
-                let parts = p
-                    .into_inner()
-                    .map(|part| {
-                        let mut inner = part.into_inner();
-                        let word = inner.next().expect("a word").as_str().to_string();
-                        let text = inner.next().expect("a text").as_str();
-                        (word, text[1..text.len() - 1].to_string())
-                    })
-                    .collect();
-                Ok(Item::Declaration(Declaration::San(SanDecl { parts, span })))
-            }
-            Rule::fen_decl => {
-                let q = p.into_inner().next().expect("fen has a kind");
-                let rule = q.as_rule();
-                let mut inner = q.into_inner();
-                if rule == Rule::fen_box {
-                    let name = self.ident(&inner.next().expect("a box name"));
-                    return Ok(Item::Declaration(Declaration::FenBox(FenBoxDecl { name, span })));
-                }
-                if rule == Rule::fen_counts {
-                    let name = self.ident(&inner.next().expect("a box name"));
-                    let pieces = inner.map(|q| (first_char(q.as_str()), self.span(&q))).collect();
-                    return Ok(Item::Declaration(Declaration::FenCounts(FenCountsDecl {
-                        name,
-                        pieces,
-                        span,
-                    })));
-                }
-                if rule == Rule::fen_layout {
-                    let full = inner.next().is_some_and(|k| k.as_str() == "full");
-                    return Ok(Item::Declaration(Declaration::FenLayout(FenLayoutDecl {
-                        full,
-                        span,
-                    })));
-                }
-                if rule == Rule::fen_turn {
-                    return Ok(Item::Declaration(Declaration::FenTurn(FenTurnDecl {
-                        letters: inner.map(|l| first_char(l.as_str())).collect(),
-                        span,
-                    })));
-                }
-                if rule == Rule::fen_rights {
-                    let letter = first_char(inner.next().expect("a letter").as_str());
-                    let mut squares = Vec::new();
-                    while let (Some(piece), Some(square)) = (inner.next(), inner.next()) {
-                        squares.push((self.marked_piece(&piece), self.ident(&square)));
-                    }
-                    Ok(Item::Declaration(Declaration::FenRights(FenRightsDecl {
-                        letter,
-                        squares,
-                        span,
-                    })))
-                } else {
-                    let piece = self.marked_piece(&inner.next().expect("a marked piece"));
-                    let offsets = inner.map(|q| self.ident(&q)).collect();
-                    Ok(Item::Declaration(Declaration::FenTarget(FenTargetDecl {
-                        piece,
-                        offsets,
-                        span,
-                    })))
-                }
-            }
+            }),
+            Rule::search_decl => Declaration::Search(search_decl(p, span)),
+            Rule::turns_decl => Declaration::Turns(self.turns_decl(p, span)),
+            Rule::notation_decl => Declaration::Notation(notation_decl(p, span)),
+            Rule::san_decl => Declaration::San(san_decl(p, span)),
+            Rule::fen_decl => self.fen_decl(p, span),
             r => unreachable!("item rule {r:?}"),
+        })
+    }
+
+    /// A quoted path or name (`"x.weights"`): its text without the quotes,
+    /// and its span.
+    fn quoted(&self, q: &Pair<'_, Rule>) -> Named {
+        let text = q.as_str();
+        Named {
+            text: text[1..text.len() - 1].to_string(),
+            span: self.span(q),
+        }
+    }
+
+    /// `piece ♔ ♚ fen K k value 100 royal draw ...`: the symbols and their
+    /// attributes.
+    fn piece_decl(&self, p: Pair<'_, Rule>, span: Span) -> PieceDecl {
+        let mut decl = PieceDecl {
+            symbols: Vec::new(),
+            fen: None,
+            value: None,
+            royal: false,
+            san_letter: true,
+            drawing: None,
+            characters: Vec::new(),
+            span,
+        };
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::symbol => decl.symbols.push((first_char(q.as_str()), self.span(&q))),
+                Rule::fen_letters => {
+                    let s = self.span(&q);
+                    decl.fen = Some((q.into_inner().map(|l| l.as_str().to_string()).collect(), s));
+                }
+                Rule::value => {
+                    let text = q.into_inner().next().map_or("", |n| n.as_str());
+                    decl.value = text.parse().ok();
+                }
+                Rule::royal => decl.royal = true,
+                Rule::san_none => decl.san_letter = false,
+                Rule::draw => {
+                    for part in q.into_inner() {
+                        match part.as_rule() {
+                            Rule::drawing => decl.drawing = PieceDrawing::named(part.as_str()),
+                            _ => {
+                                let text = part.as_str();
+                                decl.characters
+                                    .push((text[1..text.len() - 1].to_string(), self.span(&part)));
+                            }
+                        }
+                    }
+                }
+                r => unreachable!("piece attribute {r:?}"),
+            }
+        }
+        decl
+    }
+
+    /// `player black "Gote" colour #222`: a player's name, and colour if given.
+    fn player_decl(&self, p: Pair<'_, Rule>, span: Span) -> PlayerDecl {
+        let mut inner = p.into_inner();
+        let player = self.ident(&inner.next().expect("a player"));
+        let name = self.label(&inner.next().expect("a name"));
+        let colour = inner.next().map(|q| {
+            let v = q.into_inner().next().expect("a colour");
+            Named {
+                text: v.as_str().to_string(),
+                span: self.span(&v),
+            }
+        });
+        PlayerDecl {
+            player,
+            name,
+            colour,
+            span,
+        }
+    }
+
+    /// `region palace d1-f3 d8-f10 colour a1`: its rectangles and colours,
+    /// each square's name checked.
+    fn region_decl(&self, p: Pair<'_, Rule>, span: Span) -> Result1<RegionDecl> {
+        let mut inner = p.into_inner();
+        let name = self.ident(&inner.next().expect("a region has a name"));
+        let mut parts = Vec::new();
+        let mut colours = Vec::new();
+        for q in inner {
+            let s = self.span(&q);
+            if q.as_rule() == Rule::region_colour {
+                let square = q.into_inner().next().expect("a square");
+                match region_corner(square.as_str()).filter(|_| !square.as_str().contains('-')) {
+                    Some(at) => colours.push((at, s)),
+                    None => {
+                        return Err(SyntaxError::BadPlace {
+                            span: self.span(&square),
+                            text: square.as_str().to_string(),
+                        });
+                    }
+                }
+                continue;
+            }
+            let text = q.as_str();
+            let (a, b) = text.split_once('-').unwrap_or((text, text));
+            match (region_corner(a), region_corner(b)) {
+                (Some(a), Some(b)) => parts.push((a, b, s)),
+                _ => {
+                    return Err(SyntaxError::BadPlace {
+                        span: s,
+                        text: text.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(RegionDecl {
+            name,
+            parts,
+            colours,
+            span,
+        })
+    }
+
+    /// `board` with its drawing and its diagram's rows.
+    fn board_decl(&self, p: Pair<'_, Rule>, span: Span) -> BoardDecl {
+        let mut drawing = None;
+        let mut rows = Vec::new();
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::board_drawing => drawing = BoardDrawing::named(q.as_str()),
+                _ => rows.push((q.as_str().to_string(), self.span_raw(&q))),
+            }
+        }
+        let mut board = self.board(rows, span);
+        board.drawing = drawing;
+        board
+    }
+
+    /// `outcome [turn P] CONDITION = VERDICT ["name"]`.
+    fn outcome_decl(&self, p: Pair<'_, Rule>, span: Span) -> Result1<OutcomeDecl> {
+        let mut inner = p.into_inner().peekable();
+        let _keyword = inner.next();
+        let turn = match inner.peek() {
+            Some(q) if q.as_rule() == Rule::outcome_turn => {
+                let q = inner.next().expect("peeked");
+                Some(self.ident(&q.into_inner().next().expect("a player")))
+            }
+            _ => None,
+        };
+        let cond = inner.next().expect("a condition");
+        let verdict = inner.next().expect("a verdict");
+        let name = inner.next().map(|q| self.label(&q));
+        let automatic = matches!(cond.as_rule(), Rule::repetition | Rule::quiet | Rule::material)
+            && cond.clone().into_inner().any(|q| q.as_rule() == Rule::automatic);
+        let condition = self.condition(cond)?;
+        let Verdict {
+            kind,
+            player,
+            counted,
+            bonus,
+        } = self.verdict(verdict);
+        Ok(OutcomeDecl {
+            turn,
+            condition,
+            verdict: kind,
+            player,
+            counted,
+            bonus,
+            automatic,
+            name,
+            span,
+        })
+    }
+
+    /// An outcome's condition (`no_moves`, `repetition 3`, `material ♔ ♚`,
+    /// `when EXPR for N`, ...).
+    fn condition(&self, cond: Pair<'_, Rule>) -> Result1<ConditionKind> {
+        Ok(match cond.as_rule() {
+            Rule::no_moves => ConditionKind::NoMoves {
+                checked: cond.into_inner().next().is_some(),
+            },
+            Rule::repetition | Rule::quiet => {
+                let rule = cond.as_rule();
+                let span = self.span(&cond);
+                let n = count_in(cond, span)?;
+                if rule == Rule::repetition {
+                    ConditionKind::Repetition(n)
+                } else {
+                    ConditionKind::Quiet(n)
+                }
+            }
+            Rule::material => {
+                let mut items = Vec::new();
+                let mut same_colour = false;
+                for q in cond.into_inner() {
+                    if q.as_rule() == Rule::same_colour {
+                        same_colour = true;
+                    } else if q.as_rule() != Rule::automatic {
+                        items.push((first_char(q.as_str()), q.as_str().ends_with('*'), self.span(&q)));
+                    }
+                }
+                ConditionKind::Material { items, same_colour }
+            }
+            Rule::extinct | Rule::bare => {
+                let extinct = cond.as_rule() == Rule::extinct;
+                let items = cond
+                    .into_inner()
+                    .map(|q| (first_char(q.as_str()), self.span(&q)))
+                    .collect();
+                if extinct {
+                    ConditionKind::Extinct(items)
+                } else {
+                    ConditionKind::Bare(items)
+                }
+            }
+            Rule::passes => {
+                let span = self.span(&cond);
+                ConditionKind::Passes(count_in(cond, span)?)
+            }
+            Rule::when => {
+                let span = self.span(&cond);
+                let mut parts = cond.into_inner().skip(1);
+                let e = parts.next().expect("when has an expression");
+                let expr = self.expr(e)?;
+                match parts.next() {
+                    Some(count) => ConditionKind::WhenFor(expr, count_in(count, span)?),
+                    None => ConditionKind::When(expr),
+                }
+            }
+            r => unreachable!("condition {r:?}"),
+        })
+    }
+
+    /// An outcome's verdict (`win white`, `draw`, `majority ● ○`,
+    /// `points black 6.5`).
+    fn verdict(&self, verdict: Pair<'_, Rule>) -> Verdict {
+        let mut v = verdict.into_inner();
+        let first = v.next().expect("a verdict kind");
+        let mut bonus = None;
+        let mut player = None;
+        let (kind, counted) = if first.as_rule() == Rule::majority {
+            let counted = first
+                .into_inner()
+                .map(|q| (first_char(q.as_str()), self.span(&q)))
+                .collect();
+            ("majority".to_string(), counted)
+        } else if first.as_rule() == Rule::points {
+            let mut given = first.into_inner();
+            player = given.next().map(|q| self.ident(&q));
+            bonus = match given.next() {
+                Some(n) => n.as_str().parse::<f64>().ok(),
+                None => None,
+            };
+            ("points".to_string(), Vec::new())
+        } else {
+            (first.as_str().to_string(), Vec::new())
+        };
+        if let Some(q) = v.next() {
+            player = Some(self.ident(&q));
+        }
+        Verdict {
+            kind,
+            player,
+            counted,
+            bonus,
+        }
+    }
+
+    /// `turns alternate passing starting black`.
+    fn turns_decl(&self, p: Pair<'_, Rule>, span: Span) -> TurnsDecl {
+        let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+        TurnsDecl {
+            passing: parts.iter().any(|q| q.as_rule() == Rule::passing),
+            starting: parts
+                .iter()
+                .find(|q| q.as_rule() == Rule::player)
+                .map(|q| self.ident(q)),
+            span,
+        }
+    }
+
+    /// `fen rights|target|turn|box|counts|layout ...`: how FEN writes what
+    /// the board alone does not say.
+    fn fen_decl(&self, p: Pair<'_, Rule>, span: Span) -> Declaration {
+        let q = p.into_inner().next().expect("fen has a kind");
+        let rule = q.as_rule();
+        let mut inner = q.into_inner();
+        match rule {
+            Rule::fen_box => {
+                let name = self.ident(&inner.next().expect("a box name"));
+                Declaration::FenBox(FenBoxDecl { name, span })
+            }
+            Rule::fen_counts => {
+                let name = self.ident(&inner.next().expect("a box name"));
+                let pieces = inner.map(|q| (first_char(q.as_str()), self.span(&q))).collect();
+                Declaration::FenCounts(FenCountsDecl { name, pieces, span })
+            }
+            Rule::fen_layout => {
+                let full = inner.next().is_some_and(|k| k.as_str() == "full");
+                Declaration::FenLayout(FenLayoutDecl { full, span })
+            }
+            Rule::fen_turn => Declaration::FenTurn(FenTurnDecl {
+                letters: inner.map(|l| first_char(l.as_str())).collect(),
+                span,
+            }),
+            Rule::fen_rights => {
+                let letter = first_char(inner.next().expect("a letter").as_str());
+                let mut squares = Vec::new();
+                while let (Some(piece), Some(square)) = (inner.next(), inner.next()) {
+                    squares.push((self.marked_piece(&piece), self.ident(&square)));
+                }
+                Declaration::FenRights(FenRightsDecl {
+                    letter,
+                    squares,
+                    span,
+                })
+            }
+            _ => {
+                let piece = self.marked_piece(&inner.next().expect("a marked piece"));
+                let offsets = inner.map(|q| self.ident(&q)).collect();
+                Declaration::FenTarget(FenTargetDecl { piece, offsets, span })
+            }
         }
     }
 
@@ -1185,6 +1152,93 @@ impl Builder {
         }
         Ok(expr)
     }
+}
+
+/// What an outcome's verdict says, before it is put into its
+/// [`OutcomeDecl`].
+struct Verdict {
+    /// `win`, `loss`, `draw`, `majority` or `points`.
+    kind: String,
+    /// The player named after the kind (`win white`, `points black 6`).
+    player: Option<Ident>,
+    /// The pieces `majority` counts, with their spans.
+    counted: Vec<(char, Span)>,
+    /// What `points PLAYER N` gives.
+    bonus: Option<f64>,
+}
+
+/// `mark ° expires shown fen '`: the mark's symbol and its attributes.
+fn mark_decl(p: Pair<'_, Rule>, span: Span) -> MarkDecl {
+    let text = p.as_str();
+    let symbol = text["mark".len()..].trim_start().chars().next().expect("a mark");
+    let mut expires = false;
+    let mut shown = false;
+    let mut fen = None;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::expires => expires = true,
+            Rule::shown => shown = true,
+            Rule::mark_fen => fen = q.into_inner().next().map(|c| first_char(c.as_str())),
+            _ => {}
+        }
+    }
+    MarkDecl {
+        symbol,
+        expires,
+        shown,
+        fen,
+        span,
+    }
+}
+
+/// A square's name in a region (`d1`) as (file, rank) counted from 0; none
+/// if it names no square (a rank outside 1 to 256).
+fn region_corner(s: &str) -> Option<(u32, u32)> {
+    let file = s.chars().next()? as u32 - 'a' as u32;
+    let rank: u32 = s[1..].parse().ok()?;
+    (1..=256).contains(&rank).then_some((file, rank - 1))
+}
+
+/// `search null_move off`: which search switch, and whether on.
+fn search_decl(p: Pair<'_, Rule>, span: Span) -> SearchDecl {
+    let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+    let text = |rule| {
+        parts
+            .iter()
+            .find(|q| q.as_rule() == rule)
+            .map_or("", |q| q.as_str())
+    };
+    SearchDecl {
+        switch: text(Rule::search_switch).to_string(),
+        on: text(Rule::on_off) == "on",
+        span,
+    }
+}
+
+/// `notation numbered`, or `notation coordinates` with `partner` and `walls`.
+fn notation_decl(p: Pair<'_, Rule>, span: Span) -> NotationDecl {
+    let kind = p.into_inner().next().map_or("", |q| q.as_str());
+    NotationDecl {
+        numbered: kind == "numbered",
+        partner: kind.split_whitespace().any(|w| w == "partner"),
+        walls: kind.split_whitespace().any(|w| w == "walls"),
+        span,
+    }
+}
+
+/// `san promotion "+" drop "*"`: what SAN writes for each word, without
+/// the quotes.
+fn san_decl(p: Pair<'_, Rule>, span: Span) -> SanDecl {
+    let parts = p
+        .into_inner()
+        .map(|part| {
+            let mut inner = part.into_inner();
+            let word = inner.next().expect("a word").as_str().to_string();
+            let text = inner.next().expect("a text").as_str();
+            (word, text[1..text.len() - 1].to_string())
+        })
+        .collect();
+    SanDecl { parts, span }
 }
 
 /// `text` without the white space and `//` comments at its end (`//` occurs

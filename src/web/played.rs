@@ -430,117 +430,26 @@ impl Played {
             _ => None,
         };
         let (files, ranks) = game.dimensions();
-        let label = |at: Coord| game.square_label(at);
-        let mut cells = Vec::new();
-        for (at, content) in state.position().squares() {
-            let file = at.x - game.square_at(0, 0).x;
-            let rank = at.y - game.square_at(0, 0).y;
-            let (piece, marks, owner, letter) = match content {
-                Content::Piece(pc, marks) => {
-                    let info = game.piece_info(pc);
-                    (
-                        Some(game.pieces().symbol(pc).to_string()),
-                        Some(game.pieces().mark_symbols(marks)),
-                        info.owner.map(|o| o.index()),
-                        info.fen.map(|l| l.to_string()),
-                    )
-                }
-                _ => (None, None, None, None),
-            };
-            cells.push(json!({
-                "square": label(at), "file": file, "rank": rank,
-                "piece": piece, "marks": marks, "owner": owner, "letter": letter,
-                "dark": (file + rank) % 2 == 0,
-            }));
-        }
         // A past position is shown, not played from; a watcher sees no moves.
         let may_move = match viewer {
             Viewer::Anyone => true,
             Viewer::Seat(i) => i == state.turn().index(),
             Viewer::Watcher => false,
         };
-        let names = if result.is_some() || shown != last || !may_move {
+        let moves = if result.is_some() || shown != last || !may_move {
             Vec::new()
         } else {
-            game.move_names(state, &legal)
+            legal_moves(game, state, &legal)
         };
-        let clicks = if names.is_empty() {
-            Vec::new()
-        } else {
-            game.click_sequences(state, &legal)
-        };
-        // Moves made by the same clicks are told apart by a picker at their
-        // last square, showing the piece each leaves there.
-        let mut same_clicks: HashMap<&[Coord], usize> = HashMap::new();
-        for c in clicks.iter().filter(|c| !c.is_empty()) {
-            *same_clicks.entry(c.as_slice()).or_default() += 1;
-        }
-        let moves: Vec<Value> = names
-            .iter()
-            .zip(&legal)
-            .zip(&clicks)
-            .map(|((name, action), clicks)| {
-                let drop = game.dropped_piece(state, action);
-                let (from, to) = move_squares(game, state, action);
-                let mut v = json!({
-                    "name": name,
-                    "from": from.map(label),
-                    "to": to.map(label),
-                    "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
-                    "pass": action.is_pass(),
-                    "clicks": clicks.iter().map(|&at| label(at)).collect::<Vec<_>>(),
-                });
-                if let Some(&last) = clicks.last()
-                    && same_clicks.get(clicks.as_slice()).is_some_and(|&n| n > 1)
-                    && let Content::Piece(pc, _) = game.play(state, action).position().get(last)
-                {
-                    v["leaves"] = json!({
-                        "piece": game.pieces().symbol(pc).to_string(),
-                        "svg": svg::lone_piece_svg(game, pc, svg::PieceSet::Page),
-                    });
-                }
-                v
-            })
-            .collect();
-        let mut pockets = Vec::new();
-        for slot in 0..game.pieces().box_count() * game.pieces().len() {
-            let n = state.position().tally(slot);
-            if n > 0 {
-                let (bx, pc) = game.pieces().slot_of(slot);
-                pockets.push(json!({
-                    "box": game.pieces().box_name(bx),
-                    "piece": game.pieces().symbol(pc).to_string(),
-                    "owner": game.piece_info(pc).owner.map(|o| o.index()),
-                    "count": n,
-                }));
-            }
-        }
         let now = now_ms();
-        let clock = game_clock.as_ref().map(|c| {
-            let turn = states[last].turn();
-            let left = c.left_at(turn, now);
-            let running = (c.running() && result.is_none()).then(|| player(turn));
-            json!({
-                "left_ms": game.players().iter().cloned().zip(left.into_iter().map(Value::from)).collect::<serde_json::Map<String, Value>>(),
-                "running": running,
-                "base_ms": c.control().base.as_millis() as u64,
-                "increment_ms": c.control().increment.as_millis() as u64,
-            })
-        });
-        // The squares the move that led here left and reached.
-        let last_move: Vec<String> = match shown.checked_sub(1) {
-            Some(before) => {
-                let (from, to) = move_squares(game, &states[before], &actions[before]);
-                from.into_iter().chain(to).map(label).collect()
-            }
-            None => Vec::new(),
-        };
+        let clock =
+            (game_clock.as_ref()).map(|c| clock_json(game, c, states[last].turn(), result.is_none(), now));
         // The royal pieces of the player to move that stand attacked.
         let check: Vec<String> = game
             .attacked_royals(state.position(), state.turn(), cache)
             .map_err(|e| bad(e.to_string()))?
             .into_iter()
-            .map(label)
+            .map(|at| game.square_label(at))
             .collect();
         let you = match viewer {
             Viewer::Seat(i) => json!(game.players()[i]),
@@ -548,19 +457,7 @@ impl Played {
         };
         let name = |who: Option<usize>| who.map(|i| game.players()[i].clone());
         let seated = self.seats.is_some();
-        let online = seated.then(|| {
-            (game.players().iter().cloned())
-                .zip(self.presence.seats.iter().map(|&n| Value::from(n > 0)))
-                .collect::<serde_json::Map<String, Value>>()
-        });
-        // The seats of a seek nobody joined yet.
-        let open_seats: Vec<String> = match self.open_seek {
-            Some(waiting) => (game.players().iter().enumerate())
-                .filter(|&(i, _)| i != waiting)
-                .map(|(_, p)| p.clone())
-                .collect(),
-            None => Vec::new(),
-        };
+        let online = seated.then(|| seats_online(game, &self.presence));
         Ok(json!({
             "id": id,
             "game": game.name(),
@@ -571,9 +468,9 @@ impl Played {
             "ranks": ranks,
             "turn": player(state.turn()),
             "fen": game.to_fen(state),
-            "board": cells,
+            "board": board_cells(game, state),
             "svg": svg::position_svg(game, state, svg::PieceSet::Page),
-            "pockets": pockets,
+            "pockets": pockets(game, state),
             "legal": moves,
             "ply": shown,
             "plies": last,
@@ -581,7 +478,7 @@ impl Played {
             "history": self.names,
             "record": self.record,
             "result": result,
-            "last_move": last_move,
+            "last_move": last_move_squares(game, states, actions, shown),
             "check": check,
             "seated": self.seats.is_some(),
             "you": you,
@@ -592,8 +489,150 @@ impl Played {
             "rematch": self.rematch,
             "watchers": self.presence.watchers,
             "online": online,
-            "open_seats": open_seats,
+            "open_seats": open_seats(game, self.open_seek),
         }))
+    }
+}
+
+/// Each square of `state`'s board as the page draws it: its name, file
+/// and rank (from the bottom-left corner), colour, and the piece on it
+/// with its marks, owner and FEN letter.
+fn board_cells(game: &Game, state: &State) -> Vec<Value> {
+    let mut cells = Vec::new();
+    for (at, content) in state.position().squares() {
+        let file = at.x - game.square_at(0, 0).x;
+        let rank = at.y - game.square_at(0, 0).y;
+        let (piece, marks, owner, letter) = match content {
+            Content::Piece(pc, marks) => {
+                let info = game.piece_info(pc);
+                (
+                    Some(game.pieces().symbol(pc).to_string()),
+                    Some(game.pieces().mark_symbols(marks)),
+                    info.owner.map(|o| o.index()),
+                    info.fen.map(|l| l.to_string()),
+                )
+            }
+            _ => (None, None, None, None),
+        };
+        cells.push(json!({
+            "square": game.square_label(at), "file": file, "rank": rank,
+            "piece": piece, "marks": marks, "owner": owner, "letter": letter,
+            "dark": (file + rank) % 2 == 0,
+        }));
+    }
+    cells
+}
+
+/// The moves of `legal` (the legal moves of `state`) as the page offers
+/// them: each with its name, the squares it leaves and reaches, the piece
+/// it drops, and the squares clicked to make it. Moves made by the same
+/// clicks are told apart by a picker at their last square, showing the
+/// piece each leaves there.
+fn legal_moves(game: &Game, state: &State, legal: &[Action]) -> Vec<Value> {
+    let label = |at: Coord| game.square_label(at);
+    let names = game.move_names(state, legal);
+    let clicks = if names.is_empty() {
+        Vec::new()
+    } else {
+        game.click_sequences(state, legal)
+    };
+    let mut same_clicks: HashMap<&[Coord], usize> = HashMap::new();
+    for c in clicks.iter().filter(|c| !c.is_empty()) {
+        *same_clicks.entry(c.as_slice()).or_default() += 1;
+    }
+    names
+        .iter()
+        .zip(legal)
+        .zip(&clicks)
+        .map(|((name, action), clicks)| {
+            let drop = game.dropped_piece(state, action);
+            let (from, to) = move_squares(game, state, action);
+            let mut v = json!({
+                "name": name,
+                "from": from.map(label),
+                "to": to.map(label),
+                "drop": drop.map(|(pc, _)| game.pieces().symbol(pc).to_string()),
+                "pass": action.is_pass(),
+                "clicks": clicks.iter().map(|&at| label(at)).collect::<Vec<_>>(),
+            });
+            if let Some(&last) = clicks.last()
+                && same_clicks.get(clicks.as_slice()).is_some_and(|&n| n > 1)
+                && let Content::Piece(pc, _) = game.play(state, action).position().get(last)
+            {
+                v["leaves"] = json!({
+                    "piece": game.pieces().symbol(pc).to_string(),
+                    "svg": svg::lone_piece_svg(game, pc, svg::PieceSet::Page),
+                });
+            }
+            v
+        })
+        .collect()
+}
+
+/// What the boxes of `state` hold: each kind of piece in a box, with its
+/// owner and count.
+fn pockets(game: &Game, state: &State) -> Vec<Value> {
+    let mut pockets = Vec::new();
+    for slot in 0..game.pieces().box_count() * game.pieces().len() {
+        let n = state.position().tally(slot);
+        if n > 0 {
+            let (bx, pc) = game.pieces().slot_of(slot);
+            pockets.push(json!({
+                "box": game.pieces().box_name(bx),
+                "piece": game.pieces().symbol(pc).to_string(),
+                "owner": game.piece_info(pc).owner.map(|o| o.index()),
+                "count": n,
+            }));
+        }
+    }
+    pockets
+}
+
+/// The game's clock at `now` with `turn` to move: each player's time
+/// left, whose clock runs (none unless the game is `going_on`), and the
+/// time control.
+fn clock_json(game: &Game, clock: &Clock, turn: PlayerId, going_on: bool, now: u64) -> Value {
+    let left = clock.left_at(turn, now);
+    let running = (clock.running() && going_on).then(|| game.players()[turn.index()].clone());
+    json!({
+        "left_ms": game.players().iter().cloned().zip(left.into_iter().map(Value::from)).collect::<serde_json::Map<String, Value>>(),
+        "running": running,
+        "base_ms": clock.control().base.as_millis() as u64,
+        "increment_ms": clock.control().increment.as_millis() as u64,
+    })
+}
+
+/// The squares the move that led to the position after `shown` moves
+/// left and reached (none at the start).
+fn last_move_squares(game: &Game, states: &[State], actions: &[Action], shown: usize) -> Vec<String> {
+    match shown.checked_sub(1) {
+        Some(before) => {
+            let (from, to) = move_squares(game, &states[before], &actions[before]);
+            from.into_iter()
+                .chain(to)
+                .map(|at| game.square_label(at))
+                .collect()
+        }
+        None => Vec::new(),
+    }
+}
+
+/// Whether each seat has an event stream open, by player.
+fn seats_online(game: &Game, presence: &Presence) -> serde_json::Map<String, Value> {
+    (game.players().iter().cloned())
+        .zip(presence.seats.iter().map(|&n| Value::from(n > 0)))
+        .collect()
+}
+
+/// The seats of a seek nobody joined yet: every player but the one
+/// `waiting` (none without a seek).
+fn open_seats(game: &Game, waiting: Option<usize>) -> Vec<String> {
+    match waiting {
+        Some(waiting) => (game.players().iter().enumerate())
+            .filter(|&(i, _)| i != waiting)
+            .map(|(_, p)| p.clone())
+            .collect(),
+        None => Vec::new(),
     }
 }
 

@@ -5,9 +5,10 @@
 //! it as its board, finding squares and pocket pieces by their `data-`
 //! attributes (`data-square`, `data-pocket`).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::core::{Content, Coord, PieceId, PlayerId};
+use crate::core::{Content, Coord, Marks, PieceId, PlayerId};
 use crate::game::{Game, State};
 use crate::syntax::ast::{BoardDrawing, PieceDrawing};
 
@@ -118,26 +119,64 @@ struct PocketItem {
     above: bool,
 }
 
+/// A square as drawn: where it is on the board and in the picture, and
+/// its name.
+struct DrawnSquare {
+    /// Files right of the bottom-left corner.
+    file: i32,
+    /// Ranks up from the bottom-left corner.
+    rank: i32,
+    /// Its centre in the picture.
+    centre: (i32, i32),
+    /// Its name, escaped for SVG.
+    label: String,
+}
+
+/// Where the coordinates go when every square's name is letters then
+/// digits (`a1`): the files' letters on the lowest square of each file,
+/// the ranks' digits on the leftmost square of each rank.
+struct EdgeCoordinates {
+    /// Whether they go on the edges at all (not on hexagons, nor where a
+    /// square's name is not a file and a rank: then each square has its
+    /// name on it).
+    edges: bool,
+    /// The lowest rank of each file that has a square.
+    lowest_in_file: HashMap<i32, i32>,
+    /// The leftmost file of each rank that has a square.
+    leftmost_in_rank: HashMap<i32, i32>,
+}
+
+impl EdgeCoordinates {
+    /// The edges of the board whose squares are `squares` (as (file,
+    /// rank) from the bottom-left corner), their names split as `names`.
+    fn of(
+        drawing: BoardDrawing,
+        squares: &[(i32, i32)],
+        names: &[Option<(String, String)>],
+    ) -> EdgeCoordinates {
+        let edges = drawing != BoardDrawing::Hexagons && names.iter().all(Option::is_some);
+        let mut lowest_in_file = HashMap::new();
+        let mut leftmost_in_rank = HashMap::new();
+        for &(file, rank) in squares {
+            let low = lowest_in_file.entry(file).or_insert(rank);
+            *low = (*low).min(rank);
+            let left = leftmost_in_rank.entry(rank).or_insert(file);
+            *left = (*left).min(file);
+        }
+        EdgeCoordinates {
+            edges,
+            lowest_in_file,
+            leftmost_in_rank,
+        }
+    }
+}
+
 /// The position of `state` as an SVG document, its pieces drawn in `set`.
 pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
     let style = PieceStyle::of(game, set);
     let (files, ranks) = game.dimensions();
     let origin = game.square_at(0, 0);
-    let items: Vec<PocketItem> = (0..game.pieces().box_count() * game.pieces().len())
-        .filter_map(|slot| {
-            let count = state.position().tally(slot);
-            (count > 0).then(|| {
-                let (bx, pc) = game.pieces().slot_of(slot);
-                PocketItem {
-                    id: pc,
-                    piece: game.pieces().symbol(pc).to_string(),
-                    box_name: game.pieces().box_name(bx).to_string(),
-                    count,
-                    above: game.piece_info(pc).owner.map(|o| o.index()) == Some(1),
-                }
-            })
-        })
-        .collect();
+    let items = pocket_items(game, state);
     // Games with boxes keep room for both rows, so the board never jumps.
     let pocket_rows = game.pieces().box_count() > 0;
     let top = if pocket_rows { POCKET_ROW } else { 0 };
@@ -157,44 +196,7 @@ pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
     );
     let squares: Vec<_> = state.position().squares().collect();
     if drawing == BoardDrawing::Lines {
-        // The board, then a line through the centres of each row and column
-        // of squares, under the pieces.
-        let _ = writeln!(
-            out,
-            r##"<rect x="1" y="{}" width="{}" height="{}" fill="{LINES_BOARD}"/>"##,
-            1 + top,
-            layout.width,
-            layout.height
-        );
-        let centre = |at: Coord| layout.centre(at.x - origin.x, at.y - origin.y);
-        let marks = LinesMarks::of(game, files as i32, ranks as i32);
-        for &(a, _) in &squares {
-            for (dx, dy) in [(1, 0), (0, 1)] {
-                let b = Coord::new(a.x + dx, a.y + dy);
-                let (file, rank) = (a.x - origin.x, a.y - origin.y);
-                let edge = file == 0 || file == files as i32 - 1;
-                let across = dy == 1 && !edge && marks.rivers.contains(&rank);
-                if !across && squares.iter().any(|&(s, _)| s == b) {
-                    let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
-                    let _ = writeln!(
-                        out,
-                        r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
-                    );
-                }
-            }
-        }
-    }
-    if drawing == BoardDrawing::Lines {
-        // The diagonals of the regions' squares (xiangqi's palaces).
-        for &((f1, r1), (f2, r2)) in &LinesMarks::of(game, files as i32, ranks as i32).crossed {
-            for ((a, b), (c, d)) in [((f1, r1), (f2, r2)), ((f1, r2), (f2, r1))] {
-                let ((x1, y1), (x2, y2)) = (layout.centre(a, b), layout.centre(c, d));
-                let _ = writeln!(
-                    out,
-                    r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
-                );
-            }
-        }
+        draw_lines_board(&mut out, game, &layout, &squares);
     }
     // Coordinates: where every square's name is letters then digits
     // (`a1`), the files' letters on the lowest square of each file and the
@@ -204,145 +206,37 @@ pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
         .iter()
         .map(|&(at, _)| file_and_rank(&game.square_label(at)))
         .collect();
-    let edges = drawing != BoardDrawing::Hexagons && names.iter().all(Option::is_some);
-    let mut lowest_in_file = std::collections::HashMap::new();
-    let mut leftmost_in_rank = std::collections::HashMap::new();
-    for &(at, _) in &squares {
-        let (file, rank) = (at.x - origin.x, at.y - origin.y);
-        let low = lowest_in_file.entry(file).or_insert(rank);
-        *low = (*low).min(rank);
-        let left = leftmost_in_rank.entry(rank).or_insert(file);
-        *left = (*left).min(file);
-    }
+    let places: Vec<(i32, i32)> = (squares.iter())
+        .map(|&(at, _)| (at.x - origin.x, at.y - origin.y))
+        .collect();
+    let coordinates = EdgeCoordinates::of(drawing, &places, &names);
     for ((at, content), name) in squares.into_iter().zip(names) {
         let (file, rank) = (at.x - origin.x, at.y - origin.y);
-        let (cx, cy) = layout.centre(file, rank);
+        let square = DrawnSquare {
+            file,
+            rank,
+            centre: layout.centre(file, rank),
+            label: escape(&game.square_label(at)),
+        };
         let dark = (file + rank) % 2 == 0;
-        let label = escape(&game.square_label(at));
         let _ = writeln!(
             out,
-            r#"<g class="cell{}" data-square="{label}">"#,
-            if dark { " dark" } else { "" }
+            r#"<g class="cell{}" data-square="{}">"#,
+            if dark { " dark" } else { "" },
+            square.label
         );
-        let half = CELL / 2;
-        match drawing {
-            BoardDrawing::Squares | BoardDrawing::Uniform => {
-                let fill = match (drawing, dark) {
-                    (BoardDrawing::Uniform, _) => r##"fill="#eccb8c" stroke="#6b4a1e" stroke-width="1""##,
-                    (_, true) => r##"fill="#b58863""##,
-                    (_, false) => r##"fill="#f0d9b5""##,
-                };
-                let _ = writeln!(
-                    out,
-                    r#"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" {fill}/>"#,
-                    cx - half,
-                    cy - half
-                );
-            }
-            BoardDrawing::Lines => {
-                // Clicked and lit like a square, drawn as nothing.
-                let _ = writeln!(
-                    out,
-                    r##"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" fill="{LINES_BOARD}" fill-opacity="0"/>"##,
-                    cx - half,
-                    cy - half
-                );
-            }
-            BoardDrawing::Hexagons => {
-                let r = layout.hex_radius;
-                let points: Vec<String> = (0..6)
-                    .map(|k| {
-                        let a = std::f32::consts::PI / 3.0 * k as f32 - std::f32::consts::PI / 2.0;
-                        format!("{:.1},{:.1}", cx as f32 + r * a.cos(), cy as f32 + r * a.sin())
-                    })
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    r##"<polygon class="shape" points="{}" fill="#e9dcc0" stroke="#7a6440" stroke-width="1"/>"##,
-                    points.join(" ")
-                );
-            }
-        }
-        let (lx, ly) = match drawing {
-            BoardDrawing::Hexagons => (cx - 7, cy + 17),
-            _ => (cx - half + 2, cy + half - 3),
-        };
+        draw_square_shape(&mut out, &layout, &square, dark);
         let spec = game.spec();
         if spec.file_labels.is_empty() && spec.rank_labels.is_empty() {
-            match name.filter(|_| edges) {
-                Some((file_name, rank_name)) => {
-                    if lowest_in_file.get(&file) == Some(&rank) {
-                        let _ = writeln!(
-                            out,
-                            r##"<text class="coord file-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
-                            cx + half - 2,
-                            cy + half - 3,
-                            escape(&file_name)
-                        );
-                    }
-                    if leftmost_in_rank.get(&rank) == Some(&file) {
-                        let _ = writeln!(
-                            out,
-                            r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" fill="#0008">{}</text>"##,
-                            cx - half + 2,
-                            cy - half + 10,
-                            escape(&rank_name)
-                        );
-                    }
-                }
-                None => {
-                    let _ = writeln!(
-                        out,
-                        r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
-                    );
-                }
-            }
+            draw_square_names(&mut out, &layout, &square, &coordinates, name);
         } else {
-            // The rule file's labels (`labels files ...`): the files' along
-            // the top row, the ranks' down the right column.
-            if rank == ranks as i32 - 1
-                && let Some(l) = spec.file_labels.get(file as usize)
-            {
-                let _ = writeln!(
-                    out,
-                    r##"<text class="coord file-label" x="{cx}" y="{}" font-size="9" text-anchor="middle" fill="#0008">{}</text>"##,
-                    cy - half + 9,
-                    escape(l)
-                );
-            }
-            if file == files as i32 - 1
-                && let Some(l) = spec.rank_labels.get(rank as usize)
-            {
-                let _ = writeln!(
-                    out,
-                    r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
-                    cx + half - 2,
-                    cy + 3,
-                    escape(l)
-                );
-            }
+            draw_declared_labels(&mut out, game, &square);
         }
         if let Content::Piece(pc, marks) = content {
-            let size = if drawing == BoardDrawing::Hexagons {
-                CELL * 5 / 6
-            } else {
-                CELL
-            };
-            out.push_str(&piece_svg(game, pc, cx, cy, size, style));
-            // Only the marks the rule file shows (`mark ... shown`): the
-            // others are the rules' bookkeeping.
-            let marks = game.pieces().mark_symbols(marks.meet(game.spec().shown_marks));
-            if !marks.is_empty() {
-                let _ = writeln!(
-                    out,
-                    r##"<text class="marks" x="{}" y="{}" font-size="10" text-anchor="end" fill="#0008">{}</text>"##,
-                    cx + half - 3,
-                    cy - half + 11,
-                    escape(&marks)
-                );
-            }
+            draw_piece_on_square(&mut out, game, &layout, &square, (pc, marks), style);
         }
         // The page lights this for a square a chosen piece may go to.
+        let (cx, cy) = square.centre;
         let _ = writeln!(
             out,
             r##"<circle class="hint" cx="{cx}" cy="{cy}" r="{}" fill="#147a3c" fill-opacity="0"/>"##,
@@ -351,8 +245,236 @@ pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
         out.push_str("</g>\n");
     }
     draw_edges(&mut out, game, &layout, files as i32, ranks as i32);
+    draw_pockets(&mut out, game, &items, top + ranks as i32 * CELL + 2, style);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// What the boxes of `state` hold, one item per kind of piece in a box.
+fn pocket_items(game: &Game, state: &State) -> Vec<PocketItem> {
+    (0..game.pieces().box_count() * game.pieces().len())
+        .filter_map(|slot| {
+            let count = state.position().tally(slot);
+            (count > 0).then(|| {
+                let (bx, pc) = game.pieces().slot_of(slot);
+                PocketItem {
+                    id: pc,
+                    piece: game.pieces().symbol(pc).to_string(),
+                    box_name: game.pieces().box_name(bx).to_string(),
+                    count,
+                    above: game.piece_info(pc).owner.map(|o| o.index()) == Some(1),
+                }
+            })
+        })
+        .collect()
+}
+
+/// A board drawn as lines, under its pieces: the board, a line through
+/// the centres of each row and column of `squares` (broken at rivers),
+/// and the diagonals of the crossed regions (xiangqi's palaces).
+fn draw_lines_board(out: &mut String, game: &Game, layout: &Layout, squares: &[(Coord, Content)]) {
+    let (files, ranks) = game.dimensions();
+    let origin = game.square_at(0, 0);
+    let _ = writeln!(
+        out,
+        r##"<rect x="1" y="{}" width="{}" height="{}" fill="{LINES_BOARD}"/>"##,
+        1 + layout.top,
+        layout.width,
+        layout.height
+    );
+    let centre = |at: Coord| layout.centre(at.x - origin.x, at.y - origin.y);
+    let marks = LinesMarks::of(game, files as i32, ranks as i32);
+    for &(a, _) in squares {
+        for (dx, dy) in [(1, 0), (0, 1)] {
+            let b = Coord::new(a.x + dx, a.y + dy);
+            let (file, rank) = (a.x - origin.x, a.y - origin.y);
+            let edge = file == 0 || file == files as i32 - 1;
+            let across = dy == 1 && !edge && marks.rivers.contains(&rank);
+            if !across && squares.iter().any(|&(s, _)| s == b) {
+                let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+                let _ = writeln!(
+                    out,
+                    r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
+                );
+            }
+        }
+    }
+    for &((f1, r1), (f2, r2)) in &marks.crossed {
+        for ((a, b), (c, d)) in [((f1, r1), (f2, r2)), ((f1, r2), (f2, r1))] {
+            let ((x1, y1), (x2, y2)) = (layout.centre(a, b), layout.centre(c, d));
+            let _ = writeln!(
+                out,
+                r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4020" stroke-width="1.2"/>"##
+            );
+        }
+    }
+}
+
+/// The shape of `square` that is clicked and lit: a light or dark
+/// square, one of a uniform board, an invisible one on a board drawn as
+/// lines, or a hexagon.
+fn draw_square_shape(out: &mut String, layout: &Layout, square: &DrawnSquare, dark: bool) {
+    let (cx, cy) = square.centre;
+    let half = CELL / 2;
+    match layout.drawing {
+        BoardDrawing::Squares | BoardDrawing::Uniform => {
+            let fill = match (layout.drawing, dark) {
+                (BoardDrawing::Uniform, _) => r##"fill="#eccb8c" stroke="#6b4a1e" stroke-width="1""##,
+                (_, true) => r##"fill="#b58863""##,
+                (_, false) => r##"fill="#f0d9b5""##,
+            };
+            let _ = writeln!(
+                out,
+                r#"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" {fill}/>"#,
+                cx - half,
+                cy - half
+            );
+        }
+        BoardDrawing::Lines => {
+            // Clicked and lit like a square, drawn as nothing.
+            let _ = writeln!(
+                out,
+                r##"<rect class="shape" x="{}" y="{}" width="{CELL}" height="{CELL}" fill="{LINES_BOARD}" fill-opacity="0"/>"##,
+                cx - half,
+                cy - half
+            );
+        }
+        BoardDrawing::Hexagons => {
+            let r = layout.hex_radius;
+            let points: Vec<String> = (0..6)
+                .map(|k| {
+                    let a = std::f32::consts::PI / 3.0 * k as f32 - std::f32::consts::PI / 2.0;
+                    format!("{:.1},{:.1}", cx as f32 + r * a.cos(), cy as f32 + r * a.sin())
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                r##"<polygon class="shape" points="{}" fill="#e9dcc0" stroke="#7a6440" stroke-width="1"/>"##,
+                points.join(" ")
+            );
+        }
+    }
+}
+
+/// The coordinates on `square` of a board whose rule file labels no
+/// files or ranks: its file's letters and rank's digits (split as
+/// `name`) where it is on an edge, else its whole name.
+fn draw_square_names(
+    out: &mut String,
+    layout: &Layout,
+    square: &DrawnSquare,
+    coordinates: &EdgeCoordinates,
+    name: Option<(String, String)>,
+) {
+    let DrawnSquare {
+        file,
+        rank,
+        centre: (cx, cy),
+        ref label,
+    } = *square;
+    let half = CELL / 2;
+    match name.filter(|_| coordinates.edges) {
+        Some((file_name, rank_name)) => {
+            if coordinates.lowest_in_file.get(&file) == Some(&rank) {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord file-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
+                    cx + half - 2,
+                    cy + half - 3,
+                    escape(&file_name)
+                );
+            }
+            if coordinates.leftmost_in_rank.get(&rank) == Some(&file) {
+                let _ = writeln!(
+                    out,
+                    r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" fill="#0008">{}</text>"##,
+                    cx - half + 2,
+                    cy - half + 10,
+                    escape(&rank_name)
+                );
+            }
+        }
+        None => {
+            let (lx, ly) = match layout.drawing {
+                BoardDrawing::Hexagons => (cx - 7, cy + 17),
+                _ => (cx - half + 2, cy + half - 3),
+            };
+            let _ = writeln!(
+                out,
+                r##"<text class="coord" x="{lx}" y="{ly}" font-size="9" fill="#0006">{label}</text>"##
+            );
+        }
+    }
+}
+
+/// The rule file's labels (`labels files ...`) on `square`: the files'
+/// along the top row, the ranks' down the right column.
+fn draw_declared_labels(out: &mut String, game: &Game, square: &DrawnSquare) {
+    let spec = game.spec();
+    let (files, ranks) = game.dimensions();
+    let (file, rank) = (square.file, square.rank);
+    let (cx, cy) = square.centre;
+    let half = CELL / 2;
+    if rank == ranks as i32 - 1
+        && let Some(l) = spec.file_labels.get(file as usize)
+    {
+        let _ = writeln!(
+            out,
+            r##"<text class="coord file-label" x="{cx}" y="{}" font-size="9" text-anchor="middle" fill="#0008">{}</text>"##,
+            cy - half + 9,
+            escape(l)
+        );
+    }
+    if file == files as i32 - 1
+        && let Some(l) = spec.rank_labels.get(rank as usize)
+    {
+        let _ = writeln!(
+            out,
+            r##"<text class="coord rank-label" x="{}" y="{}" font-size="9" text-anchor="end" fill="#0008">{}</text>"##,
+            cx + half - 2,
+            cy + 3,
+            escape(l)
+        );
+    }
+}
+
+/// Piece `pc` on `square`, with the marks it carries that the rule file
+/// shows (`mark ... shown`; the others are the rules' bookkeeping) small
+/// in a corner.
+fn draw_piece_on_square(
+    out: &mut String,
+    game: &Game,
+    layout: &Layout,
+    square: &DrawnSquare,
+    (pc, marks): (PieceId, Marks),
+    style: PieceStyle,
+) {
+    let (cx, cy) = square.centre;
+    let half = CELL / 2;
+    let size = if layout.drawing == BoardDrawing::Hexagons {
+        CELL * 5 / 6
+    } else {
+        CELL
+    };
+    out.push_str(&piece_svg(game, pc, cx, cy, size, style));
+    let marks = game.pieces().mark_symbols(marks.meet(game.spec().shown_marks));
+    if !marks.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<text class="marks" x="{}" y="{}" font-size="10" text-anchor="end" fill="#0008">{}</text>"##,
+            cx + half - 3,
+            cy - half + 11,
+            escape(&marks)
+        );
+    }
+}
+
+/// What the boxes hold, beside the board: the second player's pieces in
+/// a row above it, the others in a row at `below` (under it), each with
+/// its count.
+fn draw_pockets(out: &mut String, game: &Game, items: &[PocketItem], below: i32, style: PieceStyle) {
     for above in [true, false] {
-        let y = if above { 0 } else { top + ranks as i32 * CELL + 2 };
+        let y = if above { 0 } else { below };
         for (i, item) in items.iter().filter(|p| p.above == above).enumerate() {
             let x = 1 + i as i32 * POCKET_ITEM;
             let _ = writeln!(
@@ -386,8 +508,6 @@ pub fn position_svg(game: &Game, state: &State, set: PieceSet) -> String {
             out.push_str("</g>\n");
         }
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// The colours of players the rule file gives none (`player ... colour`).

@@ -2,7 +2,7 @@
 //! and en passant fields map to piece marks as the rule file's `fen rights`
 //! and `fen target` lines say.
 
-use crate::core::{Change, Content, Coord, Marks, PlayerId};
+use crate::core::{BoxId, Change, Content, Coord, Marks, PieceId, PlayerId};
 
 use crate::decl::Files;
 use crate::engine::Position;
@@ -11,6 +11,11 @@ use super::error::{FenError, bad};
 use super::{name, parse_square};
 use crate::engine::Cache;
 use crate::game::{Game, State};
+
+/// A FEN's counts of a box's pieces, and whether they count what was
+/// given so far (`+0+1`, after the last field) rather than what is still
+/// in the box (`3+2`, a field of its own).
+type FenCounts = (Vec<u16>, bool);
 
 impl Game {
     /// The state a FEN string describes.
@@ -43,35 +48,9 @@ impl Game {
         if fields.is_empty() {
             return Err(bad("board", "the FEN is empty"));
         }
-        // Counts after the last field (`+0+1`: given so far) or as a field of
-        // their own after the en passant square (`3+2`: still in the box).
-        let mut counts: Option<(Vec<u16>, bool)> = None;
-        if self.spec().fen_counts.is_some() {
-            if let Some(last) = fields.last()
-                && last.starts_with('+')
-            {
-                counts = Some((parse_counts(&last[1..])?, true));
-                fields.pop();
-            } else if let Some(i) = fields.iter().skip(2).position(|f| f.contains('+')).map(|i| i + 2) {
-                counts = Some((parse_counts(fields[i])?, false));
-                fields.remove(i);
-            }
-        }
+        let counts = self.take_counts(&mut fields)?;
         let (mut position, pocket) = self.fen_board(fields[0])?;
-        let letters = self.turn_letters();
-        let turn = match fields.get(1) {
-            None => PlayerId::FIRST,
-            Some(t) => match letters.iter().position(|l| t.chars().eq(std::iter::once(*l))) {
-                Some(i) => PlayerId::new(i),
-                None => {
-                    let named: Vec<String> = letters.iter().map(|l| format!("`{l}`")).collect();
-                    return Err(bad(
-                        "turn",
-                        format!("`{t}` is not a turn letter of this game ({})", named.join(", ")),
-                    ));
-                }
-            },
-        };
+        let turn = self.fen_turn(fields.get(1).copied())?;
         // A number where the rights would be: the FEN has no rights and
         // target fields (a game that declares neither writes it so).
         let fields: Vec<&str> = if fields.get(2).is_some_and(|f| f.parse::<u32>().is_ok()) {
@@ -80,96 +59,15 @@ impl Game {
             fields
         };
         let rights = fields.get(2).copied().unwrap_or("-");
-        let mut marks: Vec<Change> = Vec::new();
         if rights != "-" {
-            for letter in rights.chars() {
-                // A letter with several lines means the first whose pieces
-                // all stand where it says (a rook's file: castling; else the
-                // piece there may still gate).
-                let mut lines = self
-                    .spec()
-                    .rights
-                    .iter()
-                    .filter(|c| c.letter == letter)
-                    .peekable();
-                let Some(&first) = lines.peek() else {
-                    return Err(bad(
-                        "rights (third)",
-                        format!("`{letter}` is not a rights letter of this game"),
-                    ));
-                };
-                let rule = lines
-                    .find(|rule| self.rights_hold(&position, rule, false))
-                    .unwrap_or(first);
-                for &(piece, m, sq) in &rule.squares {
-                    let before = marks.len();
-                    for at in self.rights_squares(sq) {
-                        if let Content::Piece(p, have) = position.get(at)
-                            && piece.is_none_or(|q| p == q)
-                        {
-                            marks.push(Change {
-                                at,
-                                content: Content::Piece(p, have.union(m)),
-                            });
-                            if sq.searches() {
-                                break;
-                            }
-                        }
-                    }
-                    if marks.len() == before {
-                        let symbol = piece.map_or("piece".to_string(), |q| self.pieces.symbol(q).to_string());
-                        doubts.push(format!(
-                            "the rights letter `{letter}` names a {symbol} that is not on its square"
-                        ));
-                    }
-                }
-                position = position.with_changes(&marks);
-                marks.clear();
-            }
+            position = self.mark_rights(position, rights, doubts)?;
         }
         let target = fields.get(3).copied().unwrap_or("-");
         // Fairy-Stockfish writes its counting limit here in games with a
         // counting rule: a number, which no square's name is; read as none.
         let counting = target.bytes().all(|b| b.is_ascii_digit());
         if target != "-" && !counting {
-            let Some(listed) = parse_squares(&self.frame, target) else {
-                return Err(bad(
-                    "target square (fourth)",
-                    format!("`{target}` is not a square of the board"),
-                ));
-            };
-            // A piece is marked when the field lists exactly the squares at
-            // the rule's movements from it.
-            for rule in &self.spec().targets {
-                if rule.offsets.len() != listed.len() {
-                    continue;
-                }
-                let first = rule.offsets[0];
-                for &sq in &listed {
-                    let at = Coord::new(sq.x - first.x, sq.y - first.y);
-                    let all = rule
-                        .offsets
-                        .iter()
-                        .all(|o| listed.contains(&Coord::new(at.x + o.x, at.y + o.y)));
-                    if all
-                        && let Content::Piece(p, have) = position.get(at)
-                        && p == rule.piece
-                        && self.info[p.index()].owner != Some(turn)
-                        && !marks.iter().any(|m| m.at == at)
-                    {
-                        marks.push(Change {
-                            at,
-                            content: Content::Piece(p, have.union(rule.marks)),
-                        });
-                    }
-                }
-            }
-            if marks.is_empty() {
-                doubts.push(format!(
-                    "the target square {target} has no piece beside it for the target rules to mark"
-                ));
-            }
-            position = position.with_changes(&marks);
+            position = self.mark_target(position, target, turn, doubts)?;
         }
         let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
@@ -185,48 +83,217 @@ impl Game {
             return Err(bad("move number", "there is text after the last field"));
         }
         if let (Some(bx), Some(pocket)) = (self.spec().fen_box, pocket) {
-            for c in pocket.chars() {
-                let Some(p) = self.piece_of_letter(c) else {
-                    return Err(bad(
-                        "board",
-                        format!("`{c}` in the box is not a piece letter of this game"),
-                    ));
-                };
-                let slot = self.pieces.slot(bx, p);
-                position.set_tally(slot, position.tally(slot).saturating_add(1));
-            }
+            self.fill_fen_box(&mut position, bx, pocket)?;
         }
         if let Some((bx, pieces)) = &self.spec().fen_counts {
-            if let Some((numbers, _)) = &counts
-                && numbers.len() != pieces.len()
-            {
-                return Err(bad(
-                    "counts",
-                    format!(
-                        "{} counts given, this game counts {}",
-                        numbers.len(),
-                        pieces.len()
-                    ),
-                ));
-            }
-            let start = self.initial();
-            for (i, &p) in pieces.iter().enumerate() {
-                let slot = self.pieces.slot(*bx, p);
-                let at_start = start.position().tally(slot);
-                position.set_tally(
-                    slot,
-                    match &counts {
-                        // Without the field, the box holds what it holds at the start.
-                        None => at_start,
-                        Some((given, true)) => at_start.saturating_sub(given[i]),
-                        Some((left, false)) => left[i],
-                    },
-                );
-            }
+            self.fill_counted_box(&mut position, *bx, pieces, counts.as_ref())?;
         }
         let mut state = State::new(position, turn, quiet, fullmove);
         self.begin(&mut state);
         Ok(state)
+    }
+
+    /// Takes the counts out of `fields`, in a game with `fen counts`:
+    /// after the last field (`+0+1`: given so far) or as a field of their
+    /// own after the en passant square (`3+2`: still in the box).
+    fn take_counts(&self, fields: &mut Vec<&str>) -> Result<Option<FenCounts>, FenError> {
+        if self.spec().fen_counts.is_none() {
+            return Ok(None);
+        }
+        if let Some(last) = fields.last()
+            && last.starts_with('+')
+        {
+            let counts = (parse_counts(&last[1..])?, true);
+            fields.pop();
+            Ok(Some(counts))
+        } else if let Some(i) = fields.iter().skip(2).position(|f| f.contains('+')).map(|i| i + 2) {
+            let counts = (parse_counts(fields[i])?, false);
+            fields.remove(i);
+            Ok(Some(counts))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The player to move by the turn field (the first player without one).
+    fn fen_turn(&self, field: Option<&str>) -> Result<PlayerId, FenError> {
+        let letters = self.turn_letters();
+        match field {
+            None => Ok(PlayerId::FIRST),
+            Some(t) => match letters.iter().position(|l| t.chars().eq(std::iter::once(*l))) {
+                Some(i) => Ok(PlayerId::new(i)),
+                None => {
+                    let named: Vec<String> = letters.iter().map(|l| format!("`{l}`")).collect();
+                    Err(bad(
+                        "turn",
+                        format!("`{t}` is not a turn letter of this game ({})", named.join(", ")),
+                    ))
+                }
+            },
+        }
+    }
+
+    /// `position` with the marks the rights field `rights` gives (as the
+    /// `fen rights` lines say), noting in `doubts` a letter whose piece is
+    /// not on its square.
+    fn mark_rights(
+        &self,
+        mut position: Position,
+        rights: &str,
+        doubts: &mut Vec<String>,
+    ) -> Result<Position, FenError> {
+        let mut marks: Vec<Change> = Vec::new();
+        for letter in rights.chars() {
+            // A letter with several lines means the first whose pieces
+            // all stand where it says (a rook's file: castling; else the
+            // piece there may still gate).
+            let mut lines = self
+                .spec()
+                .rights
+                .iter()
+                .filter(|c| c.letter == letter)
+                .peekable();
+            let Some(&first) = lines.peek() else {
+                return Err(bad(
+                    "rights (third)",
+                    format!("`{letter}` is not a rights letter of this game"),
+                ));
+            };
+            let rule = lines
+                .find(|rule| self.rights_hold(&position, rule, false))
+                .unwrap_or(first);
+            for &(piece, m, sq) in &rule.squares {
+                let before = marks.len();
+                for at in self.rights_squares(sq) {
+                    if let Content::Piece(p, have) = position.get(at)
+                        && piece.is_none_or(|q| p == q)
+                    {
+                        marks.push(Change {
+                            at,
+                            content: Content::Piece(p, have.union(m)),
+                        });
+                        if sq.searches() {
+                            break;
+                        }
+                    }
+                }
+                if marks.len() == before {
+                    let symbol = piece.map_or("piece".to_string(), |q| self.pieces.symbol(q).to_string());
+                    doubts.push(format!(
+                        "the rights letter `{letter}` names a {symbol} that is not on its square"
+                    ));
+                }
+            }
+            position = position.with_changes(&marks);
+            marks.clear();
+        }
+        Ok(position)
+    }
+
+    /// `position` with the marks the target field `target` gives (as the
+    /// `fen target` lines say) to the pieces of the player not to move
+    /// (`turn` is), noting in `doubts` a target that marks no piece.
+    fn mark_target(
+        &self,
+        position: Position,
+        target: &str,
+        turn: PlayerId,
+        doubts: &mut Vec<String>,
+    ) -> Result<Position, FenError> {
+        let Some(listed) = parse_squares(&self.frame, target) else {
+            return Err(bad(
+                "target square (fourth)",
+                format!("`{target}` is not a square of the board"),
+            ));
+        };
+        let mut marks: Vec<Change> = Vec::new();
+        // A piece is marked when the field lists exactly the squares at
+        // the rule's movements from it.
+        for rule in &self.spec().targets {
+            if rule.offsets.len() != listed.len() {
+                continue;
+            }
+            let first = rule.offsets[0];
+            for &sq in &listed {
+                let at = Coord::new(sq.x - first.x, sq.y - first.y);
+                let all = rule
+                    .offsets
+                    .iter()
+                    .all(|o| listed.contains(&Coord::new(at.x + o.x, at.y + o.y)));
+                if all
+                    && let Content::Piece(p, have) = position.get(at)
+                    && p == rule.piece
+                    && self.info[p.index()].owner != Some(turn)
+                    && !marks.iter().any(|m| m.at == at)
+                {
+                    marks.push(Change {
+                        at,
+                        content: Content::Piece(p, have.union(rule.marks)),
+                    });
+                }
+            }
+        }
+        if marks.is_empty() {
+            doubts.push(format!(
+                "the target square {target} has no piece beside it for the target rules to mark"
+            ));
+        }
+        Ok(position.with_changes(&marks))
+    }
+
+    /// Puts the pieces the board field's box part `pocket` lists (`Qn`)
+    /// into box `bx` of `position`.
+    fn fill_fen_box(&self, position: &mut Position, bx: BoxId, pocket: &str) -> Result<(), FenError> {
+        for c in pocket.chars() {
+            let Some(p) = self.piece_of_letter(c) else {
+                return Err(bad(
+                    "board",
+                    format!("`{c}` in the box is not a piece letter of this game"),
+                ));
+            };
+            let slot = self.pieces.slot(bx, p);
+            position.set_tally(slot, position.tally(slot).saturating_add(1));
+        }
+        Ok(())
+    }
+
+    /// Fills box `bx` of `position`, whose `pieces` the FEN counts, by
+    /// `counts`: what is given so far taken from what the box holds at the
+    /// start, or what is left; without counts, what it holds at the start.
+    fn fill_counted_box(
+        &self,
+        position: &mut Position,
+        bx: BoxId,
+        pieces: &[PieceId],
+        counts: Option<&FenCounts>,
+    ) -> Result<(), FenError> {
+        if let Some((numbers, _)) = counts
+            && numbers.len() != pieces.len()
+        {
+            return Err(bad(
+                "counts",
+                format!(
+                    "{} counts given, this game counts {}",
+                    numbers.len(),
+                    pieces.len()
+                ),
+            ));
+        }
+        let start = self.initial();
+        for (i, &p) in pieces.iter().enumerate() {
+            let slot = self.pieces.slot(bx, p);
+            let at_start = start.position().tally(slot);
+            position.set_tally(
+                slot,
+                match counts {
+                    // Without the field, the box holds what it holds at the start.
+                    None => at_start,
+                    Some((given, true)) => at_start.saturating_sub(given[i]),
+                    Some((left, false)) => left[i],
+                },
+            );
+        }
+        Ok(())
     }
 
     /// The piece whose FEN letter is `+c` (a promoted piece).

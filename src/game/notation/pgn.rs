@@ -184,7 +184,23 @@ pub fn read_tags(text: &str) -> Result<Vec<(String, String)>, PgnReadError> {
 /// in `text`: comments, variations, NAGs, move numbers and the result taken
 /// out.
 fn pgn_words(text: &str) -> Result<(Vec<Tag>, Vec<String>), PgnReadError> {
-    let syntax = |m: &str| PgnReadError::Syntax(m.to_string());
+    let (tags, movetext) = tags_and_movetext(text)?;
+    let moves = movetext_words(&movetext)?
+        .iter()
+        .filter_map(|w| move_of_word(w))
+        .map(str::to_string)
+        .collect();
+    Ok((tags, moves))
+}
+
+/// A PGN syntax error saying `message`.
+fn syntax(message: &str) -> PgnReadError {
+    PgnReadError::Syntax(message.to_string())
+}
+
+/// The tag pairs of the first game in `text`, and its movetext, lines
+/// joined with newlines (escape lines, `%...`, left out).
+fn tags_and_movetext(text: &str) -> Result<(Vec<Tag>, String), PgnReadError> {
     let mut tags = Vec::new();
     let mut movetext = String::new();
     let mut in_moves = false;
@@ -194,22 +210,7 @@ fn pgn_words(text: &str) -> Result<(Vec<Tag>, Vec<String>), PgnReadError> {
             continue;
         }
         if !in_moves && t.starts_with('[') {
-            let inner = t
-                .strip_prefix('[')
-                .and_then(|r| r.strip_suffix(']'))
-                .ok_or_else(|| syntax(&format!("a tag pair is not closed: {t}")))?;
-            let (name, value) = inner
-                .split_once(char::is_whitespace)
-                .ok_or_else(|| syntax(&format!("a tag pair has no value: {t}")))?;
-            let value = value.trim();
-            let value = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| syntax(&format!("a tag's value is not quoted: {t}")))?;
-            tags.push((
-                name.to_string(),
-                value.replace("\\\"", "\"").replace("\\\\", "\\"),
-            ));
+            tags.push(tag_pair(t)?);
             continue;
         }
         if t.is_empty() {
@@ -222,6 +223,33 @@ fn pgn_words(text: &str) -> Result<(Vec<Tag>, Vec<String>), PgnReadError> {
         movetext.push_str(t);
         movetext.push('\n');
     }
+    Ok((tags, movetext))
+}
+
+/// The name and value of tag pair line `t` (`[White "a \"b\""]`), the
+/// value's escapes read.
+fn tag_pair(t: &str) -> Result<Tag, PgnReadError> {
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .ok_or_else(|| syntax(&format!("a tag pair is not closed: {t}")))?;
+    let (name, value) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| syntax(&format!("a tag pair has no value: {t}")))?;
+    let value = value.trim();
+    let value = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(|| syntax(&format!("a tag's value is not quoted: {t}")))?;
+    Ok((
+        name.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// The words of `movetext` outside comments (`{...}`, `; ...`) and
+/// variations (`(...)`).
+fn movetext_words(movetext: &str) -> Result<Vec<String>, PgnReadError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut depth = 0usize; // inside variations
@@ -266,25 +294,25 @@ fn pgn_words(text: &str) -> Result<(Vec<Tag>, Vec<String>), PgnReadError> {
     if depth > 0 {
         return Err(syntax("a variation `(` is not closed"));
     }
-    let mut moves = Vec::new();
-    for w in words {
-        if w.starts_with('$') || ["*", "1-0", "0-1", "1/2-1/2"].contains(&w.as_str()) {
-            continue;
-        }
-        // `12.`, `12...`, `12.e4`: the move number goes.
-        let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let rest = &w[digits..];
-        let w = if digits > 0 && rest.starts_with('.') {
-            rest.trim_start_matches('.')
-        } else {
-            &w
-        };
-        let w = w.trim_end_matches(['!', '?']);
-        if !w.is_empty() {
-            moves.push(w.to_string());
-        }
+    Ok(words)
+}
+
+/// The move movetext word `w` makes, without its move number (`12.`,
+/// `12...`, `12.e4`) and its `!` and `?`; none for a NAG (`$1`), a result
+/// or a bare move number.
+fn move_of_word(w: &str) -> Option<&str> {
+    if w.starts_with('$') || ["*", "1-0", "0-1", "1/2-1/2"].contains(&w) {
+        return None;
     }
-    Ok((tags, moves))
+    let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &w[digits..];
+    let w = if digits > 0 && rest.starts_with('.') {
+        rest.trim_start_matches('.')
+    } else {
+        w
+    };
+    let w = w.trim_end_matches(['!', '?']);
+    (!w.is_empty()).then_some(w)
 }
 
 impl Game {
