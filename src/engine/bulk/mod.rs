@@ -521,19 +521,15 @@ impl Bulk {
                         writes.iter().map(|wr| (t + wr.shift, wr.code)).collect();
                     let mut changed = false;
                     let cells = board.cells();
-                    each_tailed(
-                        &cells,
-                        board.width,
-                        board.height,
-                        &rule.tails,
-                        piece,
-                        rule.poi,
-                        &mut made,
-                        &mut |made| {
-                            let last = made.iter().rev().find(|m| m.0 == at as i32);
-                            changed |= last.is_some_and(|m| !code::same_but_marks(m.1, here));
-                        },
-                    );
+                    let grid = Grid {
+                        cells: &cells,
+                        width: board.width,
+                        height: board.height,
+                    };
+                    each_tailed(grid, &rule.tails, (piece, rule.poi), &mut made, &mut |made| {
+                        let last = made.iter().rev().find(|m| m.0 == at as i32);
+                        changed |= last.is_some_and(|m| !code::same_but_marks(m.1, here));
+                    });
                     if changed {
                         return true;
                     }
@@ -671,24 +667,20 @@ impl Bulk {
                     made.clear();
                     made.extend(writes.iter().map(|wr| (t as i32 + wr.shift, wr.code)));
                     let at = t as i32 + rule.to;
-                    each_tailed(
+                    let grid = Grid {
                         cells,
-                        w,
+                        width: w,
                         height,
-                        &rule.tails,
-                        at,
-                        rule.poi,
-                        &mut made,
-                        &mut |made| {
-                            n += match filter.as_mut() {
-                                None => 1,
-                                Some(f) => {
-                                    settle(cells, made, &mut diff);
-                                    f.kept(cells, &diff) as u64
-                                }
-                            };
-                        },
-                    );
+                    };
+                    each_tailed(grid, &rule.tails, (at, rule.poi), &mut made, &mut |made| {
+                        n += match filter.as_mut() {
+                            None => 1,
+                            Some(f) => {
+                                settle(cells, made, &mut diff);
+                                f.kept(cells, &diff) as u64
+                            }
+                        };
+                    });
                 }
             }
         }
@@ -809,21 +801,26 @@ fn settle(cells: &[Code], made: &[(i32, Code)], diff: &mut SmallVec<[(u32, Code)
     diff.sort_unstable_by_key(|d| d.0);
 }
 
-/// Makes `tails` after the writes `made`, the piece (`poi`) on square `at`:
-/// in each, the first option with a rewrite that matches makes each one
-/// that matches, a result each (none: nothing). Gives each result's writes
-/// to `out`.
-#[allow(clippy::too_many_arguments)]
-fn each_tailed(
-    cells: &[Code],
+/// The cells of a board of `width` by `height` squares, row by row.
+#[derive(Clone, Copy)]
+struct Grid<'c> {
+    cells: &'c [Code],
     width: i32,
     height: i32,
+}
+
+/// Makes `tails` after the writes `made` on `grid`, the piece `poi` on
+/// square `at`: in each, the first option with a rewrite that matches makes
+/// each one that matches, a result each (none: nothing). Gives each
+/// result's writes to `out`.
+fn each_tailed(
+    grid: Grid<'_>,
     tails: &[Tail],
-    at: i32,
-    poi: Code,
+    (at, poi): (i32, Code),
     made: &mut SmallVec<[(i32, Code); 8]>,
     out: &mut Writes<'_>,
 ) {
+    let Grid { cells, width, height } = grid;
     let Some((tail, later)) = tails.split_first() else {
         return out(made);
     };
@@ -862,14 +859,14 @@ fn each_tailed(
             } else {
                 poi
             };
-            each_tailed(cells, width, height, later, at, poi, made, out);
+            each_tailed(grid, later, (at, poi), made, out);
             made.truncate(len);
         }
         if any {
             return;
         }
     }
-    each_tailed(cells, width, height, later, at, poi, made, out)
+    each_tailed(grid, later, (at, poi), made, out)
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use std::ops::ControlFlow;
 use rustc_hash::FxHashSet;
 
 use crate::core::{Change, Code, CodeSet, Content, Coord, OFF};
+use crate::engine::choice::Plan;
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::squares::Decline;
@@ -52,13 +53,6 @@ pub(crate) struct TooLong;
 #[derive(Clone, Debug)]
 pub struct Walker {
     prog: Program,
-    /// Per instruction: whether arriving there consults the visited set.
-    visit: Vec<bool>,
-    /// Per instruction: whether arriving there is a state charged to the
-    /// question's work (where the backtracker charges one: loop heads and
-    /// joins, less the loops that cannot repeat a state), whether or not
-    /// the walker needs a visited set there.
-    charge: Vec<bool>,
     /// Per rewrite, per alternative: where its matches are looked for.
     anchors: Vec<Vec<Anchor>>,
     /// Per bind: the codes it binds.
@@ -66,9 +60,6 @@ pub struct Walker {
     /// Per rewrite: whether nothing the program's path does after it writes
     /// (see [`last_writes`]).
     last_write: Vec<bool>,
-    /// The tests of the board's shape around the piece of interest the
-    /// program makes, and where it makes them ([`ShapeTests`]).
-    shape_tests: ShapeTests,
     width: i32,
     height: i32,
     /// One more than the largest code a bind or an anchor names.
@@ -76,6 +67,42 @@ pub struct Walker {
     /// One more than the largest tally slot a rewrite reads or writes (0:
     /// it uses no box); the walk keeps them at [`TALLY_BASE`] on.
     tally_slots: u32,
+    /// Per square: its part of the square keys ([`hash::place`]).
+    places: Vec<u64>,
+    /// Whether a count found two paths to one result: counts then keep
+    /// every result's changes to tell them apart (see [`Walker::count`]).
+    exact_counts: ExactCounts,
+    /// Where states are charged, visited and results.
+    visits: Visits,
+    /// Where the bound pieces reach.
+    reach: PieceReach,
+    /// The shapes the walk runs as one operation each.
+    shapes: Shapes,
+    /// The square sets it asks.
+    plans: SetPlans,
+}
+
+/// Per instruction: where the walk charges a state to the question, keeps
+/// a visited set, and reaches a result.
+#[derive(Clone, Debug)]
+struct Visits {
+    /// Per instruction: whether arriving there consults the visited set.
+    visit: Vec<bool>,
+    /// Per instruction: whether arriving there is a state charged to the
+    /// question's work (where the backtracker charges one: loop heads and
+    /// joins, less the loops that cannot repeat a state), whether or not
+    /// the walker needs a visited set there.
+    charge: Vec<bool>,
+    /// Per instruction: whether only jumps and unbinds lead from it to the
+    /// match (a state there is one result, which the results' own
+    /// deduplication tells apart: no visited set needed at nesting 0).
+    terminal: Vec<bool>,
+}
+
+/// Where the program's bound pieces can change squares from (the reach
+/// analysis), for "can this square change?".
+#[derive(Clone, Debug)]
+struct PieceReach {
     /// Per bind, per square: the squares from which its piece could change
     /// that square (the reach analysis), for "can this square change?".
     suspects: Vec<Vec<Squares>>,
@@ -88,6 +115,12 @@ pub struct Walker {
     /// Per instruction: where the program may write from a `Split` on,
     /// relative to the piece of interest.
     split_reach: Vec<Reach>,
+}
+
+/// The shapes found in the program that the walk runs as one operation
+/// each (per instruction or per rewrite).
+#[derive(Clone, Debug)]
+struct Shapes {
     /// Per instruction: the slide a loop head runs, if it is one.
     slides: Vec<Option<Slide>>,
     /// Per instruction: the chain a loop head runs, if it is one (its
@@ -105,12 +138,6 @@ pub struct Walker {
     /// square that the next instructions bind and test by a guard with a
     /// [`Walker::poi_plans`] entry (Othello's `(. -> ◆) (%◆: ?{...} ...)`).
     placements: Vec<Option<Placement>>,
-    /// Per instruction: whether only jumps and unbinds lead from it to the
-    /// match (a state there is one result, which the results' own
-    /// deduplication tells apart: no visited set needed at nesting 0).
-    terminal: Vec<bool>,
-    /// Per square: its part of the square keys ([`hash::place`]).
-    places: Vec<u64>,
     /// Per ordered choice: per alternative, the match it ends at, when every
     /// alternative is a choice of rewrites (or `nil`): then it runs in line,
     /// going on from each result as it is found (see [`Run::ordered_in_line`]).
@@ -121,29 +148,36 @@ pub struct Walker {
     /// no two of which can match at once: the choice then has at most one
     /// result, made at once (Othello's `flip(m) = flank(m) / nil`).
     first_match: Vec<Option<Box<[FirstSub]>>>,
+    /// The tests of the board's shape around the piece of interest the
+    /// program makes, and where it makes them ([`ShapeTests`]).
+    shape_tests: ShapeTests,
+}
+
+/// The square sets the walk asks instead of walking: where a piece can
+/// stand for a sub-program to match, whether a sub-program holds, where a
+/// first rewrite can start.
+#[derive(Clone, Debug)]
+struct SetPlans {
     /// Per sub-program that is a choice of rewrites made at the piece of
     /// interest: where on the position the piece may stand for one to
     /// match, as square sets (see [`crate::engine::choice::compile::poi_plan`]); a guard
     /// on such a sub-program, made where the walk has changed no square
     /// but the piece's own, holds or fails at once as that set says.
-    poi_plans: Vec<Option<crate::engine::choice::Plan>>,
+    poi_plans: Vec<Option<Plan>>,
     /// Per sub-program that binds its own piece of interest and moves it by
     /// one rewrite (or leaves it), or is a choice of rewrites that names
     /// none: whether it has a result on the position, as square sets (a
     /// guard on it made before the walk changed anything asks them).
-    test_plans: Vec<Option<crate::engine::choice::Plan>>,
+    test_plans: Vec<Option<Plan>>,
     /// The rewrites the bound pieces make first ([`crate::engine::choice::compile::entry_plan`]):
     /// where none can be made, a search has no result.
-    entry: Option<crate::engine::choice::Plan>,
+    entry: Option<Plan>,
     /// Per bind: whether it is one whose piece must make a rewrite of
     /// [`Walker::entry`] first (so that, before any change, it binds only
     /// the squares where one can start: [`Plan::poi_places`]).
     ///
-    /// [`Plan::poi_places`]: crate::engine::choice::Plan::poi_places
+    /// [`Plan::poi_places`]: Plan::poi_places
     entry_binds: Vec<bool>,
-    /// Whether a count found two paths to one result: counts then keep
-    /// every result's changes to tell them apart (see [`Walker::count`]).
-    exact_counts: ExactCounts,
 }
 
 /// Whether a walker's counts must keep each result's changes; shared by
@@ -435,107 +469,15 @@ pub(crate) fn cells_and_tallies<'a>(position: &'a Position, buf: &'a mut Vec<Cod
 
 impl Walker {
     /// Prepares `program` for boards of exactly `width` by `height`, or says why not.
-    pub(super) fn new(program: &Program, width: u32, height: u32) -> Result<Walker, Decline> {
+    pub(crate) fn new(program: &Program, width: u32, height: u32) -> Result<Walker, Decline> {
         if width == 0 || height == 0 || width * height > MAX_SQUARES {
             return Err(Decline::BoardTooLarge);
         }
-        let mut anchors = Vec::new();
-        let mut tally_slots = 0;
-        for rw in &program.rewrites {
-            let mut per = Vec::new();
-            for alt in rw.alternatives.iter() {
-                let slots = (alt.tally_checks.iter().map(|t| t.slot))
-                    .chain(alt.tally_writes.iter().flatten().map(|t| t.slot));
-                tally_slots = slots.fold(tally_slots, |n, slot| n.max(slot + 1));
-                // Anchored at the piece of interest, or else at the squares
-                // holding what the compiler's first anchor check accepts.
-                let anchor = match alt.checks.iter().position(|c| c.poi) {
-                    Some(poi) => Anchor::Poi(poi),
-                    None => {
-                        let Some(a) = alt.anchors.first() else {
-                            return Err(Decline::NoAnchor);
-                        };
-                        Anchor::Squares {
-                            check: a.check as usize,
-                            codes: CodeSet::of(a.codes.iter().copied()),
-                        }
-                    }
-                };
-                for choice in alt.choices.iter() {
-                    for w in choice.iter() {
-                        let check = alt.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy));
-                        let Some(check) = check else {
-                            return Err(Decline::ChangesTheBoard);
-                        };
-                        let off = matches!(w.write, Write::Code(OFF));
-                        let writes_back =
-                            matches!(w.write, Write::Code(c) if check.accepts == CodeSet::of([c]));
-                        if !writes_back && (off || check.accepts.contains(OFF)) {
-                            return Err(Decline::ChangesTheBoard);
-                        }
-                    }
-                }
-                per.push(anchor);
-            }
-            anchors.push(per);
-        }
-        let mut visit = program.visit.clone();
-        for pc in monotone_loops(program, width, height) {
-            visit[pc as usize] = false;
-        }
-        // A chain empties squares at every turn of its loop: no state comes back.
-        let chains: Vec<Option<Chain>> = (0..program.insts.len() as Pc)
-            .map(|pc| chain(program, &anchors, pc))
-            .collect();
-        for (pc, _) in chains.iter().enumerate().filter(|(_, c)| c.is_some()) {
-            visit[pc] = false;
-        }
-        let charge = visit.clone();
-        for pc in few_path_joins(program) {
-            visit[pc as usize] = false;
-        }
-        // Ordered choices of choices of rewrites run in line; the states
-        // their alternatives reach are results of theirs, deduplicated with
-        // the whole search's (and an alternative's results must all go on:
-        // see `Run::ordered_in_line`), so they keep no visited set.
-        let in_line: Vec<Option<Box<[Pc]>>> = program
-            .ordered
-            .iter()
-            .map(|subs| {
-                let ends = subs
-                    .iter()
-                    .map(|sub| choice_end(program, program.subs[sub.index()]))
-                    .collect::<Option<Vec<_>>>()?;
-                for (_, runs) in &ends {
-                    runs.iter().for_each(|&pc| visit[pc as usize] = false);
-                }
-                Some(ends.into_iter().map(|(end, _)| end).collect())
-            })
-            .collect();
-        let first_match = program
-            .ordered
-            .iter()
-            .map(|subs| {
-                first_match(
-                    program,
-                    &anchors,
-                    subs.iter().map(|sub| program.subs[sub.index()]),
-                )
-            })
-            .collect();
-        let poi_plans: Vec<Option<crate::engine::choice::Plan>> = program
-            .subs
-            .iter()
-            .map(|&start| crate::engine::choice::compile::poi_plan(program, start, width, height))
-            .collect();
-        let test_plans: Vec<Option<crate::engine::choice::Plan>> = program
-            .subs
-            .iter()
-            .map(|&start| crate::engine::choice::compile::test_plan(program, start, width, height))
-            .collect();
-        let binds: Vec<CodeSet> = program
-            .binds
-            .iter()
+        let (anchors, tally_slots) = anchors_of(program)?;
+        let (visits, shapes) = visits_and_shapes(program, &anchors, width, height);
+        let plans = SetPlans::of(program, width, height);
+        let reach = PieceReach::of(program, width, height);
+        let binds: Vec<CodeSet> = (program.binds.iter())
             .map(|b| CodeSet::of(b.iter().copied()))
             .collect();
         let anchored = program.rewrites.iter().flat_map(|rw| {
@@ -543,126 +485,35 @@ impl Walker {
                 .iter()
                 .flat_map(|a| a.anchors.iter().flat_map(|a| a.codes.iter().copied()))
         });
-        let codes = program
-            .binds
+        let planned = (plans
+            .poi_plans
             .iter()
-            .flat_map(|b| b.iter().copied())
+            .chain(&plans.test_plans)
+            .flatten()
+            .chain(&plans.entry))
+        .map(|p| p.codes().saturating_sub(1) as Code);
+        let codes = (program.binds.iter().flat_map(|b| b.iter().copied()))
             .chain(anchored)
-            .chain(
-                poi_plans
-                    .iter()
-                    .chain(&test_plans)
-                    .flatten()
-                    .map(|p| p.codes().saturating_sub(1) as Code),
-            )
+            .chain(planned)
             .max()
             .map_or(1, |c| c as usize + 1);
-        let (reach, split_reach) = reaches(program, width, height);
         let (w, h) = (width as i32, height as i32);
-        let suspects: Vec<Vec<Squares>> = reach
-            .iter()
-            .map(|r| {
-                (0..w * h)
-                    .map(|t| {
-                        let (tx, ty) = (t % w, t / w);
-                        (0..w * h)
-                            .filter(|s| r.contains(tx - s % w, ty - s / w))
-                            .fold(0, |set: Squares, s| set | 1 << s)
-                    })
-                    .collect()
-            })
-            .collect();
-        // Only the binds the program can reach (a part of a program keeps
-        // the others' instructions).
-        let live = live_binds(program);
-        let suspect_any = (0..(w * h) as usize)
-            .map(|t| {
-                (suspects.iter().zip(&live)).fold(0, |set, (per, &on)| if on { set | per[t] } else { set })
-            })
-            .collect();
-        let bound = CodeSet::of(
-            (program.binds.iter().zip(&live))
-                .filter(|&(_, &on)| on)
-                .flat_map(|(b, _)| b.iter().copied()),
-        );
-        let slides: Vec<Option<Slide>> = (0..program.insts.len() as Pc)
-            .map(|pc| Slide::of(program, pc, &visit))
-            .collect();
-        let steps = (0..program.rewrites.len() as u32)
-            .map(|id| Step::of(program, RewriteId(id)))
-            .collect();
-        let stamps: Vec<Option<Stamp>> = (0..program.rewrites.len() as u32)
-            .map(|id| Stamp::of(program, RewriteId(id)))
-            .collect();
-        let terminal: Vec<bool> = (0..program.insts.len() as Pc)
-            .map(|pc| leads_to_match(program, pc))
-            .collect();
-        let places = (0..w * h).map(|at| hash::place(at % w, at / w)).collect();
-        let placements = (0..program.insts.len())
-            .map(|pc| Placement::of(program, pc, &poi_plans))
-            .collect();
-        let slide_tails: Vec<Option<SlideTail>> = (0..program.insts.len())
-            .map(|pc| match (&slides[pc], &program.insts[pc]) {
-                (Some(_), &Inst::Split { second, .. }) => SlideTail::of(program, second, &visit, &terminal),
-                _ => None,
-            })
-            .collect();
-        let mut fans: Vec<Option<Fan>> = (0..program.insts.len() as Pc)
-            .map(|pc| Fan::of(program, pc, &stamps, &slides, &slide_tails, &visit))
-            .collect();
-        if keyless_fans(program, &fans, &stamps, &slides, &slide_tails) {
-            for fan in fans.iter_mut().flatten() {
-                fan.keyless = true;
-                fan.rays = (fan.shoots.iter())
-                    .map(|s| {
-                        let stamp = stamps[s.stamp.index()].as_ref().expect("a fan's stamp");
-                        FanRays::of(stamp.dx, stamp.dy, w, h)
-                    })
-                    .collect();
-                fan.uniform = UniformFan::of(fan, &stamps, &slides, &slide_tails);
-            }
-        }
-
-        let mut walker = Walker {
+        Ok(Walker {
             prog: program.clone(),
-            visit,
-            charge,
             anchors,
             binds,
             last_write: last_writes(program),
-            shape_tests: ShapeTests::of(program),
             width: w,
             height: h,
             codes,
             tally_slots,
-            suspects,
-            suspect_any,
-            bound_codes: bound.codes().collect(),
-            bound,
-            split_reach,
-            slides,
-            chains,
-            steps,
-            stamps,
-            slide_tails,
-            fans,
-            placements,
-            terminal,
-            places,
-            in_line,
-            first_match,
-            poi_plans,
-            test_plans,
-            entry: None,
-            entry_binds: Vec::new(),
+            places: (0..w * h).map(|at| hash::place(at % w, at / w)).collect(),
+            visits,
+            reach,
+            shapes,
+            plans,
             exact_counts: ExactCounts::default(),
-        };
-        if let Some((plan, binds)) = crate::engine::choice::compile::entry_plan(program, width, height) {
-            walker.codes = walker.codes.max(plan.codes());
-            walker.entry = Some(plan);
-            walker.entry_binds = binds;
-        }
-        Ok(walker)
+        })
     }
 
     /// Calls `found` with each result of `query` (whose position must fit),
@@ -767,12 +618,12 @@ impl Walker {
             return false;
         }
         let held = on_board(
-            &self.bound_codes,
-            |c| self.bound.contains(c),
+            &self.reach.bound_codes,
+            |c| self.reach.bound.contains(c),
             query.occupied,
             query.overlay,
         );
-        held & self.suspect_any[query.at as usize] == 0
+        held & self.reach.suspect_any[query.at as usize] == 0
     }
 
     /// Whether a change from `old` to `new` at square `s` may change what
@@ -780,33 +631,34 @@ impl Walker {
     /// it puts or takes a bound piece where one could reach `at`.
     #[inline]
     pub(crate) fn may_bind_anew(&self, s: u32, old: Code, new: Code, at: u32) -> bool {
-        self.suspect_any[at as usize] >> s & 1 == 1 && (self.bound.contains(old) || self.bound.contains(new))
+        self.reach.suspect_any[at as usize] >> s & 1 == 1
+            && (self.reach.bound.contains(old) || self.reach.bound.contains(new))
     }
 
     /// The squares where putting or taking a bound piece may change what
     /// [`Walker::changes_at`] says for `at` (see [`Walker::may_bind_anew`]).
     pub(crate) fn suspects_at(&self, at: u32) -> Squares {
-        self.suspect_any[at as usize]
+        self.reach.suspect_any[at as usize]
     }
 
     /// The slide the loop head `pc` runs, if it is one.
     pub(crate) fn slide_at(&self, pc: Pc) -> Option<&Slide> {
-        self.slides[pc as usize].as_ref()
+        self.shapes.slides[pc as usize].as_ref()
     }
 
     /// The step rewrite `id` is, if it is one.
     pub(super) fn step_of(&self, id: RewriteId) -> Option<&Step> {
-        self.steps[id.index()].as_ref()
+        self.shapes.steps[id.index()].as_ref()
     }
 
     /// Every content a bind names.
     pub(crate) fn bound(&self) -> &CodeSet {
-        &self.bound
+        &self.reach.bound
     }
 
     /// The same, listed.
     pub(crate) fn bound_codes(&self) -> &[Code] {
-        &self.bound_codes
+        &self.reach.bound_codes
     }
 
     /// The names of the shapes the walker found in its program and runs on
@@ -816,19 +668,19 @@ impl Walker {
             v.iter().any(Option::is_some)
         }
         let found = [
-            (any(&self.slides), "slide"),
-            (any(&self.chains), "chain"),
-            (any(&self.steps), "step"),
-            (any(&self.stamps), "stamp"),
-            (any(&self.slide_tails), "slide tail"),
-            (any(&self.fans), "fan"),
-            (any(&self.placements), "placement"),
-            (any(&self.in_line), "ordered in line"),
-            (any(&self.first_match), "first match"),
-            (any(&self.poi_plans), "piece plan"),
-            (any(&self.test_plans), "test plan"),
-            (!self.shape_tests.is_empty(), "board-shape test"),
-            (self.entry.is_some(), "first-rewrite binds"),
+            (any(&self.shapes.slides), "slide"),
+            (any(&self.shapes.chains), "chain"),
+            (any(&self.shapes.steps), "step"),
+            (any(&self.shapes.stamps), "stamp"),
+            (any(&self.shapes.slide_tails), "slide tail"),
+            (any(&self.shapes.fans), "fan"),
+            (any(&self.shapes.placements), "placement"),
+            (any(&self.shapes.in_line), "ordered in line"),
+            (any(&self.shapes.first_match), "first match"),
+            (any(&self.plans.poi_plans), "piece plan"),
+            (any(&self.plans.test_plans), "test plan"),
+            (!self.shapes.shape_tests.is_empty(), "board-shape test"),
+            (self.plans.entry.is_some(), "first-rewrite binds"),
         ];
         found
             .iter()
@@ -844,36 +696,254 @@ impl Walker {
 
     /// The program as a choice among pieces each making a chain, if it is one.
     pub(crate) fn chained_moves(&self) -> Option<ChainedMoves> {
-        chained_moves(&self.prog, &self.anchors, &self.chains, &self.first_match)
+        chained_moves(
+            &self.prog,
+            &self.anchors,
+            &self.shapes.chains,
+            &self.shapes.first_match,
+        )
     }
 
     /// The rewrites the bound pieces make first, as square sets: where
     /// none can be made, the program has no result.
-    pub(crate) fn entry(&self) -> Option<&crate::engine::choice::Plan> {
-        self.entry.as_ref()
+    pub(crate) fn entry(&self) -> Option<&Plan> {
+        self.plans.entry.as_ref()
     }
 
     /// The placement the instruction `pc` is, if it is one: the code it
     /// puts and the sub-program that binds and tests it.
     pub(crate) fn placement_at(&self, pc: Pc) -> Option<(Code, usize)> {
-        self.placements[pc as usize].map(|p| (p.code, p.sub))
+        self.shapes.placements[pc as usize].map(|p| (p.code, p.sub))
     }
 
     /// Where a piece may stand for sub-program `sub` (a choice of rewrites
     /// made at the piece of interest) to match, as square sets, if it is one.
-    pub(crate) fn poi_plan(&self, sub: usize) -> Option<&crate::engine::choice::Plan> {
-        self.poi_plans[sub].as_ref()
+    pub(crate) fn poi_plan(&self, sub: usize) -> Option<&Plan> {
+        self.plans.poi_plans[sub].as_ref()
     }
 
     /// Whether sub-program `sub` has a result on a position, as square sets,
     /// when it is one that they answer.
-    pub(crate) fn test_plan(&self, sub: usize) -> Option<&crate::engine::choice::Plan> {
-        self.test_plans[sub].as_ref()
+    pub(crate) fn test_plan(&self, sub: usize) -> Option<&Plan> {
+        self.plans.test_plans[sub].as_ref()
     }
 
     /// How many codes the bitboards must cover.
     pub(crate) fn codes(&self) -> usize {
         self.codes
+    }
+}
+
+/// Per rewrite, per alternative: where its matches are looked for; and one
+/// more than the largest tally slot a rewrite reads or writes. Declines a
+/// left side with nothing to start from, and writes that could create or
+/// remove a square.
+fn anchors_of(program: &Program) -> Result<(Vec<Vec<Anchor>>, u32), Decline> {
+    let mut anchors = Vec::new();
+    let mut tally_slots = 0;
+    for rw in &program.rewrites {
+        let mut per = Vec::new();
+        for alt in rw.alternatives.iter() {
+            let slots = (alt.tally_checks.iter().map(|t| t.slot))
+                .chain(alt.tally_writes.iter().flatten().map(|t| t.slot));
+            tally_slots = slots.fold(tally_slots, |n, slot| n.max(slot + 1));
+            // Anchored at the piece of interest, or else at the squares
+            // holding what the compiler's first anchor check accepts.
+            let anchor = match alt.checks.iter().position(|c| c.poi) {
+                Some(poi) => Anchor::Poi(poi),
+                None => {
+                    let Some(a) = alt.anchors.first() else {
+                        return Err(Decline::NoAnchor);
+                    };
+                    Anchor::Squares {
+                        check: a.check as usize,
+                        codes: CodeSet::of(a.codes.iter().copied()),
+                    }
+                }
+            };
+            for choice in alt.choices.iter() {
+                for w in choice.iter() {
+                    let check = alt.checks.iter().find(|c| (c.dx, c.dy) == (w.dx, w.dy));
+                    let Some(check) = check else {
+                        return Err(Decline::ChangesTheBoard);
+                    };
+                    let off = matches!(w.write, Write::Code(OFF));
+                    let writes_back = matches!(w.write, Write::Code(c) if check.accepts == CodeSet::of([c]));
+                    if !writes_back && (off || check.accepts.contains(OFF)) {
+                        return Err(Decline::ChangesTheBoard);
+                    }
+                }
+            }
+            per.push(anchor);
+        }
+        anchors.push(per);
+    }
+    Ok((anchors, tally_slots))
+}
+
+/// Where the walk of `program` charges and visits states, and the shapes
+/// it runs as one operation: worked out together, as a loop that is a
+/// chain or a slide needs no visited set and a slide's tail is one where
+/// none is kept.
+fn visits_and_shapes(
+    program: &Program,
+    anchors: &[Vec<Anchor>],
+    width: u32,
+    height: u32,
+) -> (Visits, Shapes) {
+    let (w, h) = (width as i32, height as i32);
+    let mut visit = program.visit.clone();
+    for pc in monotone_loops(program, width, height) {
+        visit[pc as usize] = false;
+    }
+    // A chain empties squares at every turn of its loop: no state comes back.
+    let chains: Vec<Option<Chain>> = (0..program.insts.len() as Pc)
+        .map(|pc| chain(program, anchors, pc))
+        .collect();
+    for (pc, _) in chains.iter().enumerate().filter(|(_, c)| c.is_some()) {
+        visit[pc] = false;
+    }
+    let charge = visit.clone();
+    for pc in few_path_joins(program) {
+        visit[pc as usize] = false;
+    }
+    // Ordered choices of choices of rewrites run in line; the states
+    // their alternatives reach are results of theirs, deduplicated with
+    // the whole search's (and an alternative's results must all go on:
+    // see `Run::ordered_in_line`), so they keep no visited set.
+    let in_line: Vec<Option<Box<[Pc]>>> = (program.ordered.iter())
+        .map(|subs| {
+            let ends = subs
+                .iter()
+                .map(|sub| choice_end(program, program.subs[sub.index()]))
+                .collect::<Option<Vec<_>>>()?;
+            for (_, runs) in &ends {
+                runs.iter().for_each(|&pc| visit[pc as usize] = false);
+            }
+            Some(ends.into_iter().map(|(end, _)| end).collect())
+        })
+        .collect();
+    let first_match = (program.ordered.iter())
+        .map(|subs| first_match(program, anchors, subs.iter().map(|sub| program.subs[sub.index()])))
+        .collect();
+    let slides: Vec<Option<Slide>> = (0..program.insts.len() as Pc)
+        .map(|pc| Slide::of(program, pc, &visit))
+        .collect();
+    let steps = (0..program.rewrites.len() as u32)
+        .map(|id| Step::of(program, RewriteId(id)))
+        .collect();
+    let stamps: Vec<Option<Stamp>> = (0..program.rewrites.len() as u32)
+        .map(|id| Stamp::of(program, RewriteId(id)))
+        .collect();
+    let terminal: Vec<bool> = (0..program.insts.len() as Pc)
+        .map(|pc| leads_to_match(program, pc))
+        .collect();
+    let poi_plans: Vec<Option<Plan>> = (program.subs.iter())
+        .map(|&start| crate::engine::choice::compile::poi_plan(program, start, width, height))
+        .collect();
+    let placements = (0..program.insts.len())
+        .map(|pc| Placement::of(program, pc, &poi_plans))
+        .collect();
+    let slide_tails: Vec<Option<SlideTail>> = (0..program.insts.len())
+        .map(|pc| match (&slides[pc], &program.insts[pc]) {
+            (Some(_), &Inst::Split { second, .. }) => SlideTail::of(program, second, &visit, &terminal),
+            _ => None,
+        })
+        .collect();
+    let mut fans: Vec<Option<Fan>> = (0..program.insts.len() as Pc)
+        .map(|pc| Fan::of(program, pc, &stamps, &slides, &slide_tails, &visit))
+        .collect();
+    if keyless_fans(program, &fans, &stamps, &slides, &slide_tails) {
+        for fan in fans.iter_mut().flatten() {
+            fan.keyless = true;
+            fan.rays = (fan.shoots.iter())
+                .map(|s| {
+                    let stamp = stamps[s.stamp.index()].as_ref().expect("a fan's stamp");
+                    FanRays::of(stamp.dx, stamp.dy, w, h)
+                })
+                .collect();
+            fan.uniform = UniformFan::of(fan, &stamps, &slides, &slide_tails);
+        }
+    }
+    let visits = Visits {
+        visit,
+        charge,
+        terminal,
+    };
+    let shapes = Shapes {
+        slides,
+        chains,
+        steps,
+        stamps,
+        slide_tails,
+        fans,
+        placements,
+        in_line,
+        first_match,
+        shape_tests: ShapeTests::of(program),
+    };
+    (visits, shapes)
+}
+
+impl SetPlans {
+    /// The square sets of `program`'s sub-programs and first rewrites on
+    /// boards of `width` by `height`.
+    fn of(program: &Program, width: u32, height: u32) -> SetPlans {
+        use crate::engine::choice::compile::{entry_plan, poi_plan, test_plan};
+        let (entry, entry_binds) = match entry_plan(program, width, height) {
+            Some((plan, binds)) => (Some(plan), binds),
+            None => (None, Vec::new()),
+        };
+        SetPlans {
+            poi_plans: (program.subs.iter())
+                .map(|&start| poi_plan(program, start, width, height))
+                .collect(),
+            test_plans: (program.subs.iter())
+                .map(|&start| test_plan(program, start, width, height))
+                .collect(),
+            entry,
+            entry_binds,
+        }
+    }
+}
+
+impl PieceReach {
+    /// Where `program`'s bound pieces reach on boards of `width` by `height`.
+    fn of(program: &Program, width: u32, height: u32) -> PieceReach {
+        let (reach, split_reach) = reaches(program, width, height);
+        let (w, h) = (width as i32, height as i32);
+        let suspects: Vec<Vec<Squares>> = (reach.iter())
+            .map(|r| {
+                (0..w * h)
+                    .map(|t| {
+                        let (tx, ty) = (t % w, t / w);
+                        (0..w * h)
+                            .filter(|s| r.contains(tx - s % w, ty - s / w))
+                            .fold(0, |set: Squares, s| set | 1 << s)
+                    })
+                    .collect()
+            })
+            .collect();
+        // Only the binds the program can reach (a part of a program keeps
+        // the others' instructions).
+        let live = live_binds(program);
+        let suspect_any = (0..(w * h) as usize)
+            .map(|t| {
+                (suspects.iter().zip(&live)).fold(0, |set, (per, &on)| if on { set | per[t] } else { set })
+            })
+            .collect();
+        let bound = CodeSet::of(
+            (program.binds.iter().zip(&live))
+                .filter(|&(_, &on)| on)
+                .flat_map(|(b, _)| b.iter().copied()),
+        );
+        PieceReach {
+            suspects,
+            suspect_any,
+            bound_codes: bound.codes().collect(),
+            bound,
+            split_reach,
+        }
     }
 }
 

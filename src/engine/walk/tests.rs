@@ -21,12 +21,12 @@ fn walker(expr: &str) -> Walker {
 
 /// How many loop heads of `expr`'s program the walker runs as slides.
 fn slides(expr: &str) -> usize {
-    walker(expr).slides.iter().flatten().count()
+    walker(expr).shapes.slides.iter().flatten().count()
 }
 
 /// How many rewrites of `expr`'s program the walker runs as steps.
 fn steps(expr: &str) -> usize {
-    walker(expr).steps.iter().flatten().count()
+    walker(expr).shapes.steps.iter().flatten().count()
 }
 
 #[test]
@@ -45,12 +45,13 @@ fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
     // (fans, of which counted without keys)
     let fans = |expr: &str| {
         let w = walker(expr);
-        let fans: Vec<_> = w.fans.iter().flatten().collect();
+        let fans: Vec<_> = w.shapes.fans.iter().flatten().collect();
         (fans.len(), fans.iter().filter(|f| f.keyless).count())
     };
     // (fans whose shoots all count the squares holding what they fly over)
     let uniform = |expr: &str| {
         walker(expr)
+            .shapes
             .fans
             .iter()
             .flatten()
@@ -82,7 +83,7 @@ fn pieces_put_down_next_to_the_piece_and_slid_are_a_fan() {
 
 #[test]
 fn a_content_written_next_to_the_piece_is_a_stamp() {
-    let stamps = |expr: &str| walker(expr).stamps.iter().flatten().count();
+    let stamps = |expr: &str| walker(expr).shapes.stamps.iter().flatten().count();
     assert_eq!(stamps("%♖: (% + r. -> % + r♙) | (% + u(. | ♟) -> % + u♟)"), 2);
     // The piece's square written with a content, or two squares besides it.
     assert_eq!(stamps("%♖: % + r. -> . + r♙"), 0);
@@ -143,9 +144,9 @@ fn ordered_choices_of_rewrites_run_in_line_and_guards_at_the_piece_use_square_se
     let shape = |expr: &str| {
         let w = walker(expr);
         let guards = w.prog.insts.iter().filter(
-            |i| matches!(i, crate::program::Inst::Guard { sub, .. } if w.poi_plans[sub.index()].is_some()),
+            |i| matches!(i, crate::program::Inst::Guard { sub, .. } if w.plans.poi_plans[sub.index()].is_some()),
         );
-        (w.in_line.iter().flatten().count(), guards.count())
+        (w.shapes.in_line.iter().flatten().count(), guards.count())
     };
     assert_eq!(
         shape(
@@ -164,18 +165,21 @@ fn ordered_choices_of_rewrites_run_in_line_and_guards_at_the_piece_use_square_se
 fn the_first_rewrites_of_the_bound_pieces_are_a_plan() {
     assert!(
         walker("%♙: (% + u♟ + u². -> . + u. + u²%)+ !{% + u♟ + u². -> . + u. + u²%}")
+            .plans
             .entry
             .is_some()
     );
     assert!(
         walker("(%♙: (% + u. -> . + u%)+) | (%♘: (% + uur. -> . + uur%) (% + u. -> . + u%))")
+            .plans
             .entry
             .is_some()
     );
     // A piece that may do nothing first, or a guard first.
-    assert!(walker("%♙: (% + u. -> . + u%)*").entry.is_none());
+    assert!(walker("%♙: (% + u. -> . + u%)*").plans.entry.is_none());
     assert!(
         walker("%♙: ?{% + u♟ -> % + u♟} (% + u. -> . + u%)")
+            .plans
             .entry
             .is_none()
     );
@@ -208,7 +212,7 @@ fn before_any_change_only_the_pieces_that_can_make_a_first_rewrite_are_bound() {
         ("%♙: (% + u. -> . + u%) | (d♟ + % -> d% + .)", a2 | b2 | c2),
     ] {
         let w = walker(expr);
-        let entry = w.entry.as_ref().expect("a first rewrite");
+        let entry = w.plans.entry.as_ref().expect("a first rewrite");
         let mut sets = SetScratch::default();
         sets.load(&position, w.codes());
         assert_eq!(entry.poi_places(&sets.occupied), expected, "{expr}");

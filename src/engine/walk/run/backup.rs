@@ -98,7 +98,7 @@ impl Run<'_> {
         self.undo_to(len as usize);
         self.set_trace(trace);
         self.set_top(top);
-        let chain = self.w.chains[head as usize]
+        let chain = self.w.shapes.chains[head as usize]
             .as_ref()
             .expect("a chain at its head");
         self.chain_from(chain, head, next, top)
@@ -209,9 +209,11 @@ impl Run<'_> {
                     self.set_top(top);
                 }
                 let w = self.w;
-                let fan = w.fans[pc as usize].as_ref().expect("a fan");
+                let fan = w.shapes.fans[pc as usize].as_ref().expect("a fan");
                 for (i, shoot) in fan.shoots.iter().enumerate().skip(shoot as usize) {
-                    let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
+                    let stamp = w.shapes.stamps[shoot.stamp.index()]
+                        .as_ref()
+                        .expect("a fan's stamp");
                     let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto)
                     else {
                         continue;
@@ -237,7 +239,9 @@ impl Run<'_> {
                         top,
                         pushed: true,
                     });
-                    let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
+                    let slide = w.shapes.slides[shoot.head as usize]
+                        .as_ref()
+                        .expect("a fan's slide");
                     return self.start_slide(level, shoot.head, slide, shoot.exit, sink);
                 }
                 Flow::Dead
@@ -277,7 +281,7 @@ impl Run<'_> {
                     }
                 }
                 let (prog, w) = (&self.w.prog, self.w);
-                let ends = w.in_line[id as usize]
+                let ends = w.shapes.in_line[id as usize]
                     .as_deref()
                     .expect("an ordered choice run in line");
                 let subs = &prog.ordered[id as usize];
@@ -421,7 +425,7 @@ impl Run<'_> {
             c.choice += 1;
             // Counted as the backtracker counts: a state reached without
             // a visited-set check counts too.
-            if !w.charge[c.next as usize] && self.spent() {
+            if !w.visits.charge[c.next as usize] && self.spent() {
                 return Err(());
             }
             let (tx, ty) = self.s.places[c.place as usize];

@@ -399,13 +399,13 @@ impl<'a> Run<'a> {
     fn run_from(&mut self, level: usize, mut pc: Pc, sink: &mut Sink<'_, '_>) -> Flow {
         let prog = &self.w.prog;
         loop {
-            if self.w.charge[pc as usize] && self.spent() {
+            if self.w.visits.charge[pc as usize] && self.spent() {
                 return Flow::Stop;
             }
-            if self.w.visit[pc as usize] {
+            if self.w.visits.visit[pc as usize] {
                 // At nesting 0, a state with only the match ahead is one
                 // result, which the results' own deduplication tells apart.
-                if level > 0 || !self.w.terminal[pc as usize] {
+                if level > 0 || !self.w.visits.terminal[pc as usize] {
                     let mut pois = self.trace.key();
                     for (d, p) in self.s.pois.iter().enumerate() {
                         pois ^= hash::poi(d, p.x, p.y, p.code);
@@ -420,7 +420,7 @@ impl<'a> Run<'a> {
                 Inst::Jump { to } => pc = to,
                 Inst::Split { first, second } => {
                     let w = self.w;
-                    if let Some(chain) = &w.chains[pc as usize]
+                    if let Some(chain) = &w.shapes.chains[pc as usize]
                         && let Some(&top) = self.s.pois.last()
                     {
                         // Each rewrite that matches, back here after it;
@@ -433,7 +433,7 @@ impl<'a> Run<'a> {
                             flow => return flow,
                         }
                     }
-                    if let Some(slide) = &w.slides[pc as usize]
+                    if let Some(slide) = &w.shapes.slides[pc as usize]
                         && !self.s.pois.is_empty()
                     {
                         match self.start_slide(level, pc, slide, second, sink) {
@@ -444,7 +444,7 @@ impl<'a> Run<'a> {
                             flow => return flow,
                         }
                     }
-                    if let Some(fan) = &w.fans[pc as usize]
+                    if let Some(fan) = &w.shapes.fans[pc as usize]
                         && let Sink::Count(_, None) = sink
                         && !self.exact
                         && level == 0
@@ -491,7 +491,7 @@ impl<'a> Run<'a> {
                         && self.may_prune(level)
                         && let [p] = self.s.pois.as_slice()
                         && self.s.cur[t.at as usize] == t.before
-                        && !self.w.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
+                        && !self.w.reach.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
                     {
                         return Flow::Dead;
                     }
@@ -553,14 +553,14 @@ impl<'a> Run<'a> {
                 }
                 Inst::Rewrite { id, next } => {
                     let w = self.w;
-                    if let Some(stamp) = &w.stamps[id.index()] {
+                    if let Some(stamp) = &w.shapes.stamps[id.index()] {
                         let Some((top, x, y)) =
                             self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto)
                         else {
                             return Flow::Dead;
                         };
                         // Counted as the general rewrite counts.
-                        if !w.charge[next as usize] && self.spent() {
+                        if !w.visits.charge[next as usize] && self.spent() {
                             return Flow::Stop;
                         }
                         self.push_undo(top);
@@ -577,13 +577,13 @@ impl<'a> Run<'a> {
                         pc = next;
                         continue;
                     }
-                    if let Some(step) = &w.steps[id.index()] {
+                    if let Some(step) = &w.shapes.steps[id.index()] {
                         let Some((top, x, y)) = self.at_piece_and(&step.from, step.dx, step.dy, &step.onto)
                         else {
                             return Flow::Dead;
                         };
                         // Counted as the general rewrite counts.
-                        if !w.charge[next as usize] && self.spent() {
+                        if !w.visits.charge[next as usize] && self.spent() {
                             return Flow::Stop;
                         }
                         self.push_undo(top);
@@ -606,7 +606,7 @@ impl<'a> Run<'a> {
                         if !self.matches(id, 0, tx, ty) {
                             return Flow::Dead;
                         }
-                        if !w.charge[next as usize] && self.spent() {
+                        if !w.visits.charge[next as usize] && self.spent() {
                             return Flow::Stop;
                         }
                         self.push_undo(top);
@@ -658,7 +658,7 @@ impl<'a> Run<'a> {
                     }
                 }
                 Inst::Test { holds, id, next } => {
-                    let found = match self.w.shape_tests.tests[id.index()] {
+                    let found = match self.w.shapes.shape_tests.tests[id.index()] {
                         Some(shape) => self.shape_test(shape, false),
                         None => self.matches_somewhere(id),
                     };
@@ -668,14 +668,14 @@ impl<'a> Run<'a> {
                     pc = next;
                 }
                 Inst::Guard { holds, sub, next } => {
-                    if let Some((shape, at_origin)) = self.w.shape_tests.guards[sub.index()] {
+                    if let Some((shape, at_origin)) = self.w.shapes.shape_tests.guards[sub.index()] {
                         if self.shape_test(shape, at_origin) != holds {
                             return Flow::Dead;
                         }
                         pc = next;
                         continue;
                     }
-                    if let Some(plan) = &self.w.test_plans[sub.index()]
+                    if let Some(plan) = &self.w.plans.test_plans[sub.index()]
                         && self.s.overlay.is_empty()
                     {
                         // Nothing changed yet: the position's square sets answer.
@@ -735,7 +735,7 @@ impl<'a> Run<'a> {
                     };
                 }
                 Inst::Ordered { id, next } => {
-                    if let Some(tests) = &self.w.shape_tests.ordered[id.index()] {
+                    if let Some(tests) = &self.w.shapes.shape_tests.ordered[id.index()] {
                         // Tests only: the state as it is, once, if one holds.
                         if !tests
                             .iter()
@@ -746,7 +746,7 @@ impl<'a> Run<'a> {
                         pc = next;
                         continue;
                     }
-                    if let Some(subs) = &self.w.first_match[id.index()]
+                    if let Some(subs) = &self.w.shapes.first_match[id.index()]
                         && let Some(&top) = self.s.pois.last()
                     {
                         // At most one result: the first rewrite that matches,
@@ -766,7 +766,7 @@ impl<'a> Run<'a> {
                             None => return Flow::Dead,
                         }
                     }
-                    if self.w.in_line[id.index()].is_some() {
+                    if self.w.shapes.in_line[id.index()].is_some() {
                         self.s.frames.push(Frame::InLine {
                             id: id.index() as u32,
                             alt: 0,

@@ -13,8 +13,8 @@ impl Run<'_> {
             && level == 0
             && self.s.overlay.is_empty()
             && self.s.pois.is_empty()
-            && self.w.entry_binds.get(id) == Some(&true)
-            && let Some(entry) = &self.w.entry
+            && self.w.plans.entry_binds.get(id) == Some(&true)
+            && let Some(entry) = &self.w.plans.entry
         {
             // Before any change, only the pieces that can make a first
             // rewrite (an untargeted walk: no reads to keep).
@@ -29,7 +29,7 @@ impl Run<'_> {
         {
             // Only the pieces that could reach the target; which squares
             // hold them is the caller's to watch (`may_bind_anew`).
-            squares &= self.w.suspects[id][t.at as usize];
+            squares &= self.w.reach.suspects[id][t.at as usize];
             self.reads.set(reads);
         }
         squares
@@ -67,7 +67,7 @@ impl Run<'_> {
             && self.s.pois.len() == 1
             && self.s.cur[t.at as usize] == t.before
         {
-            let reach = &self.w.split_reach[head as usize];
+            let reach = &self.w.reach.split_reach[head as usize];
             if let Some(k) = (0..=n).find(|&k| {
                 let (x, y) = at(k);
                 !reach.contains(t.x - x, t.y - y)
@@ -90,10 +90,10 @@ impl Run<'_> {
             && !self.exact
             && level == 0
             && self.find.is_none()
-            && let Some(tail) = &self.w.slide_tails[head as usize]
+            && let Some(tail) = &self.w.shapes.slide_tails[head as usize]
             && self.meter.charge_many((n as u64 + 1) * tail.rewrites)
         {
-            return if self.count_stops(top, here, moved, n, slide, tail, count) {
+            return if self.count_stops(top, (here, moved), n, (slide, tail), count) {
                 Flow::Stop
             } else {
                 Flow::Dead
@@ -448,7 +448,7 @@ impl Run<'_> {
     /// the piece; none when they cannot tell (a walk must).
     #[inline]
     pub(super) fn poi_plan_answer(&mut self, sub: usize) -> Option<bool> {
-        let plan = self.w.poi_plans[sub].as_ref()?;
+        let plan = self.w.plans.poi_plans[sub].as_ref()?;
         let &p = self.s.pois.last()?;
         if self.s.cur[p.at as usize] != p.code || self.s.overlay.iter().any(|&(at, _)| at != p.at) {
             return None;
@@ -556,7 +556,9 @@ impl Run<'_> {
         // The squares holding what the slides pass over, now (the last asked).
         let mut over: Option<(Code, Squares)> = None;
         for (shoot, rays) in fan.shoots.iter().zip(&fan.rays) {
-            let stamp = w.stamps[shoot.stamp.index()].as_ref().expect("a fan's stamp");
+            let stamp = w.shapes.stamps[shoot.stamp.index()]
+                .as_ref()
+                .expect("a fan's stamp");
             if now != top.code && !stamp.here.contains(now) {
                 continue;
             }
@@ -573,8 +575,10 @@ impl Run<'_> {
                 self.duplicate = true;
                 return true;
             }
-            let slide = w.slides[shoot.head as usize].as_ref().expect("a fan's slide");
-            let tail = w.slide_tails[shoot.head as usize].expect("a fan's tail");
+            let slide = w.shapes.slides[shoot.head as usize]
+                .as_ref()
+                .expect("a fan's slide");
+            let tail = w.shapes.slide_tails[shoot.head as usize].expect("a fan's tail");
             let passed = match over {
                 Some((code, set)) if code == slide.over => set,
                 _ => {
@@ -598,19 +602,17 @@ impl Run<'_> {
     }
 
     /// Counts the results of slide `slide` from `top` (whose square holds
-    /// `here`) stopping at each of the `n + 1` squares it can, each then
-    /// ending by `tail`: per stop, the key of the result it gives (the
-    /// change hash and the trace as the walk would leave them), counted if
-    /// new; a key seen before stops the count (see [`Walker::count`]).
-    #[allow(clippy::too_many_arguments)]
+    /// `here`, and which is `moved` once it has slid) stopping at each of
+    /// the `n + 1` squares it can, each then ending by `tail`: per stop,
+    /// the key of the result it gives (the change hash and the trace as the
+    /// walk would leave them), counted if new; a key seen before stops the
+    /// count (see [`Walker::count`]).
     pub(super) fn count_stops(
         &mut self,
         top: WalkedPiece,
-        here: Code,
-        moved: Code,
+        (here, moved): (Code, Code),
         n: i32,
-        slide: &Slide,
-        tail: &SlideTail,
+        (slide, tail): (&Slide, &SlideTail),
         count: &mut u64,
     ) -> bool {
         let w = self.w;
@@ -765,7 +767,7 @@ impl Run<'_> {
         let Some(&top) = self.s.pois.last() else {
             return false;
         };
-        let test = &self.w.shape_tests.shapes[shape as usize];
+        let test = &self.w.shapes.shape_tests.shapes[shape as usize];
         let at = if at_origin { top.from as u32 } else { top.at };
         let (x, y) = self.xy(at);
         let here = self.read(x, y);
@@ -776,13 +778,13 @@ impl Run<'_> {
         let Some(&off) = self.occupied.get(OFF as usize) else {
             return test.holds_at(self.w.width, at, |x, y| self.read(x, y) != OFF);
         };
-        let key = self.w.shape_tests.key;
+        let key = self.w.shapes.shape_tests.key;
         let mine = match self.s.shape_squares.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
                 self.s
                     .shape_squares
-                    .push((key, vec![None; self.w.shape_tests.shapes.len()]));
+                    .push((key, vec![None; self.w.shapes.shape_tests.shapes.len()]));
                 self.s.shape_squares.len() - 1
             }
         };
@@ -807,7 +809,7 @@ impl Run<'_> {
     /// may lead to a result, on a position (unchanged yet) without the
     /// content it places; none when it is no such placement.
     pub(super) fn placement_squares(&mut self, pc: Pc) -> Option<(Squares, Placement)> {
-        let p = self.w.placements[pc as usize]?;
+        let p = self.w.shapes.placements[pc as usize]?;
         if !self.s.overlay.is_empty()
             || self.find.is_some()
             || self.occupied.get(p.code as usize).is_none_or(|&set| set != 0)
@@ -817,7 +819,7 @@ impl Run<'_> {
         if self.s.poi_places.len() <= p.sub {
             self.s.poi_places.resize(p.sub + 1, None);
         }
-        let plan = self.w.poi_plans[p.sub]
+        let plan = self.w.plans.poi_plans[p.sub]
             .as_ref()
             .expect("a placement's guard has square sets");
         Some((
