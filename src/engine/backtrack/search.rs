@@ -421,42 +421,10 @@ impl Search<'_> {
                 }
             }
             match prog.insts[pc as usize] {
-                Inst::Split { first, second } => {
-                    // Looking for a change of one square: give up on paths
-                    // that cannot write it from where the piece of interest is.
-                    if let Some(t) = self.find
-                        && level == 0
-                        && let [p] = self.cache.pois.as_slice()
-                        && self.untouched()
-                        && let Some(r) = self.split_reach.get(pc as usize)
-                        && !r.contains(t.x - p.x, t.y - p.y)
-                    {
-                        return Ok(false);
-                    }
-                    match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
-                        SplitEntry::Enter => {}
-                        SplitEntry::Past(past) => {
-                            pc = past;
-                            continue;
-                        }
-                        SplitEntry::Dead => return Ok(false),
-                    }
-                    // Asking only whether there is a result: a loop's exit
-                    // before another pass, so that a result a few steps
-                    // away is found before an endless loop spends the states.
-                    let (first, second) = if mode == Mode::Exists && prog.loop_heads[pc as usize] {
-                        (second, first)
-                    } else {
-                        (first, second)
-                    };
-                    if self.can_enter(second) {
-                        self.push(level, Frame::Step(second));
-                    }
-                    if !self.can_enter(first) {
-                        return Ok(false);
-                    }
-                    pc = first;
-                }
+                Inst::Split { first, second } => match self.enter_split(level, pc, (first, second), mode) {
+                    Some(next) => pc = next,
+                    None => return Ok(false),
+                },
                 Inst::Jump { to } => pc = to,
                 Inst::Rewrite { id, next } => {
                     let f = RewriteFrame {
@@ -489,15 +457,7 @@ impl Search<'_> {
                     return Ok(false);
                 }
                 Inst::Unbind { next } => {
-                    let c = &mut *self.cache;
-                    let (trace, poi_hash) = (c.trace, c.poi_hash);
-                    let poi = c.pois.pop().expect("unbind follows a bind");
-                    c.poi_hash ^= hash::poi(c.pois.len(), poi.x, poi.y, poi.code);
-                    if c.pois.is_empty() && c.trace.id.to.is_none() {
-                        c.trace.id.to = Some(Coord::new(poi.x, poi.y));
-                        c.trace.rekey();
-                    }
-                    self.push(level, Frame::Rebind { poi, trace, poi_hash });
+                    self.unbind(level);
                     pc = next;
                 }
                 Inst::Attacked { next } => {
@@ -517,27 +477,9 @@ impl Search<'_> {
                     pc = next;
                 }
                 Inst::Origin { next } => {
-                    let c = &mut *self.cache;
-                    let (x, y) = c
-                        .pois
-                        .last()
-                        .expect("the compiler checked a piece of interest is bound")
-                        .from;
-                    let code = c.board.get(x, y);
-                    // Only a square the piece left empty (in Chess960 castling
-                    // the rook may stand where the king started).
-                    if code != EMPTY {
+                    if !self.bind_origin(level) {
                         return Ok(false);
                     }
-                    let before = c.poi_hash;
-                    c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
-                    c.pois.push(Poi {
-                        x,
-                        y,
-                        code,
-                        from: (x, y),
-                    });
-                    self.push(level, Frame::Unorigin { poi_hash: before });
                     pc = next;
                 }
                 Inst::NoReply { next } => {
@@ -580,6 +522,84 @@ impl Search<'_> {
                 }
             }
         }
+    }
+
+    /// Enters split `pc` (branches `first` and `second`): the branch to go
+    /// on with, the other kept on a frame where it can be entered; `None`
+    /// when the path ends here.
+    #[inline]
+    fn enter_split(&mut self, level: usize, pc: Pc, (first, second): (Pc, Pc), mode: Mode) -> Option<Pc> {
+        let prog = self.prog;
+        // Looking for a change of one square: give up on paths that cannot
+        // write it from where the piece of interest is.
+        if let Some(t) = self.find
+            && level == 0
+            && let [p] = self.cache.pois.as_slice()
+            && self.untouched()
+            && let Some(r) = self.split_reach.get(pc as usize)
+            && !r.contains(t.x - p.x, t.y - p.y)
+        {
+            return None;
+        }
+        match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
+            SplitEntry::Enter => {}
+            SplitEntry::Past(past) => return Some(past),
+            SplitEntry::Dead => return None,
+        }
+        // Asking only whether there is a result: a loop's exit before
+        // another pass, so that a result a few steps away is found before
+        // an endless loop spends the states.
+        let (first, second) = if mode == Mode::Exists && prog.loop_heads[pc as usize] {
+            (second, first)
+        } else {
+            (first, second)
+        };
+        if self.can_enter(second) {
+            self.push(level, Frame::Step(second));
+        }
+        self.can_enter(first).then_some(first)
+    }
+
+    /// Unbinds the innermost piece of interest (where the outermost ended is
+    /// the move's end); a frame binds it again on the way back.
+    #[inline]
+    fn unbind(&mut self, level: usize) {
+        let c = &mut *self.cache;
+        let (trace, poi_hash) = (c.trace, c.poi_hash);
+        let poi = c.pois.pop().expect("unbind follows a bind");
+        c.poi_hash ^= hash::poi(c.pois.len(), poi.x, poi.y, poi.code);
+        if c.pois.is_empty() && c.trace.id.to.is_none() {
+            c.trace.id.to = Some(Coord::new(poi.x, poi.y));
+            c.trace.rekey();
+        }
+        self.push(level, Frame::Rebind { poi, trace, poi_hash });
+    }
+
+    /// `%from:`: binds the square the piece of interest was bound on, if
+    /// the piece left it empty (in Chess960 castling the rook may stand
+    /// where the king started); whether it did.
+    #[inline]
+    fn bind_origin(&mut self, level: usize) -> bool {
+        let c = &mut *self.cache;
+        let (x, y) = c
+            .pois
+            .last()
+            .expect("the compiler checked a piece of interest is bound")
+            .from;
+        let code = c.board.get(x, y);
+        if code != EMPTY {
+            return false;
+        }
+        let before = c.poi_hash;
+        c.poi_hash ^= hash::poi(c.pois.len(), x, y, code);
+        c.pois.push(Poi {
+            x,
+            y,
+            code,
+            from: (x, y),
+        });
+        self.push(level, Frame::Unorigin { poi_hash: before });
+        true
     }
 
     /// The anchor of `alt` with the fewest candidate squares here.

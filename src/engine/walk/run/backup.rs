@@ -194,58 +194,7 @@ impl Run<'_> {
                 });
                 Flow::Go(exit)
             }
-            Frame::Fan {
-                pc,
-                shoot,
-                len,
-                trace,
-                top,
-                pushed,
-            } => {
-                if pushed {
-                    self.s.pois.pop();
-                    self.undo_to(len as usize);
-                    self.set_trace(trace);
-                    self.set_top(top);
-                }
-                let w = self.w;
-                let fan = w.shapes.fans[pc as usize].as_ref().expect("a fan");
-                for (i, shoot) in fan.shoots.iter().enumerate().skip(shoot as usize) {
-                    let stamp = w.shapes.stamps[shoot.stamp.index()]
-                        .as_ref()
-                        .expect("a fan's stamp");
-                    let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto)
-                    else {
-                        continue;
-                    };
-                    // The stamp's state, as the general rewrite counts it.
-                    if self.spent() {
-                        return Flow::Stop;
-                    }
-                    let at = self.put_stamp(stamp, top, x, y);
-                    // The bind finds the stamped square alone.
-                    self.s.pois.push(WalkedPiece {
-                        at,
-                        x,
-                        y,
-                        code: stamp.code,
-                        from: at as u16,
-                    });
-                    self.s.frames.push(Frame::Fan {
-                        pc,
-                        shoot: i as u32 + 1,
-                        len,
-                        trace,
-                        top,
-                        pushed: true,
-                    });
-                    let slide = w.shapes.slides[shoot.head as usize]
-                        .as_ref()
-                        .expect("a fan's slide");
-                    return self.start_slide(level, shoot.head, slide, shoot.exit, sink);
-                }
-                Flow::Dead
-            }
+            frame @ Frame::Fan { .. } => self.resume_fan(level, frame, sink),
             Frame::Rewrite => {
                 let mut c = self.s.cursors.pop().expect("the cursor of the frame");
                 self.take_back_choice(&c);
@@ -272,87 +221,154 @@ impl Run<'_> {
                 alt,
                 next,
                 active,
-            } => {
-                if active {
-                    let r = self.s.resumes.pop().expect("the resume pushed");
-                    if r.taken > 0 {
-                        // An alternative had results: the choice is made.
-                        return Flow::Dead;
-                    }
-                }
-                let (prog, w) = (&self.w.prog, self.w);
-                let ends = w.shapes.in_line[id as usize]
-                    .as_deref()
-                    .expect("an ordered choice run in line");
-                let subs = &prog.ordered[id as usize];
-                for i in alt as usize..subs.len() {
-                    let start = prog.subs[subs[i].index()];
-                    let end = ends[i];
-                    if start == end {
-                        // `nil`, and no alternative before it had a result.
-                        return Flow::Go(next);
-                    }
-                    if !self.holds_around_poi(&prog.entry[start as usize]) {
-                        continue;
-                    }
-                    self.s.resumes.push(Resume {
-                        end,
-                        level,
-                        next,
-                        taken: 0,
-                    });
-                    self.s.frames.push(Frame::InLine {
-                        id,
-                        alt: i as u32 + 1,
-                        next,
-                        active: true,
-                    });
-                    return Flow::Go(start);
-                }
-                Flow::Dead
+            } => self.resume_in_line(level, (id, alt), next, active),
+            frame @ Frame::Stashed { .. } => self.resume_stashed(frame),
+        }
+    }
+
+    /// Backs up to a fan's frame: the next of its stamps that can be put down, and the slide from it.
+    fn resume_fan(&mut self, level: usize, frame: Frame, sink: &mut Sink<'_, '_>) -> Flow {
+        let Frame::Fan {
+            pc,
+            shoot,
+            len,
+            trace,
+            top,
+            pushed,
+        } = frame
+        else {
+            unreachable!("a fan's frame")
+        };
+        if pushed {
+            self.s.pois.pop();
+            self.undo_to(len as usize);
+            self.set_trace(trace);
+            self.set_top(top);
+        }
+        let w = self.w;
+        let fan = w.shapes.fans[pc as usize].as_ref().expect("a fan");
+        for (i, shoot) in fan.shoots.iter().enumerate().skip(shoot as usize) {
+            let stamp = w.shapes.stamps[shoot.stamp.index()]
+                .as_ref()
+                .expect("a fan's stamp");
+            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+                continue;
+            };
+            // The stamp's state, as the general rewrite counts it.
+            if self.spent() {
+                return Flow::Stop;
             }
-            Frame::Stashed {
-                end,
-                from,
-                paths_from,
-                next,
-                base,
-                path_base,
+            let at = self.put_stamp(stamp, top, x, y);
+            // The bind finds the stamped square alone.
+            self.s.pois.push(WalkedPiece {
+                at,
+                x,
+                y,
+                code: stamp.code,
+                from: at as u16,
+            });
+            self.s.frames.push(Frame::Fan {
+                pc,
+                shoot: i as u32 + 1,
+                len,
                 trace,
                 top,
-            } => {
-                self.undo_to(base as usize);
-                let stash = self.s.open_stashes.pop().expect("the stash of the frame");
-                let Some(e) = stash.ends.get(end as usize).copied() else {
-                    self.s.open_stashes.push(stash);
-                    self.close_stash(base, trace, top);
-                    return Flow::Dead;
-                };
-                for &(at, code) in &stash.writes[from as usize..e.writes as usize] {
-                    self.write(at, code);
-                }
-                self.s.path.truncate(path_base as usize);
-                self.s
-                    .path
-                    .extend_from_slice(&stash.paths[paths_from as usize..e.paths as usize]);
-                self.trace = e.trace;
-                if let (Some(p), Some(t)) = (e.poi, self.s.pois.last_mut()) {
-                    *t = p;
-                }
-                self.s.open_stashes.push(stash);
-                self.s.frames.push(Frame::Stashed {
-                    end: end + 1,
-                    from: e.writes,
-                    paths_from: e.paths,
-                    next,
-                    base,
-                    path_base,
-                    trace,
-                    top,
-                });
-                Flow::Go(next)
+                pushed: true,
+            });
+            let slide = w.shapes.slides[shoot.head as usize]
+                .as_ref()
+                .expect("a fan's slide");
+            return self.start_slide(level, shoot.head, slide, shoot.exit, sink);
+        }
+        Flow::Dead
+    }
+
+    /// Backs up to an ordered choice running in line: done if an alternative had results, else the next alternative that can start.
+    fn resume_in_line(&mut self, level: usize, (id, alt): (u32, u32), next: Pc, active: bool) -> Flow {
+        if active {
+            let r = self.s.resumes.pop().expect("the resume pushed");
+            if r.taken > 0 {
+                // An alternative had results: the choice is made.
+                return Flow::Dead;
             }
         }
+        let (prog, w) = (&self.w.prog, self.w);
+        let ends = w.shapes.in_line[id as usize]
+            .as_deref()
+            .expect("an ordered choice run in line");
+        let subs = &prog.ordered[id as usize];
+        for i in alt as usize..subs.len() {
+            let start = prog.subs[subs[i].index()];
+            let end = ends[i];
+            if start == end {
+                // `nil`, and no alternative before it had a result.
+                return Flow::Go(next);
+            }
+            if !self.holds_around_poi(&prog.entry[start as usize]) {
+                continue;
+            }
+            self.s.resumes.push(Resume {
+                end,
+                level,
+                next,
+                taken: 0,
+            });
+            self.s.frames.push(Frame::InLine {
+                id,
+                alt: i as u32 + 1,
+                next,
+                active: true,
+            });
+            return Flow::Go(start);
+        }
+        Flow::Dead
+    }
+
+    /// Backs up to a stashed ordered choice: the next of its results made again, or the stash closed.
+    fn resume_stashed(&mut self, frame: Frame) -> Flow {
+        let Frame::Stashed {
+            end,
+            from,
+            paths_from,
+            next,
+            base,
+            path_base,
+            trace,
+            top,
+        } = frame
+        else {
+            unreachable!("a stash's frame")
+        };
+        self.undo_to(base as usize);
+        let stash = self.s.open_stashes.pop().expect("the stash of the frame");
+        let Some(e) = stash.ends.get(end as usize).copied() else {
+            self.s.open_stashes.push(stash);
+            self.close_stash(base, trace, top);
+            return Flow::Dead;
+        };
+        for &(at, code) in &stash.writes[from as usize..e.writes as usize] {
+            self.write(at, code);
+        }
+        self.s.path.truncate(path_base as usize);
+        self.s
+            .path
+            .extend_from_slice(&stash.paths[paths_from as usize..e.paths as usize]);
+        self.trace = e.trace;
+        if let (Some(p), Some(t)) = (e.poi, self.s.pois.last_mut()) {
+            *t = p;
+        }
+        self.s.open_stashes.push(stash);
+        self.s.frames.push(Frame::Stashed {
+            end: end + 1,
+            from: e.writes,
+            paths_from: e.paths,
+            next,
+            base,
+            path_base,
+            trace,
+            top,
+        });
+        Flow::Go(next)
     }
 
     /// Makes the next choice of a rewrite (the cursor `c`, nothing made):

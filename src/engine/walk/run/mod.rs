@@ -395,451 +395,485 @@ impl<'a> Run<'a> {
     }
 
     /// Runs straight-line instructions from `pc` until the path ends or a
-    /// frame takes over (pushed, then resumed by [`Run::drive`]).
+    /// frame takes over (pushed, then resumed by [`Run::drive`]): each
+    /// instruction by the handler of its kind, which says where the path
+    /// goes on ([`Flow::Go`]) or that it ends.
     fn run_from(&mut self, level: usize, mut pc: Pc, sink: &mut Sink<'_, '_>) -> Flow {
-        let prog = &self.w.prog;
         loop {
-            if self.w.visits.charge[pc as usize] && self.spent() {
-                return Flow::Stop;
+            if let Some(flow) = self.arrive(level, pc) {
+                return flow;
             }
-            if self.w.visits.visit[pc as usize] {
-                // At nesting 0, a state with only the match ahead is one
-                // result, which the results' own deduplication tells apart.
-                if level > 0 || !self.w.visits.terminal[pc as usize] {
-                    let mut pois = self.trace.key();
-                    for (d, p) in self.s.pois.iter().enumerate() {
-                        pois ^= hash::poi(d, p.x, p.y, p.code);
-                    }
-                    let key = (self.delta ^ hash::pc(pc), pois);
-                    if !self.s.visited[level].insert(key) {
-                        return Flow::Dead;
-                    }
+            let flow = match self.w.prog.insts[pc as usize] {
+                Inst::Jump { to } => Flow::Go(to),
+                Inst::Split { first, second } => self.on_split(level, pc, first, second, sink),
+                Inst::Bind { id, next } => self.on_bind(level, id, next),
+                Inst::Unbind { next } => self.on_unbind(next),
+                Inst::Rewrite { id, next } => self.on_rewrite(level, pc, id, next),
+                Inst::Test { holds, id, next } => self.on_test(holds, id, next),
+                Inst::Guard { holds, sub, next } => self.on_guard(level, holds, sub, next),
+                Inst::Match => self.on_match(level, pc, sink),
+                Inst::Ordered { id, next } => self.on_ordered(level, id, next),
+                Inst::NoReply { next } => self.on_no_reply(next),
+                Inst::Origin { next } => self.on_origin(next),
+                Inst::Attacked { next } => self.on_attacked(next),
+            };
+            match flow {
+                Flow::Go(next) => pc = next,
+                flow => return flow,
+            }
+        }
+    }
+
+    /// What arriving at `pc` costs: the state charged to the question
+    /// (`Some(Flow::Stop)` when the states ran out), and, where a visited
+    /// set is kept, `Some(Flow::Dead)` when the state was met before.
+    #[inline]
+    fn arrive(&mut self, level: usize, pc: Pc) -> Option<Flow> {
+        if self.w.visits.charge[pc as usize] && self.spent() {
+            return Some(Flow::Stop);
+        }
+        if self.w.visits.visit[pc as usize] {
+            // At nesting 0, a state with only the match ahead is one
+            // result, which the results' own deduplication tells apart.
+            if level > 0 || !self.w.visits.terminal[pc as usize] {
+                let mut pois = self.trace.key();
+                for (d, p) in self.s.pois.iter().enumerate() {
+                    pois ^= hash::poi(d, p.x, p.y, p.code);
+                }
+                let key = (self.delta ^ hash::pc(pc), pois);
+                if !self.s.visited[level].insert(key) {
+                    return Some(Flow::Dead);
                 }
             }
-            match prog.insts[pc as usize] {
-                Inst::Jump { to } => pc = to,
-                Inst::Split { first, second } => {
-                    let w = self.w;
-                    if let Some(chain) = &w.shapes.chains[pc as usize]
-                        && let Some(&top) = self.s.pois.last()
-                    {
-                        // Each rewrite that matches, back here after it;
-                        // where none does, on past the guard.
-                        match self.chain_from(chain, pc, 0, top) {
-                            Flow::Go(next) => {
-                                pc = next;
-                                continue;
-                            }
-                            flow => return flow,
-                        }
-                    }
-                    if let Some(slide) = &w.shapes.slides[pc as usize]
-                        && !self.s.pois.is_empty()
-                    {
-                        match self.start_slide(level, pc, slide, second, sink) {
-                            Flow::Go(next) => {
-                                pc = next;
-                                continue;
-                            }
-                            flow => return flow,
-                        }
-                    }
-                    if let Some(fan) = &w.shapes.fans[pc as usize]
-                        && let Sink::Count(_, None) = sink
-                        && !self.exact
-                        && level == 0
-                        && self.find.is_none()
-                        && !self.s.pois.is_empty()
-                    {
-                        let alone = fan
-                            .codes
-                            .iter()
-                            .all(|&c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
-                            && (self.s.overlay.iter())
-                                .all(|&(at, c)| at >= TALLY_BASE || !fan.codes.contains(&c));
-                        if alone {
-                            if fan.keyless
-                                && let Sink::Count(count, None) = sink
-                            {
-                                return if self.fan_without_keys(fan, count) {
-                                    Flow::Stop
-                                } else {
-                                    Flow::Dead
-                                };
-                            }
-                            let top = *self.s.pois.last().expect("a piece of interest");
-                            self.s.frames.push(Frame::Fan {
-                                pc,
-                                shoot: 0,
-                                len: self.s.overlay.len() as u32,
-                                trace: self.trace,
-                                top,
-                                pushed: false,
-                            });
-                            return Flow::Dead;
-                        }
-                        if fan.keyless {
-                            // Counted fans and keyed results must not mix:
-                            // the count is made again, keeping changes.
-                            self.duplicate = true;
-                            return Flow::Stop;
-                        }
-                    }
-                    // Looking for a change of one square: leave paths that
-                    // cannot write it from where the piece of interest is.
-                    if let Some(t) = self.find
-                        && self.may_prune(level)
-                        && let [p] = self.s.pois.as_slice()
-                        && self.s.cur[t.at as usize] == t.before
-                        && !self.w.reach.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
-                    {
-                        return Flow::Dead;
-                    }
-                    match prog.split_entry(pc, |checks| self.holds_around_poi(checks)) {
-                        SplitEntry::Enter => {}
-                        SplitEntry::Past(past) => {
-                            pc = past;
-                            continue;
-                        }
-                        SplitEntry::Dead => return Flow::Dead,
-                    }
-                    // Asking only whether there is a result: a loop's exit
-                    // first, as the backtracker does.
-                    let (first, second) = if prog.loop_heads[pc as usize] && matches!(sink, Sink::Exists) {
-                        (second, first)
-                    } else {
-                        (first, second)
-                    };
-                    // The state is the same when the first branch is done.
-                    let then = self.holds_around_poi(&prog.entry[second as usize]);
-                    if !self.holds_around_poi(&prog.entry[first as usize]) {
-                        if !then {
-                            return Flow::Dead;
-                        }
-                        pc = second;
-                        continue;
-                    }
-                    if then {
-                        self.s.frames.push(Frame::Then(second));
-                    }
-                    pc = first;
+        }
+        None
+    }
+
+    /// Whether a split is a chain, a slide or a fan the walk runs as one operation; else its branches, the second kept on a frame.
+    #[inline]
+    fn on_split(&mut self, level: usize, pc: Pc, first: Pc, second: Pc, sink: &mut Sink<'_, '_>) -> Flow {
+        let w = self.w;
+        if let Some(chain) = &w.shapes.chains[pc as usize]
+            && let Some(&top) = self.s.pois.last()
+        {
+            // Each rewrite that matches, back here after it;
+            // where none does, on past the guard.
+            match self.chain_from(chain, pc, 0, top) {
+                Flow::Go(next) => {
+                    return Flow::Go(next);
                 }
-                Inst::Bind { id, next } => {
-                    // The first square at once; the frame keeps the rest.
-                    let squares = self.bind_squares(level, id.index());
-                    if squares == 0 {
-                        return Flow::Dead;
-                    }
-                    let at = squares.trailing_zeros();
-                    self.s.frames.push(Frame::Bind {
-                        squares: squares & (squares - 1),
-                        next,
-                        trace: self.trace,
-                        bound: true,
-                    });
-                    self.bind_at(at);
-                    pc = next;
+                flow => return flow,
+            }
+        }
+        if let Some(slide) = &w.shapes.slides[pc as usize]
+            && !self.s.pois.is_empty()
+        {
+            match self.start_slide(level, pc, slide, second, sink) {
+                Flow::Go(next) => {
+                    return Flow::Go(next);
                 }
-                Inst::Unbind { next } => {
-                    let (saved, trace) = (self.s.pois.pop(), self.trace);
-                    if let Some(p) = saved
-                        && self.s.pois.is_empty()
-                        && self.trace.id.to.is_none()
-                    {
-                        self.trace.id.to = Some(p.at);
-                    }
-                    self.s.frames.push(Frame::Rebind { saved, trace });
-                    pc = next;
-                }
-                Inst::Rewrite { id, next } => {
-                    let w = self.w;
-                    if let Some(stamp) = &w.shapes.stamps[id.index()] {
-                        let Some((top, x, y)) =
-                            self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto)
-                        else {
-                            return Flow::Dead;
-                        };
-                        // Counted as the general rewrite counts.
-                        if !w.visits.charge[next as usize] && self.spent() {
-                            return Flow::Stop;
-                        }
-                        self.push_undo(top);
-                        self.put_stamp(stamp, top, x, y);
-                        // Another piece left where the piece of interest stands: it is that piece now.
-                        let poi = *self.s.pois.last().expect("a piece of interest");
-                        let now = self.s.cur[poi.at as usize];
-                        if now != poi.code && code::as_piece(now).is_some() {
-                            self.s.pois.last_mut().expect("a piece of interest").code = now;
-                            if self.s.pois.len() == 1 {
-                                self.trace.id.became = Some(now);
-                            }
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    if let Some(step) = &w.shapes.steps[id.index()] {
-                        let Some((top, x, y)) = self.at_piece_and(&step.from, step.dx, step.dy, &step.onto)
-                        else {
-                            return Flow::Dead;
-                        };
-                        // Counted as the general rewrite counts.
-                        if !w.visits.charge[next as usize] && self.spent() {
-                            return Flow::Stop;
-                        }
-                        self.push_undo(top);
-                        let to =
-                            self.set_down(top, step.behind, x, y, code::with_marks(top.code, step.marks));
-                        self.moved_to(to);
-                        pc = next;
-                        continue;
-                    }
-                    // One alternative at the piece of interest with one
-                    // choice: made at once, taken back by an undo frame.
-                    if let ([a], Anchor::Poi(check)) = (
-                        &w.prog.rewrites[id.index()].alternatives[..],
-                        &w.anchors[id.index()][0],
-                    ) && let [choice] = &a.choices[..]
-                        && let Some(&top) = self.s.pois.last()
-                    {
-                        let ch = &a.checks[*check];
-                        let (tx, ty) = (top.x - ch.dx, top.y - ch.dy);
-                        if !self.matches(id, 0, tx, ty) {
-                            return Flow::Dead;
-                        }
-                        if !w.visits.charge[next as usize] && self.spent() {
-                            return Flow::Stop;
-                        }
-                        self.push_undo(top);
-                        let boxes = a.tally_writes.first().map_or(&[][..], |t| &t[..]);
-                        self.make_choice(choice, boxes, tx, ty);
-                        pc = next;
-                        continue;
-                    }
-                    let only = self.placement_squares(pc);
-                    let aim = self
-                        .find
-                        .filter(|t| {
-                            w.last_write[id.index()]
-                                && self.may_prune(level)
-                                && self.s.cur[t.at as usize] == t.before
-                        })
-                        .map(|t| (t.x, t.y));
-                    let mut cursor = RewriteCursor {
-                        id,
-                        next,
-                        only,
-                        aim,
-                        alt: 0,
-                        found: false,
-                        first: self.s.places.len() as u32,
-                        place: 0,
-                        end: 0,
-                        choice: 0,
-                        made: false,
-                        len: self.s.overlay.len() as u32,
-                        trace: self.trace,
-                        top: self.s.pois.last().copied(),
-                    };
-                    // The first choice at once; the frame makes the others.
-                    match self.next_choice(&mut cursor) {
-                        Ok(true) => {
-                            self.s.cursors.push(cursor);
-                            self.s.frames.push(Frame::Rewrite);
-                            pc = next;
-                        }
-                        Ok(false) => {
-                            self.s.places.truncate(cursor.first as usize);
-                            return Flow::Dead;
-                        }
-                        Err(()) => {
-                            self.s.places.truncate(cursor.first as usize);
-                            return Flow::Stop;
-                        }
-                    }
-                }
-                Inst::Test { holds, id, next } => {
-                    let found = match self.w.shapes.shape_tests.tests[id.index()] {
-                        Some(shape) => self.shape_test(shape, false),
-                        None => self.matches_somewhere(id),
-                    };
-                    if found != holds {
-                        return Flow::Dead;
-                    }
-                    pc = next;
-                }
-                Inst::Guard { holds, sub, next } => {
-                    if let Some((shape, at_origin)) = self.w.shapes.shape_tests.guards[sub.index()] {
-                        if self.shape_test(shape, at_origin) != holds {
-                            return Flow::Dead;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    if let Some(plan) = &self.w.plans.test_plans[sub.index()]
-                        && self.s.overlay.is_empty()
-                    {
-                        // Nothing changed yet: the position's square sets answer.
-                        if self.find.is_some() {
-                            self.reads.set(Squares::MAX);
-                        }
-                        if plan.holds_on(self.occupied) != holds {
-                            return Flow::Dead;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    if let Some(found) = self.poi_plan_answer(sub.index()) {
-                        if found != holds {
-                            return Flow::Dead;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    let body = prog.subs[sub.index()];
-                    let (overlay, trace) = (self.s.overlay.len(), self.trace);
-                    // Every step of the sub-search puts the pieces of
-                    // interest back as it found them; the top is kept in case.
-                    let (depth, top) = (self.s.pois.len(), self.s.pois.last().copied());
-                    let found = self.level(level + 1, body, &mut Sink::Exists);
-                    self.undo_to(overlay);
-                    self.s.pois.truncate(depth);
-                    if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
-                        *t = p;
-                    }
-                    self.set_trace(trace);
-                    if self.too_long {
-                        return Flow::Stop;
-                    }
-                    if found != holds {
-                        return Flow::Dead;
-                    }
-                    pc = next;
-                }
-                Inst::Match => {
-                    if let Some(r) = self.s.resumes.last()
-                        && r.end == pc
-                        && r.level == level
-                    {
-                        // A result of the alternative of the innermost
-                        // ordered choice running in line: on after the choice.
-                        let mut r = self.s.resumes.pop().expect("an ordered choice in line");
-                        r.taken += 1;
-                        pc = r.next;
-                        self.s.frames.push(Frame::Resumed(r));
-                        continue;
-                    }
-                    return if self.record(level, sink) {
+                flow => return flow,
+            }
+        }
+        if let Some(fan) = &w.shapes.fans[pc as usize]
+            && let Sink::Count(_, None) = sink
+            && !self.exact
+            && level == 0
+            && self.find.is_none()
+            && !self.s.pois.is_empty()
+        {
+            let alone = fan
+                .codes
+                .iter()
+                .all(|&c| self.occupied.get(c as usize).is_some_and(|&s| s == 0))
+                && (self.s.overlay.iter()).all(|&(at, c)| at >= TALLY_BASE || !fan.codes.contains(&c));
+            if alone {
+                if fan.keyless
+                    && let Sink::Count(count, None) = sink
+                {
+                    return if self.fan_without_keys(fan, count) {
                         Flow::Stop
                     } else {
                         Flow::Dead
                     };
                 }
-                Inst::Ordered { id, next } => {
-                    if let Some(tests) = &self.w.shapes.shape_tests.ordered[id.index()] {
-                        // Tests only: the state as it is, once, if one holds.
-                        if !tests
-                            .iter()
-                            .any(|&(shape, at_origin)| self.shape_test(shape, at_origin))
-                        {
-                            return Flow::Dead;
-                        }
-                        pc = next;
-                        continue;
-                    }
-                    if let Some(subs) = &self.w.shapes.first_match[id.index()]
-                        && let Some(&top) = self.s.pois.last()
-                    {
-                        // At most one result: the first rewrite that matches,
-                        // made at once, or on past `nil`.
-                        match self.first_match(subs, top) {
-                            Some(true) => {
-                                if self.spent() {
-                                    return Flow::Stop;
-                                }
-                                pc = next;
-                                continue;
-                            }
-                            Some(false) => {
-                                pc = next;
-                                continue;
-                            }
-                            None => return Flow::Dead,
-                        }
-                    }
-                    if self.w.shapes.in_line[id.index()].is_some() {
-                        self.s.frames.push(Frame::InLine {
-                            id: id.index() as u32,
-                            alt: 0,
-                            next,
-                            active: false,
-                        });
-                        return Flow::Dead;
-                    }
-                    match self.ordered(level, id.index(), next) {
-                        Flow::Go(at) => pc = at,
-                        flow => return flow,
-                    }
+                let top = *self.s.pois.last().expect("a piece of interest");
+                self.s.frames.push(Frame::Fan {
+                    pc,
+                    shoot: 0,
+                    len: self.s.overlay.len() as u32,
+                    trace: self.trace,
+                    top,
+                    pushed: false,
+                });
+                return Flow::Dead;
+            }
+            if fan.keyless {
+                // Counted fans and keyed results must not mix:
+                // the count is made again, keeping changes.
+                self.duplicate = true;
+                return Flow::Stop;
+            }
+        }
+        // Looking for a change of one square: leave paths that
+        // cannot write it from where the piece of interest is.
+        if let Some(t) = self.find
+            && self.may_prune(level)
+            && let [p] = self.s.pois.as_slice()
+            && self.s.cur[t.at as usize] == t.before
+            && !self.w.reach.split_reach[pc as usize].contains(t.x - p.x, t.y - p.y)
+        {
+            return Flow::Dead;
+        }
+        match self
+            .w
+            .prog
+            .split_entry(pc, |checks| self.holds_around_poi(checks))
+        {
+            SplitEntry::Enter => {}
+            SplitEntry::Past(past) => {
+                return Flow::Go(past);
+            }
+            SplitEntry::Dead => return Flow::Dead,
+        }
+        // Asking only whether there is a result: a loop's exit
+        // first, as the backtracker does.
+        let (first, second) = if self.w.prog.loop_heads[pc as usize] && matches!(sink, Sink::Exists) {
+            (second, first)
+        } else {
+            (first, second)
+        };
+        // The state is the same when the first branch is done.
+        let then = self.holds_around_poi(&self.w.prog.entry[second as usize]);
+        if !self.holds_around_poi(&self.w.prog.entry[first as usize]) {
+            if !then {
+                return Flow::Dead;
+            }
+            return Flow::Go(second);
+        }
+        if then {
+            self.s.frames.push(Frame::Then(second));
+        }
+        Flow::Go(first)
+    }
+
+    /// Binds the first square a bind may take; a frame keeps the rest.
+    #[inline]
+    fn on_bind(&mut self, level: usize, id: crate::program::BindId, next: Pc) -> Flow {
+        // The first square at once; the frame keeps the rest.
+        let squares = self.bind_squares(level, id.index());
+        if squares == 0 {
+            return Flow::Dead;
+        }
+        let at = squares.trailing_zeros();
+        self.s.frames.push(Frame::Bind {
+            squares: squares & (squares - 1),
+            next,
+            trace: self.trace,
+            bound: true,
+        });
+        self.bind_at(at);
+        Flow::Go(next)
+    }
+
+    /// Unbinds the innermost piece of interest (where the outermost ended is the move's end); a frame binds it again on the way back.
+    #[inline]
+    fn on_unbind(&mut self, next: Pc) -> Flow {
+        let (saved, trace) = (self.s.pois.pop(), self.trace);
+        if let Some(p) = saved
+            && self.s.pois.is_empty()
+            && self.trace.id.to.is_none()
+        {
+            self.trace.id.to = Some(p.at);
+        }
+        self.s.frames.push(Frame::Rebind { saved, trace });
+        Flow::Go(next)
+    }
+
+    /// Makes a rewrite: a stamp, a step, or one alternative at the piece at once; else its first choice, a frame making the others.
+    #[inline]
+    fn on_rewrite(&mut self, level: usize, pc: Pc, id: RewriteId, next: Pc) -> Flow {
+        let w = self.w;
+        if let Some(stamp) = &w.shapes.stamps[id.index()] {
+            let Some((top, x, y)) = self.at_piece_and(&stamp.here, stamp.dx, stamp.dy, &stamp.onto) else {
+                return Flow::Dead;
+            };
+            // Counted as the general rewrite counts.
+            if !w.visits.charge[next as usize] && self.spent() {
+                return Flow::Stop;
+            }
+            self.push_undo(top);
+            self.put_stamp(stamp, top, x, y);
+            // Another piece left where the piece of interest stands: it is that piece now.
+            let poi = *self.s.pois.last().expect("a piece of interest");
+            let now = self.s.cur[poi.at as usize];
+            if now != poi.code && code::as_piece(now).is_some() {
+                self.s.pois.last_mut().expect("a piece of interest").code = now;
+                if self.s.pois.len() == 1 {
+                    self.trace.id.became = Some(now);
                 }
-                Inst::NoReply { next } => {
-                    // Without the other sides (inside an attack test or a
-                    // reply), the next side is taken to have a reply.
-                    let Some(attacks) = self.attacks else {
-                        return Flow::Dead;
-                    };
-                    match attacks.no_reply(self.base, &self.changes_made()) {
-                        Ok(true) => pc = next,
-                        Ok(false) => return Flow::Dead,
-                        Err(_) => {
-                            self.too_long = true;
-                            return Flow::Stop;
-                        }
-                    }
-                }
-                Inst::Origin { next } => {
-                    // The square the piece of interest was bound on becomes
-                    // the piece of interest (a bind of that square alone),
-                    // if the piece left it empty.
-                    let from = (self.s.pois.last())
-                        .expect("the compiler checked a piece of interest is bound")
-                        .from;
-                    let (x, y) = self.xy(from as u32);
-                    let code = self.read(x, y);
-                    if code != EMPTY {
-                        return Flow::Dead;
-                    }
-                    self.s.frames.push(Frame::Bind {
-                        squares: 0,
-                        next,
-                        trace: self.trace,
-                        bound: true,
-                    });
-                    self.s.pois.push(WalkedPiece {
-                        at: from as u32,
-                        x,
-                        y,
-                        code,
-                        from,
-                    });
-                    pc = next;
-                }
-                Inst::Attacked { next } => {
-                    let Some(attacks) = self.attacks else {
-                        return Flow::Dead;
-                    };
-                    let p = *self
-                        .s
-                        .pois
-                        .last()
-                        .expect("the compiler checked a piece of interest is bound");
-                    match attacks.attacked(self.base, self.occupied, &self.changes_made(), p.at, p.code) {
-                        Ok(true) => pc = next,
-                        Ok(false) => return Flow::Dead,
-                        Err(_) => {
-                            self.too_long = true;
-                            return Flow::Stop;
-                        }
-                    }
-                }
+            }
+            return Flow::Go(next);
+        }
+        if let Some(step) = &w.shapes.steps[id.index()] {
+            let Some((top, x, y)) = self.at_piece_and(&step.from, step.dx, step.dy, &step.onto) else {
+                return Flow::Dead;
+            };
+            // Counted as the general rewrite counts.
+            if !w.visits.charge[next as usize] && self.spent() {
+                return Flow::Stop;
+            }
+            self.push_undo(top);
+            let to = self.set_down(top, step.behind, x, y, code::with_marks(top.code, step.marks));
+            self.moved_to(to);
+            return Flow::Go(next);
+        }
+        // One alternative at the piece of interest with one
+        // choice: made at once, taken back by an undo frame.
+        if let ([a], Anchor::Poi(check)) = (
+            &w.prog.rewrites[id.index()].alternatives[..],
+            &w.anchors[id.index()][0],
+        ) && let [choice] = &a.choices[..]
+            && let Some(&top) = self.s.pois.last()
+        {
+            let ch = &a.checks[*check];
+            let (tx, ty) = (top.x - ch.dx, top.y - ch.dy);
+            if !self.matches(id, 0, tx, ty) {
+                return Flow::Dead;
+            }
+            if !w.visits.charge[next as usize] && self.spent() {
+                return Flow::Stop;
+            }
+            self.push_undo(top);
+            let boxes = a.tally_writes.first().map_or(&[][..], |t| &t[..]);
+            self.make_choice(choice, boxes, tx, ty);
+            return Flow::Go(next);
+        }
+        let only = self.placement_squares(pc);
+        let aim = self
+            .find
+            .filter(|t| {
+                w.last_write[id.index()] && self.may_prune(level) && self.s.cur[t.at as usize] == t.before
+            })
+            .map(|t| (t.x, t.y));
+        let mut cursor = RewriteCursor {
+            id,
+            next,
+            only,
+            aim,
+            alt: 0,
+            found: false,
+            first: self.s.places.len() as u32,
+            place: 0,
+            end: 0,
+            choice: 0,
+            made: false,
+            len: self.s.overlay.len() as u32,
+            trace: self.trace,
+            top: self.s.pois.last().copied(),
+        };
+        // The first choice at once; the frame makes the others.
+        match self.next_choice(&mut cursor) {
+            Ok(true) => {
+                self.s.cursors.push(cursor);
+                self.s.frames.push(Frame::Rewrite);
+                Flow::Go(next)
+            }
+            Ok(false) => {
+                self.s.places.truncate(cursor.first as usize);
+                Flow::Dead
+            }
+            Err(()) => {
+                self.s.places.truncate(cursor.first as usize);
+                Flow::Stop
+            }
+        }
+    }
+
+    /// A test of whether a rewrite matches somewhere (or where the piece stands on the board's shape).
+    #[inline]
+    fn on_test(&mut self, holds: bool, id: RewriteId, next: Pc) -> Flow {
+        let found = match self.w.shapes.shape_tests.tests[id.index()] {
+            Some(shape) => self.shape_test(shape, false),
+            None => self.matches_somewhere(id),
+        };
+        if found != holds {
+            return Flow::Dead;
+        }
+        Flow::Go(next)
+    }
+
+    /// A guard: by the board's shape, by square sets where they answer, else by a search of its sub-program.
+    #[inline]
+    fn on_guard(&mut self, level: usize, holds: bool, sub: crate::program::SubId, next: Pc) -> Flow {
+        if let Some((shape, at_origin)) = self.w.shapes.shape_tests.guards[sub.index()] {
+            if self.shape_test(shape, at_origin) != holds {
+                return Flow::Dead;
+            }
+            return Flow::Go(next);
+        }
+        if let Some(plan) = &self.w.plans.test_plans[sub.index()]
+            && self.s.overlay.is_empty()
+        {
+            // Nothing changed yet: the position's square sets answer.
+            if self.find.is_some() {
+                self.reads.set(Squares::MAX);
+            }
+            if plan.holds_on(self.occupied) != holds {
+                return Flow::Dead;
+            }
+            return Flow::Go(next);
+        }
+        if let Some(found) = self.poi_plan_answer(sub.index()) {
+            if found != holds {
+                return Flow::Dead;
+            }
+            return Flow::Go(next);
+        }
+        let body = self.w.prog.subs[sub.index()];
+        let (overlay, trace) = (self.s.overlay.len(), self.trace);
+        // Every step of the sub-search puts the pieces of
+        // interest back as it found them; the top is kept in case.
+        let (depth, top) = (self.s.pois.len(), self.s.pois.last().copied());
+        let found = self.level(level + 1, body, &mut Sink::Exists);
+        self.undo_to(overlay);
+        self.s.pois.truncate(depth);
+        if let (Some(p), Some(t)) = (top, self.s.pois.last_mut()) {
+            *t = p;
+        }
+        self.set_trace(trace);
+        if self.too_long {
+            return Flow::Stop;
+        }
+        if found != holds {
+            return Flow::Dead;
+        }
+        Flow::Go(next)
+    }
+
+    /// The end of a path: a result, or the end of an ordered choice's alternative running in line.
+    #[inline]
+    fn on_match(&mut self, level: usize, pc: Pc, sink: &mut Sink<'_, '_>) -> Flow {
+        if let Some(r) = self.s.resumes.last()
+            && r.end == pc
+            && r.level == level
+        {
+            // A result of the alternative of the innermost
+            // ordered choice running in line: on after the choice.
+            let mut r = self.s.resumes.pop().expect("an ordered choice in line");
+            r.taken += 1;
+            let next = r.next;
+            self.s.frames.push(Frame::Resumed(r));
+            return Flow::Go(next);
+        }
+        if self.record(level, sink) {
+            Flow::Stop
+        } else {
+            Flow::Dead
+        }
+    }
+
+    /// An ordered choice: shape tests, a first match, in line, or its alternatives in turn.
+    #[inline]
+    fn on_ordered(&mut self, level: usize, id: crate::program::ListId, next: Pc) -> Flow {
+        if let Some(tests) = &self.w.shapes.shape_tests.ordered[id.index()] {
+            // Tests only: the state as it is, once, if one holds.
+            if !tests
+                .iter()
+                .any(|&(shape, at_origin)| self.shape_test(shape, at_origin))
+            {
+                return Flow::Dead;
+            }
+            return Flow::Go(next);
+        }
+        if let Some(subs) = &self.w.shapes.first_match[id.index()]
+            && let Some(&top) = self.s.pois.last()
+        {
+            // At most one result: the first rewrite that matches,
+            // made at once, or on past `nil`.
+            return match self.first_match(subs, top) {
+                Some(true) if self.spent() => Flow::Stop,
+                Some(_) => Flow::Go(next),
+                None => Flow::Dead,
+            };
+        }
+        if self.w.shapes.in_line[id.index()].is_some() {
+            self.s.frames.push(Frame::InLine {
+                id: id.index() as u32,
+                alt: 0,
+                next,
+                active: false,
+            });
+            return Flow::Dead;
+        }
+        self.ordered(level, id.index(), next)
+    }
+
+    /// `no_reply`: whether the next side has no legal move after the changes made.
+    #[inline]
+    fn on_no_reply(&mut self, next: Pc) -> Flow {
+        // Without the other sides (inside an attack test or a
+        // reply), the next side is taken to have a reply.
+        let Some(attacks) = self.attacks else {
+            return Flow::Dead;
+        };
+        match attacks.no_reply(self.base, &self.changes_made()) {
+            Ok(true) => Flow::Go(next),
+            Ok(false) => Flow::Dead,
+            Err(_) => {
+                self.too_long = true;
+                Flow::Stop
+            }
+        }
+    }
+
+    /// `%from:`: the square the piece of interest was bound on becomes the piece of interest, if the piece left it empty.
+    #[inline]
+    fn on_origin(&mut self, next: Pc) -> Flow {
+        // The square the piece of interest was bound on becomes
+        // the piece of interest (a bind of that square alone),
+        // if the piece left it empty.
+        let from = (self.s.pois.last())
+            .expect("the compiler checked a piece of interest is bound")
+            .from;
+        let (x, y) = self.xy(from as u32);
+        let code = self.read(x, y);
+        if code != EMPTY {
+            return Flow::Dead;
+        }
+        self.s.frames.push(Frame::Bind {
+            squares: 0,
+            next,
+            trace: self.trace,
+            bound: true,
+        });
+        self.s.pois.push(WalkedPiece {
+            at: from as u32,
+            x,
+            y,
+            code,
+            from,
+        });
+        Flow::Go(next)
+    }
+
+    /// `attacked`: whether another side can change the piece of interest's square after the changes made.
+    #[inline]
+    fn on_attacked(&mut self, next: Pc) -> Flow {
+        let Some(attacks) = self.attacks else {
+            return Flow::Dead;
+        };
+        let p = *self
+            .s
+            .pois
+            .last()
+            .expect("the compiler checked a piece of interest is bound");
+        match attacks.attacked(self.base, self.occupied, &self.changes_made(), p.at, p.code) {
+            Ok(true) => Flow::Go(next),
+            Ok(false) => Flow::Dead,
+            Err(_) => {
+                self.too_long = true;
+                Flow::Stop
             }
         }
     }
