@@ -54,7 +54,7 @@ impl EngineReport {
 /// than the owner of the piece of interest (or, for a piece no side owns,
 /// than the side searching) has a move that changes its square".
 /// Each program runs on its list of strategies where one answers (see
-/// [`super::strategy`]); the backtracker runs the rest.
+/// `engine/strategy/`); the backtracker runs the rest.
 #[derive(Debug)]
 pub struct Engine {
     backtracker: Backtracker,
