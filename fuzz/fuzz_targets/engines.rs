@@ -34,7 +34,10 @@ fuzz_target!(|text: &str| {
     let mut reference_names = reference.move_names(&start, &theirs);
     names.sort();
     reference_names.sort();
-    assert_eq!(names, reference_names, "the legal moves at the start differ on `{chosen}`");
+    assert_eq!(
+        names, reference_names,
+        "the legal moves at the start differ on `{chosen}`"
+    );
     // A few plies on (the moves picked by the text's length), the same.
     let mut state = start.clone();
     let mut pick = text.len();
