@@ -127,7 +127,10 @@ fn the_fast_engines_take_placements_patterns_and_royal_safety() {
 fn every_strategy_that_declines_says_why() {
     let (chess, _) = games("rules/chess.alg").unwrap();
     let report = chess.engine_report();
-    assert_eq!(report.strategies[0], ["pieces [rest: walk]", "walk"]);
+    assert_eq!(
+        report.strategies[0],
+        ["pieces [rest: absent-pieces, walk]", "absent-pieces", "walk"]
+    );
     let declines = &report.declines[0];
     assert!(declines.contains(&(
         "traced-plan".to_string(),
@@ -142,7 +145,7 @@ fn every_strategy_that_declines_says_why() {
     assert_eq!(
         report.strategies[0],
         [
-            "parts [1: chains, first-rewrite, walk; 2: traced-plan, first-rewrite, walk]",
+            "parts [1: chains, absent-pieces, first-rewrite, walk; 2: traced-plan, absent-pieces, first-rewrite, walk]",
             "walk"
         ]
     );

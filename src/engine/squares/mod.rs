@@ -74,6 +74,9 @@ pub enum Decline {
     /// Not a placement counted by square sets: the reason.
     #[error("not a placement counted by square sets ({0})")]
     NotACountedPlacement(&'static str),
+    /// Some path of the program does something before it binds a piece.
+    #[error("some path does something before it binds a piece")]
+    NotBoundFirst,
     /// The program's pieces make no first rewrite that square sets test.
     #[error("its pieces make no first rewrite that square sets test")]
     NoFirstRewrite,

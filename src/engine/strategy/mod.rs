@@ -16,6 +16,7 @@
 //!
 //! A new fast path is one file here and one line in [`prepare`].
 
+mod absent;
 mod chains;
 mod choice;
 mod entry;
@@ -149,12 +150,13 @@ pub struct EngineChoice {
 /// Every strategy's name, as `--engine` takes them: the square-set and
 /// walk strategies in the order a list tries them, then the perft on square
 /// sets and the backtracker.
-pub const STRATEGY_NAMES: [&str; 11] = [
+pub const STRATEGY_NAMES: [&str; 12] = [
     "choice",
     "traced-plan",
     "parts",
     "pieces",
     "chains",
+    "absent-pieces",
     "first-rewrite",
     "placement-count",
     "square-set-guard",
@@ -375,6 +377,7 @@ fn prepare_walked(p: &Preparing<'_>) -> Result<Strategies, Decline> {
             }
         }
     }
+    b.add("absent-pieces", p.choice, || absent::AbsentPieces::new(p.program));
     b.add("first-rewrite", p.choice, || entry::FirstRewrite::new(&walker));
     b.add("placement-count", p.choice, || placed::Placed::new(&walker));
     b.add("square-set-guard", p.choice, || {
