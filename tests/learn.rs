@@ -213,11 +213,11 @@ fn a_rule_file_names_the_weights_its_ai_plays_with() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The action space of every rule file, as the README's table gives it:
-/// its size, and how many of its actions are table moves.
+/// The action space of every rule file, as the table of `docs/python.md`
+/// gives it: its size, and how many of its actions are table moves.
 #[test]
-fn the_readme_gives_every_rule_files_action_space() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
+fn the_manual_gives_every_rule_files_action_space() {
+    let readme = std::fs::read_to_string("docs/python.md").unwrap();
     let mut missing = Vec::new();
     for (path, game) in common::games() {
         let space = chessalg::learn::ActionSpace::new(&game);
@@ -229,7 +229,7 @@ fn the_readme_gives_every_rule_files_action_space() {
     }
     assert!(
         missing.is_empty(),
-        "the README lacks these rows:\n{}",
+        "docs/python.md lacks these rows:\n{}",
         missing.join("\n")
     );
 }
