@@ -21,7 +21,6 @@
 
 use std::ops::ControlFlow;
 
-use super::Meter;
 use super::choice::check_places;
 use super::choice::compile::Geometry;
 use super::position::Position;
@@ -30,8 +29,10 @@ use super::walk::{
     ChainedMoves, OwnBoardScratch, Query, TooLong, WalkScratch, Walker, changes_in_reading_order,
     identity_key,
 };
-use super::{MoveIdentity, Successor, hash};
 use crate::core::{self as code, Code, CodeSet, Coord, Marks, OFF};
+use crate::engine::hash;
+use crate::engine::meter::Meter;
+use crate::engine::successor::{MoveIdentity, Successor};
 use crate::program::{Program, RewriteId, Write};
 
 /// One square a rewrite checks, at an offset from the piece of interest.

@@ -22,9 +22,10 @@ use super::strategy::Strategies;
 use super::walk::{AttackTest, ChangeQuery, Keep, Query, TooLong, WalkScratch};
 use super::walk::{Walker, cells_and_tallies};
 use crate::core::{Change, Code, CodeSet, Content, Coord};
-use crate::engine::Meter;
+use crate::engine::meter::Meter;
 use crate::engine::position::Position;
-use crate::engine::{Roles, Successor};
+use crate::engine::side::Roles;
+use crate::engine::successor::Successor;
 
 /// The walkers of every side of a game with who owns what: a view that
 /// answers `attacked` and finds safe moves without the backtracker.

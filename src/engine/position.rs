@@ -11,7 +11,7 @@ use crate::core::{Change, Code, Content, Coord, OFF};
 use crate::core::{Marks, PieceId, PieceTable};
 use crate::core::{Movement, Offset};
 
-use super::hash;
+use crate::engine::hash;
 
 /// Why a text diagram is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]

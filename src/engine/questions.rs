@@ -13,10 +13,15 @@ use super::choice::Plan;
 use super::legal::Walkers;
 use super::scratch::FastScratch;
 use super::squares::{Decline, Unmet};
-use super::strategy::{EngineChoice, Question, Strategies, prepare};
+use super::strategy::{EngineChoice, Question, Strategies, strategies_of};
 use super::walk::{ChangeQuery, Query, TooLong, cells_and_tallies};
-use super::{Cache, EngineError, Limits, Meter, Position, Roles, SetPerft, Side, Successor, count_each};
 use crate::core::Coord;
+use crate::engine::cache::Cache;
+use crate::engine::choice::perft::SetPerft;
+use crate::engine::meter::{EngineError, Limits, Meter};
+use crate::engine::position::Position;
+use crate::engine::side::{Roles, Side};
+use crate::engine::successor::{Successor, count_each};
 use crate::program::Program;
 
 /// Which strategies run each program of a game, and why the square-set
@@ -86,7 +91,7 @@ impl Engine {
         height: u32,
         choice: &EngineChoice,
     ) -> Engine {
-        let list = |p: &Program| prepare(p, width, height, choice);
+        let list = |p: &Program| strategies_of(p, width, height, choice);
         let side_lists: Vec<_> = sides.iter().map(|s| list(&s.moves)).collect();
         let pattern_lists: Vec<_> = patterns.iter().map(list).collect();
         let unprotected = sides.iter().map(|s| s.protected.is_empty()).collect();
@@ -443,4 +448,17 @@ fn tests_hold(tests: &Plan, pattern: usize, position: &Position, scratch: &mut F
         scratch.sets.unmet[pattern].add(position.version);
     }
     holds
+}
+
+/// The engine for these sides' moves and these patterns (the `when` tests
+/// of a game's outcomes) on boards at most `width` by `height` (larger
+/// boards are still searched right, by the backtracker), as `choice` says.
+pub fn prepare(
+    sides: Vec<Side>,
+    patterns: Vec<Program>,
+    width: u32,
+    height: u32,
+    choice: &EngineChoice,
+) -> Engine {
+    Engine::new(sides, patterns, width, height, choice)
 }

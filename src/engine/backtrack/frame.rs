@@ -3,7 +3,8 @@
 //! ordered choice's results) that undoes its change when resumed.
 
 use crate::core::{Code, Coord};
-use crate::engine::{MoveIdentity, hash};
+use crate::engine::hash;
+use crate::engine::successor::MoveIdentity;
 use crate::program::{BindId, Pc, RewriteId};
 
 /// The piece of interest: where it is and which piece it is.

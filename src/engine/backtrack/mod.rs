@@ -28,7 +28,9 @@ use crate::program::Program;
 
 use super::position::Position;
 use super::reach::{Reach, monotone_loops, reaches};
-use super::{EngineError, Meter, Roles, Side, Successor};
+use crate::engine::meter::{EngineError, Meter};
+use crate::engine::side::{Roles, Side};
+use crate::engine::successor::Successor;
 use prune::{Suspects, suspects};
 use search::{AttackOracle, BoardView, search_changes_loaded};
 

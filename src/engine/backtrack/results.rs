@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 
 use super::frame::{NONE, Poi, Trace};
 use crate::core::{self as code, Change, Coord};
-use crate::engine::Successor;
+use crate::engine::successor::Successor;
 
 /// One result: a change list and what it is known by.
 #[derive(Clone, Copy, Debug)]

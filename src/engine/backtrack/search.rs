@@ -19,9 +19,10 @@ use super::frame::{BindFrame, Cursor, Frame, NONE, OrderedFrame, Poi, RewriteFra
 pub use super::results::Successors;
 use super::results::{Entry, Results};
 use crate::core::{self as code, Change, Code, Coord, EMPTY};
+use crate::engine::hash;
+use crate::engine::meter::{EngineError, Meter};
 use crate::engine::position::Position;
 use crate::engine::reach::Reach;
-use crate::engine::{EngineError, Meter, hash};
 use crate::program::{
     Alternative, BindId, EntryCheck, Inst, ListId, Pc, Program, RewriteId, SplitEntry, SquareWrite, Write,
 };

@@ -18,8 +18,8 @@ fn bulk_of(program: &Program) -> Option<(Bulk, Option<Walker>)> {
 }
 
 /// A meter no test here reaches the end of.
-fn unbounded() -> crate::engine::Meter {
-    crate::engine::Meter::new(&crate::engine::Limits {
+fn unbounded() -> crate::engine::meter::Meter {
+    crate::engine::meter::Meter::new(&crate::engine::meter::Limits {
         max_states: u64::MAX / 2,
         ..Default::default()
     })

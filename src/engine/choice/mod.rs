@@ -21,11 +21,12 @@ pub mod perft;
 
 use std::ops::ControlFlow;
 
-use super::hash;
 use super::position::Position;
 use super::squares::{Decline, PlanOutput, SetScratch, Squares};
-use super::{CellWrite, Successor};
 use crate::core::{self as code, Change, Code, CodeSet, Content, Coord};
+use crate::engine::hash;
+use crate::engine::position::CellWrite;
+use crate::engine::successor::Successor;
 use crate::program::Program;
 use smallvec::SmallVec;
 

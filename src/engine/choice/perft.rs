@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::{Plan, Rule, SetCheck, Word, check_places};
 use crate::core::Code;
-use crate::engine::Position;
+use crate::engine::position::Position;
 use crate::engine::squares::Squares;
 
 /// A perft counter on square sets: per side, the plan of its moves and the

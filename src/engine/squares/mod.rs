@@ -119,7 +119,7 @@ pub(crate) struct PlanOutput {
     /// ([`Successor::cells`](crate::engine::Successor::cells)).
     pub(crate) cells: bool,
     /// A move's cell writes.
-    pub(crate) cell_writes: Vec<crate::engine::CellWrite>,
+    pub(crate) cell_writes: Vec<crate::engine::position::CellWrite>,
 }
 
 impl PlanOutput {

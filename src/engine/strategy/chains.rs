@@ -6,9 +6,9 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
-use crate::engine::Successor;
 use crate::engine::chain::Chains;
 use crate::engine::squares::Decline;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{Keep, Query, TooLong, Walker};
 
 /// The chains of a program that is a choice among pieces making chains.

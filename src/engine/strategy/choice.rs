@@ -5,9 +5,9 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
-use crate::engine::Successor;
 use crate::engine::choice::Plan;
 use crate::engine::squares::Squares;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{ChangeQuery, Keep, Query, TooLong};
 
 /// A whole program as one choice of rewrites on square sets.

@@ -5,9 +5,9 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
-use crate::engine::Successor;
 use crate::engine::choice::Plan;
 use crate::engine::squares::Decline;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{Keep, Query, TooLong, Walker};
 
 /// The rewrites the bound pieces make first, as square sets.

@@ -1,7 +1,7 @@
 //! The engine's seam: the strategies that answer questions on a program,
 //! one trait ([`Strategy`]) that each implements in a file of its own, and
 //! the ordered list of them prepared for each program ([`Strategies`]),
-//! built in one place ([`prepare`]), as `regex-automata`'s meta regex
+//! built in one place ([`strategies_of`]), as `regex-automata`'s meta regex
 //! chooses its strategy per regex.
 //!
 //! Each strategy is built by a constructor that takes the program and
@@ -14,7 +14,7 @@
 //! interest, answers every question; a list without it may leave one
 //! unanswered, and the backtracker ([`super::backtrack`]) answers then.
 //!
-//! A new fast path is one file here and one line in [`prepare`].
+//! A new fast path is one file here and one line in [`strategies_of`].
 
 mod absent;
 mod chains;
@@ -33,11 +33,11 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
-use super::Successor;
 use super::choice::Plan;
 use super::position::Position;
 use super::squares::{Decline, Squares};
 use super::walk::{ChangeQuery, Keep, Query, TooLong, Walker};
+use crate::engine::successor::Successor;
 use crate::program::{Inst, Program};
 
 /// The questions a strategy may take.
@@ -264,7 +264,7 @@ pub(crate) struct Strategies {
     codes: usize,
 }
 
-/// What [`prepare`] builds the strategies for: a program on boards of one
+/// What [`strategies_of`] builds the strategies for: a program on boards of one
 /// size, and the strategies chosen.
 #[derive(Clone, Copy)]
 struct Preparing<'p> {
@@ -310,7 +310,7 @@ impl Building {
 /// Prepares `program` for boards of `width` by `height`: the strategies
 /// `choice` allows that take it, in the order they are asked, or why none
 /// of the square-set strategies can (then the backtracker runs it).
-pub(crate) fn prepare(
+pub(crate) fn strategies_of(
     program: &Program,
     width: u32,
     height: u32,

@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategies, Strategy, through_jumps};
-use crate::engine::Successor;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{Keep, Query, TooLong, leads_to_match};
 use crate::program::{Inst, Program};
 

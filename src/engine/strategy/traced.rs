@@ -7,10 +7,10 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
-use crate::engine::Successor;
 use crate::engine::choice::Plan;
 use crate::engine::choice::compile::traced_plan;
 use crate::engine::squares::Decline;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{Keep, Query, TooLong};
 use crate::program::Program;
 

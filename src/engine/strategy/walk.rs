@@ -5,8 +5,8 @@
 use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
-use crate::engine::Successor;
 use crate::engine::squares::Squares;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{ChangeQuery, Keep, Query, TooLong, Walker};
 
 impl Strategy for Walker {

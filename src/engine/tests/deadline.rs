@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::engine::{CLOCK_EVERY, Meter, QUESTION_COST};
+use crate::engine::meter::{CLOCK_EVERY, Meter, QUESTION_COST};
 
 /// Every answer `engine` gives about `position` (each side's moves, safe
 /// and not, their counts, the patterns, `can_change` on every square) with

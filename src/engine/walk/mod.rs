@@ -31,12 +31,13 @@ use rustc_hash::FxHashSet;
 
 use crate::core::{Change, Code, CodeSet, Content, Coord, OFF};
 use crate::engine::choice::Plan;
+use crate::engine::hash;
 use crate::engine::position::Position;
 use crate::engine::reach::{Reach, few_path_joins, monotone_loops, reaches};
 use crate::engine::squares::Decline;
 use crate::engine::squares::{KeySet, PlanOutput};
 use crate::engine::squares::{MAX_SQUARES, Squares, TALLY_BASE, on_board};
-use crate::engine::{MoveIdentity, Successor, hash};
+use crate::engine::successor::{MoveIdentity, Successor};
 use crate::program::{Inst, Pc, Program, RewriteId, Write};
 pub(crate) use program::ChainedMoves;
 pub(crate) use program::leads_to_match;

@@ -6,7 +6,7 @@
 
 use super::{AttackTest, WalkScratch};
 use crate::core::Code;
-use crate::engine::Meter;
+use crate::engine::meter::Meter;
 use crate::engine::position::Position;
 use crate::engine::squares::Squares;
 

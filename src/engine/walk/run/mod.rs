@@ -27,8 +27,10 @@ use super::{
     WalkScratch, WalkedPiece, Walker, changes_in_reading_order,
 };
 use crate::core::{self as code, Code, CodeSet, Coord, EMPTY, OFF};
+use crate::engine::hash;
+use crate::engine::meter::Meter;
 use crate::engine::squares::{Squares, TALLY_BASE};
-use crate::engine::{Meter, Successor, hash};
+use crate::engine::successor::Successor;
 use crate::program::{EntryCheck, Inst, Pc, RewriteId, SplitEntry, Write};
 
 /// What a search does with a result.
