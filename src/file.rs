@@ -83,7 +83,7 @@ pub fn read_text(path: impl AsRef<Path>, limit: u64) -> std::io::Result<String> 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("cannot write {path}: {source}")]
 #[diagnostic(
-    code(chessalg::file::write),
+    code = "chessalg::file::write",
     help("check that the directory exists and that you may write in it")
 )]
 pub struct WriteError {

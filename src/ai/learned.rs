@@ -45,7 +45,7 @@ pub struct Weights {
 pub enum WeightsError {
     /// The file cannot be read or written.
     #[error("{path}: {reason}")]
-    #[diagnostic(code(chessalg::ai::weights_file))]
+    #[diagnostic(code = "chessalg::ai::weights_file")]
     File {
         /// The file.
         path: String,
@@ -55,7 +55,7 @@ pub enum WeightsError {
     /// The file is not weights JSON.
     #[error("{path} is not a weights file: {reason}")]
     #[diagnostic(
-        code(chessalg::ai::weights_json),
+        code = "chessalg::ai::weights_json",
         help("`chessalg train RULES --out FILE` writes one")
     )]
     Json {
@@ -67,7 +67,7 @@ pub enum WeightsError {
     /// The weights are for another game or board.
     #[error("{path} holds weights for {found}, not for {expected}")]
     #[diagnostic(
-        code(chessalg::ai::weights_game),
+        code = "chessalg::ai::weights_game",
         help("train weights for this rule file with `chessalg train`")
     )]
     OtherGame {

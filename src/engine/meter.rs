@@ -184,7 +184,7 @@ pub enum EngineError {
     /// The search explored more states than [`Limits::max_states`].
     #[error("the search explored more than {limit} states without finishing")]
     #[diagnostic(
-        code(chessalg::engine::state_limit),
+        code = "chessalg::engine::state_limit",
         help(
             "a rule that repeats without end (such as `(. -> X)*` on a large board) has \
              astronomically many results; if the search is meant to be this large, raise the \
@@ -198,7 +198,7 @@ pub enum EngineError {
     /// Replacements grew the board beyond [`Limits::max_cells`].
     #[error("replacements grew the board beyond {limit} cells")]
     #[diagnostic(
-        code(chessalg::engine::board_limit),
+        code = "chessalg::engine::board_limit",
         help("a rule that keeps creating squares outside the board never reaches a fixpoint")
     )]
     BoardLimit {
@@ -208,7 +208,7 @@ pub enum EngineError {
     /// The deadline set on the search's cache (`Cache::set_deadline`) passed.
     #[error("the search ran out of time")]
     #[diagnostic(
-        code(chessalg::engine::out_of_time),
+        code = "chessalg::engine::out_of_time",
         help(
             "the search was given a deadline (the AI's time for a move, or a time limit on \
              checking or playing a rule text) and it passed before the search finished; give it \

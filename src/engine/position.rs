@@ -21,7 +21,7 @@ pub enum DiagramError {
         "line {line}, column {column}: `{symbol}` is not a declared piece, `.` (an empty square) or a space (no square)"
     )]
     #[diagnostic(
-        code(chessalg::engine::unknown_symbol),
+        code = "chessalg::engine::unknown_symbol",
         help("declare the piece in the rule file, or use `.` for an empty square")
     )]
     UnknownSymbol {
@@ -35,7 +35,7 @@ pub enum DiagramError {
     /// The text holds no square at all.
     #[error("the diagram has no squares")]
     #[diagnostic(
-        code(chessalg::engine::empty_board),
+        code = "chessalg::engine::empty_board",
         help("a board diagram has one line per row, top row first, `.` for an empty square")
     )]
     Empty,

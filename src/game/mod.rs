@@ -51,14 +51,14 @@ pub enum GameError {
     /// The file declares no players.
     #[error("the rule file declares no game")]
     #[diagnostic(
-        code(chessalg::game::no_game),
+        code = "chessalg::game::no_game",
         help("a game needs `players`, a `board` and a `moves` line per player")
     )]
     NoGame,
     /// The file declares no board.
     #[error("the rule file declares no board")]
     #[diagnostic(
-        code(chessalg::game::no_board),
+        code = "chessalg::game::no_board",
         help("write the initial position on indented lines below `board`")
     )]
     NoBoard,
@@ -70,7 +70,7 @@ pub enum GameError {
     /// limit on a text from a browser).
     #[error("the board has {squares} squares, more than the {limit} allowed here")]
     #[diagnostic(
-        code(chessalg::game::board_too_large),
+        code = "chessalg::game::board_too_large",
         help(
             "the web playground plays boards of up to {limit} squares; play a larger one on your own machine (`chessalg play FILE`, `chessalg serve FILE`)"
         )
@@ -85,7 +85,7 @@ pub enum GameError {
     /// text checked for a browser) ran out.
     #[error("building the game stopped: the time for this check ran out")]
     #[diagnostic(
-        code(chessalg::game::out_of_time),
+        code = "chessalg::game::out_of_time",
         help(
             "a move that explores very much (an unbounded repetition on a large board) makes building slow; bound it (`{{1,8}}`)"
         )
@@ -96,7 +96,7 @@ pub enum GameError {
 /// A move of the rule file that the matcher compiler refuses, where it is written.
 #[derive(Clone, Debug, Error, Diagnostic)]
 #[error("{what} cannot be compiled: {error}")]
-#[diagnostic(code(chessalg::compile::refused), help("{help}"))]
+#[diagnostic(code = "chessalg::compile::refused", help("{help}"))]
 pub struct RefusedMove {
     /// What it is (`the moves of white`).
     what: String,
@@ -121,15 +121,18 @@ pub enum PlayError {
     Engine(#[from] EngineError),
     /// A pool of threads could not be started.
     #[error("cannot start the threads: {0}")]
-    #[diagnostic(code(chessalg::game::threads), help("try fewer threads, or `--threads 1`"))]
+    #[diagnostic(code = "chessalg::game::threads", help("try fewer threads, or `--threads 1`"))]
     Threads(String),
     /// The memory for a perft table could not be had.
     #[error("cannot allocate a perft table of {0} MiB")]
-    #[diagnostic(code(chessalg::game::table), help("ask for a smaller table (`--hash 256`)"))]
+    #[diagnostic(
+        code = "chessalg::game::table",
+        help("ask for a smaller table (`--hash 256`)")
+    )]
     Table(usize),
     /// The caller asked the work to stop before it finished.
     #[error("stopped before it finished")]
-    #[diagnostic(code(chessalg::game::stopped))]
+    #[diagnostic(code = "chessalg::game::stopped")]
     Stopped,
 }
 

@@ -96,7 +96,7 @@ pub enum DiffError {
     /// The other game cannot read a position of the first.
     #[error("the second file cannot read the position {fen} (after {path}): {reason}")]
     #[diagnostic(
-        code(chessalg::inspect::fen),
+        code = "chessalg::inspect::fen",
         help("both games must write positions alike; start from a position both read with `--fen`")
     )]
     Fen {

@@ -14,7 +14,7 @@ pub enum EngineClientError {
     /// The program could not be started.
     #[error("cannot start `{command}`: {reason}")]
     #[diagnostic(
-        code(chessalg::inspect::engine_start),
+        code = "chessalg::inspect::engine_start",
         help(
             "give the engine's program as it is run, e.g. `--uci fairy-stockfish` (`apt-get install fairy-stockfish`)"
         )
@@ -27,7 +27,7 @@ pub enum EngineClientError {
     },
     /// The engine does not offer an option's value.
     #[error("`{command}` offers no {option} `{value}`; it offers: {values}")]
-    #[diagnostic(code(chessalg::inspect::engine_option))]
+    #[diagnostic(code = "chessalg::inspect::engine_option")]
     Refused {
         /// The command.
         command: String,
@@ -40,7 +40,7 @@ pub enum EngineClientError {
     },
     /// The engine stopped, or said nothing in time.
     #[error("`{command}` {what}")]
-    #[diagnostic(code(chessalg::inspect::engine_silent))]
+    #[diagnostic(code = "chessalg::inspect::engine_silent")]
     Silent {
         /// The command.
         command: String,

@@ -64,11 +64,11 @@ pub enum ExplainError {
     Play(#[from] PlayError),
     /// The move is neither a legal move's name nor squares.
     #[error("`{0}` is not a move of this position: give a legal move's name or SAN, or its squares (`e1g1`)")]
-    #[diagnostic(code(chessalg::inspect::explain_move))]
+    #[diagnostic(code = "chessalg::inspect::explain_move")]
     Unreadable(String),
     /// The player to move has no `moves` expression.
     #[error("{0} has no moves in this rule file")]
-    #[diagnostic(code(chessalg::inspect::explain_player))]
+    #[diagnostic(code = "chessalg::inspect::explain_player")]
     NoMoves(String),
 }
 

@@ -11,7 +11,7 @@ pub enum ExpandError {
     /// `_` on the right of `->` where the left side has no square.
     #[error("`_` on the right of `->` keeps a square as it was, but the left side has no square there")]
     #[diagnostic(
-        code(chessalg::expand::any_written),
+        code = "chessalg::expand::any_written",
         help(
             "on the right, `_` leaves a square of the left side unchanged (`X + u_ -> . + u_`); to create a square, write what it holds (`.` or a piece)"
         )
@@ -24,7 +24,7 @@ pub enum ExpandError {
 
     /// A name that is neither defined, a parameter, a movement nor a piece.
     #[error("`{name}` is not defined")]
-    #[diagnostic(code(chessalg::expand::undefined_name), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::undefined_name", help("{help}"))]
     UndefinedName {
         /// Where it is used.
         #[label("not defined")]
@@ -37,7 +37,7 @@ pub enum ExpandError {
 
     /// A call to a function that does not exist.
     #[error("there is no function `{name}`")]
-    #[diagnostic(code(chessalg::expand::undefined_function), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::undefined_function", help("{help}"))]
     UndefinedFunction {
         /// Where it is called.
         #[label("no such function")]
@@ -50,7 +50,7 @@ pub enum ExpandError {
 
     /// A function of no parameters used without its brackets.
     #[error("`{name}` is a function and is used without `()`")]
-    #[diagnostic(code(chessalg::expand::arity), help("call it as `{name}()`"))]
+    #[diagnostic(code = "chessalg::expand::arity", help("call it as `{name}()`"))]
     NotCalled {
         /// Where it is used.
         #[label("a function, not a value")]
@@ -61,7 +61,7 @@ pub enum ExpandError {
 
     /// `pieces(X)` where X is not one player's name.
     #[error("`pieces` takes one player's name, or nothing")]
-    #[diagnostic(code(chessalg::expand::pieces), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::pieces", help("{help}"))]
     PiecesOf {
         /// The call.
         #[label("not a player of this game")]
@@ -72,7 +72,7 @@ pub enum ExpandError {
 
     /// `fewer(X, n)` called with something else, or a count elsewhere.
     #[error("`fewer` takes a piece and a count")]
-    #[diagnostic(code(chessalg::expand::fewer), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::fewer", help("{help}"))]
     Fewer {
         /// The call, or the count.
         #[label("here")]
@@ -83,7 +83,7 @@ pub enum ExpandError {
 
     /// A function called with the wrong number of arguments.
     #[error("`{name}` takes {expected} argument(s) but is given {found}")]
-    #[diagnostic(code(chessalg::expand::arity), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::arity", help("{help}"))]
     WrongArity {
         /// The call.
         #[label("{found} argument(s) here")]
@@ -101,7 +101,7 @@ pub enum ExpandError {
     /// A definition that uses itself, directly or through others.
     #[error("`{name}` is defined in terms of itself: {chain}")]
     #[diagnostic(
-        code(chessalg::expand::recursive),
+        code = "chessalg::expand::recursive",
         help(
             "definitions are expanded in place, so they cannot refer to themselves; use `*` or `+` to repeat a move"
         )
@@ -119,7 +119,7 @@ pub enum ExpandError {
     /// A name defined twice.
     #[error("`{name}` is defined twice")]
     #[diagnostic(
-        code(chessalg::expand::duplicate),
+        code = "chessalg::expand::duplicate",
         help("rename one of the two definitions or delete one")
     )]
     Duplicate {
@@ -135,7 +135,7 @@ pub enum ExpandError {
 
     /// A name that the language reserves.
     #[error("`{name}` cannot be defined: {why}")]
-    #[diagnostic(code(chessalg::expand::reserved), help("choose another name"))]
+    #[diagnostic(code = "chessalg::expand::reserved", help("choose another name"))]
     Reserved {
         /// The definition's name.
         #[label("reserved")]
@@ -149,7 +149,7 @@ pub enum ExpandError {
     /// Two squares glued onto one spot.
     #[error("two squares are glued onto one spot ({spot})")]
     #[diagnostic(
-        code(chessalg::expand::overlap),
+        code = "chessalg::expand::overlap",
         help("each square of a fragment may appear once; move one part with a movement such as `u` or `r`")
     )]
     Overlap {
@@ -162,7 +162,7 @@ pub enum ExpandError {
 
     /// A repetition applied to something that is not a move.
     #[error("a repetition applies to a move, not to {found}")]
-    #[diagnostic(code(chessalg::expand::repeat_not_move), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::repeat_not_move", help("{help}"))]
     RepeatNotMove {
         /// The repetition.
         #[label("this is {found}")]
@@ -176,7 +176,7 @@ pub enum ExpandError {
     /// A power applied to something that is not a movement.
     #[error("a power applies to a movement, not to {found}")]
     #[diagnostic(
-        code(chessalg::expand::power_not_movement),
+        code = "chessalg::expand::power_not_movement",
         help("powers such as `u³` or `R^-1` raise movements; repeat a move with `M{{n}}`")
     )]
     PowerNotMovement {
@@ -190,7 +190,7 @@ pub enum ExpandError {
     /// A movement that goes further than the interpreter supports.
     #[error("this movement goes too far")]
     #[diagnostic(
-        code(chessalg::expand::movement_too_far),
+        code = "chessalg::expand::movement_too_far",
         help("movements may shift at most about a million squares")
     )]
     MovementTooFar {
@@ -201,7 +201,7 @@ pub enum ExpandError {
 
     /// A symbol used as a piece that no `piece` line declares.
     #[error("`{symbol}` is not a declared piece")]
-    #[diagnostic(code(chessalg::expand::undeclared_piece), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::undeclared_piece", help("{help}"))]
     UndeclaredPiece {
         /// Where it is used.
         #[label("not a piece of this file")]
@@ -215,7 +215,7 @@ pub enum ExpandError {
     /// An `import` that cannot be followed.
     #[error("cannot import \"{path}\": {reason}")]
     #[diagnostic(
-        code(chessalg::expand::import),
+        code = "chessalg::expand::import",
         help("the path is relative to the folder of the importing file")
     )]
     Import {
@@ -231,7 +231,7 @@ pub enum ExpandError {
     /// A `weights` file that cannot be read.
     #[error("cannot use weights \"{path}\": {reason}")]
     #[diagnostic(
-        code(chessalg::expand::weights),
+        code = "chessalg::expand::weights",
         help("the path is relative to the rule file's folder; `chessalg train RULES --out FILE` writes one")
     )]
     WeightsFile {
@@ -247,7 +247,7 @@ pub enum ExpandError {
     /// A mark symbol that no `mark` line declares.
     #[error("`{symbol}` is not a declared mark")]
     #[diagnostic(
-        code(chessalg::expand::undeclared_mark),
+        code = "chessalg::expand::undeclared_mark",
         help("declare it with `mark {symbol}` at the start of a line")
     )]
     UndeclaredMark {
@@ -261,7 +261,7 @@ pub enum ExpandError {
     /// Marks on something that is not a piece or `%`.
     #[error("only pieces and `%` carry marks")]
     #[diagnostic(
-        code(chessalg::expand::bad_marks),
+        code = "chessalg::expand::bad_marks",
         help("write marks right after a piece or `%`, e.g. `X°` or `%ᵉ`; empty squares and `#` have none")
     )]
     BadMarks {
@@ -272,7 +272,7 @@ pub enum ExpandError {
 
     /// `moves` for a player that `players` does not name.
     #[error("`{name}` is not a player")]
-    #[diagnostic(code(chessalg::expand::unknown_player), help("the players are: {players}"))]
+    #[diagnostic(code = "chessalg::expand::unknown_player", help("the players are: {players}"))]
     UnknownPlayer {
         /// The player's name as written.
         #[label("not declared by `players`")]
@@ -286,7 +286,7 @@ pub enum ExpandError {
     /// A player's moves (or an outcome's `when`) use `%` where no `%p:` binds it.
     #[error("in {what}, the piece of interest `%` is used {place}, but no `%p:` binds it there")]
     #[diagnostic(
-        code(chessalg::expand::unbound_poi),
+        code = "chessalg::expand::unbound_poi",
         help(
             "choose the piece first, as in `%X: (% + u. -> . + u%)+`; a definition that uses `%` must be used inside a `%p:`"
         )
@@ -304,7 +304,7 @@ pub enum ExpandError {
     /// A player without a `moves` line.
     #[error("player `{player}` has no moves")]
     #[diagnostic(
-        code(chessalg::expand::missing_moves),
+        code = "chessalg::expand::missing_moves",
         help("add a line `moves {player} = ...`")
     )]
     MissingMoves {
@@ -318,7 +318,7 @@ pub enum ExpandError {
     /// A square name that is not a file letter and a rank number.
     #[error("`{name}` is not a square name")]
     #[diagnostic(
-        code(chessalg::expand::square_name),
+        code = "chessalg::expand::square_name",
         help(
             "name squares by file letter and rank number (`e1`), a rank alone (`1`), \
              or the piece's first square on a rank from the left or right (`1<`, `1>`)"
@@ -335,7 +335,7 @@ pub enum ExpandError {
     /// FEN letters that do not match the declared symbols one to one.
     #[error("{symbols} piece symbol(s) but {letters} FEN letter(s)")]
     #[diagnostic(
-        code(chessalg::expand::fen_letters),
+        code = "chessalg::expand::fen_letters",
         help("give one FEN letter per symbol, e.g. `piece X O fen X O`")
     )]
     FenLetters {
@@ -352,7 +352,7 @@ pub enum ExpandError {
     /// declared symbols: two for one symbol.
     #[error("{symbols} piece symbol(s) but {given} texts to draw")]
     #[diagnostic(
-        code(chessalg::expand::draw_characters),
+        code = "chessalg::expand::draw_characters",
         help("give one text for every symbol or one per symbol, e.g. `piece ♔ ♚ draw glyph \"玉\" \"王\"`")
     )]
     DrawCharacters {
@@ -369,7 +369,7 @@ pub enum ExpandError {
     /// too long, or with a character no one can read.
     #[error("{what} {why}")]
     #[diagnostic(
-        code(chessalg::expand::bad_name),
+        code = "chessalg::expand::bad_name",
         help(
             "write a short name people read, e.g. `player white \"Sente\"`, `outcome no_moves checked = loss \"checkmate\"`"
         )
@@ -387,7 +387,7 @@ pub enum ExpandError {
     /// `labels files ...` with another number of labels than the board has files.
     #[error("{given} label(s) for the board's {board} {axis}")]
     #[diagnostic(
-        code(chessalg::expand::label_count),
+        code = "chessalg::expand::label_count",
         help("give one label per file (left to right) or rank (bottom to top)")
     )]
     LabelCount {
@@ -406,7 +406,7 @@ pub enum ExpandError {
     /// or positions that every position meets.
     #[error("a count of 0 holds in every position: the game would end at once")]
     #[diagnostic(
-        code(chessalg::expand::zero_count),
+        code = "chessalg::expand::zero_count",
         help(
             "count from 1: `passes 2` is two moves in a row that changed nothing, `when EXPR for 2` EXPR in two positions in a row"
         )
@@ -420,7 +420,7 @@ pub enum ExpandError {
     /// `fen turn` letters that do not match the players one to one.
     #[error("{players} player(s) but {letters} turn letter(s)")]
     #[diagnostic(
-        code(chessalg::expand::turn_letters),
+        code = "chessalg::expand::turn_letters",
         help("give one letter per player, in turn order, e.g. `fen turn w b`")
     )]
     TurnLetters {
@@ -436,7 +436,7 @@ pub enum ExpandError {
     /// A character in a board diagram that is not a square or a piece.
     #[error("`{symbol}` in the board is not a declared piece")]
     #[diagnostic(
-        code(chessalg::expand::board_symbol),
+        code = "chessalg::expand::board_symbol",
         help("a board diagram holds `.` (an empty square), pieces with their marks, and spaces (no square)")
     )]
     BadBoardSymbol {
@@ -450,7 +450,7 @@ pub enum ExpandError {
     /// A board diagram without squares.
     #[error("the board has no squares")]
     #[diagnostic(
-        code(chessalg::expand::empty_board),
+        code = "chessalg::expand::empty_board",
         help("write the diagram on indented lines below `board`")
     )]
     EmptyBoard {
@@ -462,7 +462,7 @@ pub enum ExpandError {
     /// A `piece` declaration that cannot stand.
     #[error("bad piece declaration: {reason}")]
     #[diagnostic(
-        code(chessalg::expand::bad_piece),
+        code = "chessalg::expand::bad_piece",
         help(
             "declare each symbol once, as `piece A` or as a colour pair `piece A B`; `u d l r R` are movements"
         )
@@ -478,7 +478,7 @@ pub enum ExpandError {
     /// The thing after `%` in `%p:` is not a piece.
     #[error("`%p:` needs a piece (or a choice of pieces) after `%`, found {found}")]
     #[diagnostic(
-        code(chessalg::expand::poi_piece),
+        code = "chessalg::expand::poi_piece",
         help("write e.g. `%X: M` or `%(X | Y): M` with declared pieces X and Y")
     )]
     PoiPiece {
@@ -491,7 +491,7 @@ pub enum ExpandError {
 
     /// An operator given the wrong kind of operand.
     #[error("{operator} {expects}, but this is {found}")]
-    #[diagnostic(code(chessalg::expand::kind), help("{help}"))]
+    #[diagnostic(code = "chessalg::expand::kind", help("{help}"))]
     Kind {
         /// The offending operand.
         #[label("{found}")]
@@ -509,7 +509,7 @@ pub enum ExpandError {
     /// Definitions or calls nested beyond the expander's limit.
     #[error("expansion nests more than {limit} levels deep")]
     #[diagnostic(
-        code(chessalg::expand::too_deep),
+        code = "chessalg::expand::too_deep",
         help("this usually means a very long chain of definitions; simplify it")
     )]
     TooDeep {
@@ -523,7 +523,7 @@ pub enum ExpandError {
     /// An expansion that grew beyond the size limit.
     #[error("the expansion is too large (more than {limit} nodes)")]
     #[diagnostic(
-        code(chessalg::expand::too_large),
+        code = "chessalg::expand::too_large",
         help(
             "definitions that repeat each other several times grow exponentially; use `{{n}}` or `*` instead"
         )
@@ -540,7 +540,7 @@ pub enum ExpandError {
     /// limit (a function's uses counted each time).
     #[error("this expands past {limit} nodes")]
     #[diagnostic(
-        code(chessalg::expand::too_much_work),
+        code = "chessalg::expand::too_much_work",
         help(
             "a function that uses its argument more than once, called within itself level after level (`f1(M) = f0(f0(M))`, `f2(M) = f1(f1(M))`, ...), doubles its work at each level; write the repetition with `{{n}}` or `*`"
         )
@@ -557,7 +557,7 @@ pub enum ExpandError {
     /// rule text checked for a browser) ran out.
     #[error("the expansion stopped: the time for this check ran out")]
     #[diagnostic(
-        code(chessalg::expand::out_of_time),
+        code = "chessalg::expand::out_of_time",
         help(
             "an expansion this slow likely repeats a function within itself; write the repetition with `{{n}}` or `*`"
         )
@@ -573,7 +573,7 @@ pub enum ExpandError {
         "the left side of this rewrite has no square that must be on the board, so it matches at infinitely many places"
     )]
     #[diagnostic(
-        code(chessalg::expand::unanchored),
+        code = "chessalg::expand::unanchored",
         help("add a square that must exist (`.`, a piece or `%`) to every alternative of the left side")
     )]
     Unanchored {
@@ -585,7 +585,7 @@ pub enum ExpandError {
     /// A replacement that writes the piece of interest on several squares.
     #[error("the right side writes `%` on {count} squares; the piece of interest can only be on one")]
     #[diagnostic(
-        code(chessalg::expand::several_poi_writes),
+        code = "chessalg::expand::several_poi_writes",
         help("write `%` on one square of the right side; name the piece on the others (`% + r. -> X + r%`)")
     )]
     SeveralPoiWrites {
@@ -602,7 +602,7 @@ pub enum ExpandError {
         "the right side leaves out a square of the left side ({spot}), so the rewrite takes it off the board"
     )]
     #[diagnostic(
-        code(chessalg::lint::square_left_out),
+        code = "chessalg::lint::square_left_out",
         severity(Warning),
         help(
             "write the square on the right too: `.` for an empty square, `_` for the square as it was (`dd# + % -> dd# + .` keeps both); a rewrite into `0` removes squares on purpose"
@@ -620,7 +620,7 @@ pub enum ExpandError {
     /// move, counted from other edges of the board.
     #[error("this place is turned with the move around it")]
     #[diagnostic(
-        code(chessalg::lint::place_turned),
+        code = "chessalg::lint::place_turned",
         severity(Warning),
         help(
             "a rotation (`R`, `in_any_direction(...)`) turns `@...` too, so it no longer means the squares it names; test the place outside the rotation: `in_any_direction(step(u)) ?{{% + @palace}}`"
@@ -635,7 +635,7 @@ pub enum ExpandError {
     /// A board row shorter than the others where no hole is written (a warning).
     #[error("this row has {squares} squares where the longest has {longest}")]
     #[diagnostic(
-        code(chessalg::lint::ragged_row),
+        code = "chessalg::lint::ragged_row",
         severity(Warning),
         help(
             "the squares missing at its end are no squares of the board; write `.` for an empty square (a space is a hole, where there is no square)"
@@ -657,7 +657,7 @@ pub enum ExpandError {
         "the legality filter runs after this `/` has chosen: when every move of an earlier choice leaves a royal piece attacked, there is no move at all"
     )]
     #[diagnostic(
-        code(chessalg::lint::filtered_choice),
+        code = "chessalg::lint::filtered_choice",
         severity(Warning),
         help(
             "to take the legal moves of M first, test them inside the choice: `(M !{{%K: attacked}}) / N`, where K is the mover's royal piece (`flipped(...)` turns it for the other side)"
@@ -672,7 +672,7 @@ pub enum ExpandError {
     /// A definition of the file that nothing uses (a warning).
     #[error("`{name}` is never used")]
     #[diagnostic(
-        code(chessalg::lint::unused_definition),
+        code = "chessalg::lint::unused_definition",
         severity(Warning),
         help("no move, outcome or definition the game uses refers to it; use it, or remove it")
     )]
@@ -687,7 +687,7 @@ pub enum ExpandError {
     /// A declared piece that can never be on the board (a warning).
     #[error("`{symbol}` can never be on the board")]
     #[diagnostic(
-        code(chessalg::lint::piece_never_on_board),
+        code = "chessalg::lint::piece_never_on_board",
         severity(Warning),
         help(
             "it is not on the board nor in a box, and no move of the game leaves it anywhere; place it, write the move that makes it, or leave it out"
@@ -704,7 +704,7 @@ pub enum ExpandError {
     /// Where a definition whose expansion failed is used (a note that
     /// follows the error, which points into the definition).
     #[error("the definition `{name}` with the error above is used here")]
-    #[diagnostic(code(chessalg::expand::used_here), severity(Advice))]
+    #[diagnostic(code = "chessalg::expand::used_here", severity(Advice))]
     UsedHere {
         /// The use.
         #[label("`{name}` used here")]
@@ -716,7 +716,7 @@ pub enum ExpandError {
     /// A definition whose name is also a movement (a warning).
     #[error("`{name}` is also a movement; here it means this definition")]
     #[diagnostic(
-        code(chessalg::expand::name_is_movement),
+        code = "chessalg::expand::name_is_movement",
         severity(Warning),
         help("a word made of `u d l r R` is a movement unless defined; rename it to avoid confusion")
     )]

@@ -27,7 +27,7 @@ pub enum CompileError {
     /// `%` is used in a rewrite that no `%p:` encloses.
     #[error("`%` on the {side} of a rewrite, but no piece of interest is bound here")]
     #[diagnostic(
-        code(chessalg::compile::unbound_poi),
+        code = "chessalg::compile::unbound_poi",
         help("wrap the move in `%p: ...` to say which piece `%` stands for")
     )]
     UnboundPoi {
@@ -38,7 +38,7 @@ pub enum CompileError {
     /// `attacked` is used where no piece of interest is bound.
     #[error("`attacked` asks about the square of the piece of interest, but none is bound here")]
     #[diagnostic(
-        code(chessalg::compile::attacked_without_poi),
+        code = "chessalg::compile::attacked_without_poi",
         help("use `attacked` inside `%p: ...`, e.g. `%X: !{{attacked}} M`")
     )]
     AttackedWithoutPoi,
@@ -46,7 +46,7 @@ pub enum CompileError {
     /// `%from:` is used where no piece of interest is bound.
     #[error("`%from:` asks where the piece of interest started, but none is bound here")]
     #[diagnostic(
-        code(chessalg::compile::origin_without_poi),
+        code = "chessalg::compile::origin_without_poi",
         help("use `%from: ...` inside `%p: ...`, after the piece has moved, e.g. `%X: M (%from: N)`")
     )]
     OriginWithoutPoi,
@@ -56,7 +56,7 @@ pub enum CompileError {
         "the left side of a rewrite has no square that must be on the board, so it matches at infinitely many places"
     )]
     #[diagnostic(
-        code(chessalg::compile::unanchored_pattern),
+        code = "chessalg::compile::unanchored_pattern",
         help("add a square that must exist (`.`, a piece or `%`) to every alternative of the pattern")
     )]
     Unanchored,
@@ -66,7 +66,7 @@ pub enum CompileError {
         "one choice of a replacement writes `%` on {count} squares; the piece of interest can only be on one"
     )]
     #[diagnostic(
-        code(chessalg::compile::several_poi_writes),
+        code = "chessalg::compile::several_poi_writes",
         help(
             "write `%` on one square of the replacement; name the piece on the others (`% + r. -> X + r%`)"
         )
@@ -79,7 +79,7 @@ pub enum CompileError {
     /// A pattern has too many alternatives once its `|` are multiplied out.
     #[error("a pattern has more than {limit} alternatives once its `|` choices are multiplied out")]
     #[diagnostic(
-        code(chessalg::compile::too_many_alternatives),
+        code = "chessalg::compile::too_many_alternatives",
         help("split the rule into a union of smaller rewrites")
     )]
     TooManyAlternatives {
@@ -90,7 +90,7 @@ pub enum CompileError {
     /// `%p:` names something that is not a piece.
     #[error("`%p:` must name pieces; `{what}` is not a piece")]
     #[diagnostic(
-        code(chessalg::compile::poi_not_a_piece),
+        code = "chessalg::compile::poi_not_a_piece",
         help("name one or more pieces after `%`, as in `%X:` or `%(X | Y):`")
     )]
     PoiNotAPiece {
@@ -101,7 +101,7 @@ pub enum CompileError {
     /// The program would be larger than the compiler allows.
     #[error("the compiled program would have more than {limit} instructions")]
     #[diagnostic(
-        code(chessalg::compile::program_too_large),
+        code = "chessalg::compile::program_too_large",
         help("large repetition counts such as `M{{1000}}` are unrolled; use `*` or `+` instead")
     )]
     TooLarge {
@@ -112,7 +112,7 @@ pub enum CompileError {
     /// Moves are nested deeper than the compiler allows.
     #[error("moves are nested more than {limit} levels deep")]
     #[diagnostic(
-        code(chessalg::compile::nesting_too_deep),
+        code = "chessalg::compile::nesting_too_deep",
         help(
             "guards, ordered choices and `%p:` nest a level each; give inner parts names and simplify them"
         )
@@ -125,7 +125,7 @@ pub enum CompileError {
     /// The piece table declares more pieces than positions can hold.
     #[error("{count} pieces are declared; at most {limit} are supported")]
     #[diagnostic(
-        code(chessalg::compile::too_many_pieces),
+        code = "chessalg::compile::too_many_pieces",
         help("declare fewer `piece` symbols")
     )]
     TooManyPieces {

@@ -29,13 +29,13 @@ pub enum JournalError {
     /// The system names no home or data directory.
     #[error("no data directory: neither $XDG_DATA_HOME nor $HOME is set")]
     #[diagnostic(
-        code(chessalg::journal::no_data_dir),
+        code = "chessalg::journal::no_data_dir",
         help("set CHESSALG_DATA_DIR to a directory for kept games, or give --pgn FILE")
     )]
     NoDataDir,
     /// The directory for kept games could not be made or read.
     #[error("cannot use the directory {path}: {source}")]
-    #[diagnostic(code(chessalg::journal::directory))]
+    #[diagnostic(code = "chessalg::journal::directory")]
     Directory {
         /// The directory.
         path: String,
@@ -45,7 +45,7 @@ pub enum JournalError {
     },
     /// A kept game could not be read.
     #[error("cannot read {path}: {reason}")]
-    #[diagnostic(code(chessalg::journal::read))]
+    #[diagnostic(code = "chessalg::journal::read")]
     Read {
         /// The file.
         path: String,
@@ -58,7 +58,7 @@ pub enum JournalError {
     Write(#[from] WriteError),
     /// The record could not be made (a search of the game gave up).
     #[error("the game's record: {0}")]
-    #[diagnostic(code(chessalg::journal::record))]
+    #[diagnostic(code = "chessalg::journal::record")]
     Record(String),
 }
 

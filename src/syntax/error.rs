@@ -10,7 +10,7 @@ use crate::source::Span;
 pub enum SyntaxError {
     /// The parser expected something else here.
     #[error("expected {expected}")]
-    #[diagnostic(code(chessalg::syntax::expected), help("{help}"))]
+    #[diagnostic(code = "chessalg::syntax::expected", help("{help}"))]
     Expected {
         /// Where parsing stopped.
         #[label("found {found} here")]
@@ -28,7 +28,7 @@ pub enum SyntaxError {
         "the text is not valid UTF-8: line {line}, column {column} (byte {offset}) starts an invalid sequence"
     )]
     #[diagnostic(
-        code(chessalg::syntax::not_utf8),
+        code = "chessalg::syntax::not_utf8",
         help("rule files are UTF-8 text: save the file as UTF-8 (the byte is shown as �)")
     )]
     NotUtf8 {
@@ -43,7 +43,7 @@ pub enum SyntaxError {
     /// Brackets nest deeper than the parser allows.
     #[error("brackets nest more than {limit} deep")]
     #[diagnostic(
-        code(chessalg::syntax::too_deep),
+        code = "chessalg::syntax::too_deep",
         help("split the expression into named definitions")
     )]
     TooDeep {
@@ -57,7 +57,7 @@ pub enum SyntaxError {
     /// `%p:` bindings and brackets nest deeper than the parser allows.
     #[error("`%p:` bindings and brackets nest more than {limit} deep")]
     #[diagnostic(
-        code(chessalg::syntax::too_deep),
+        code = "chessalg::syntax::too_deep",
         help(
             "a `%p:` binding takes everything to its right up to the bracket that closes it, so each one nests; bind the piece once, or split the expression into named definitions"
         )
@@ -73,7 +73,7 @@ pub enum SyntaxError {
     /// More suffixes on one operand than the parser allows.
     #[error("more than {limit} suffixes on one operand")]
     #[diagnostic(
-        code(chessalg::syntax::too_many_suffixes),
+        code = "chessalg::syntax::too_many_suffixes",
         help(
             "each suffix (`*`, `+`, `?`, `{{n}}`, `<n>`, `^n`, `²`) applies to the operand with the suffixes before it; write the repetition once, e.g. `M{{2, 5}}`, or name the repeated part"
         )
@@ -89,7 +89,7 @@ pub enum SyntaxError {
     /// A bracket that is opened and never closed.
     #[error("this bracket is never closed")]
     #[diagnostic(
-        code(chessalg::syntax::unclosed),
+        code = "chessalg::syntax::unclosed",
         help("add `{expected}` where the bracketed part ends")
     )]
     Unclosed {
@@ -103,7 +103,7 @@ pub enum SyntaxError {
     /// A closing bracket with no opening one.
     #[error("`{found}` closes a bracket that was never opened")]
     #[diagnostic(
-        code(chessalg::syntax::unopened),
+        code = "chessalg::syntax::unopened",
         help("delete it, or open the bracket where it should start")
     )]
     Unopened {
@@ -117,7 +117,7 @@ pub enum SyntaxError {
     /// A closing bracket of the wrong kind.
     #[error("expected `{expected}` but found `{found}`")]
     #[diagnostic(
-        code(chessalg::syntax::mismatched),
+        code = "chessalg::syntax::mismatched",
         help("brackets close in the order they were opened")
     )]
     Mismatched {
@@ -136,7 +136,7 @@ pub enum SyntaxError {
     /// A power that is not an integer, or out of range.
     #[error("malformed power")]
     #[diagnostic(
-        code(chessalg::syntax::malformed_power),
+        code = "chessalg::syntax::malformed_power",
         help("a power is an integer, e.g. `u^3`, `u^-1`, `R²` or `u⁻¹`, of at most a million in size")
     )]
     MalformedPower {
@@ -148,7 +148,7 @@ pub enum SyntaxError {
     /// A place whose rank is not a number from 1 to 256.
     #[error("`{text}` is not a place on a board")]
     #[diagnostic(
-        code(chessalg::syntax::bad_place),
+        code = "chessalg::syntax::bad_place",
         help(
             "a place is a file letter and a rank from 1 to 256 (`@d4`), a file alone (`@d`) or a rank alone (`@4`)"
         )
@@ -164,7 +164,7 @@ pub enum SyntaxError {
     /// Repetition bounds that are not counts, or out of order.
     #[error("bad repetition bounds: {reason}")]
     #[diagnostic(
-        code(chessalg::syntax::repetition_bounds),
+        code = "chessalg::syntax::repetition_bounds",
         help("write `M{{n}}`, `M{{i, j}}` with 0 <= i <= j <= {max_count}, `M{{i,}}` or `M<n>`")
     )]
     RepetitionBounds {

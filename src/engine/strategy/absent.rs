@@ -8,8 +8,8 @@ use std::ops::ControlFlow;
 
 use super::{Question, Strategy};
 use crate::core::{Code, CodeSet};
-use crate::engine::Successor;
 use crate::engine::squares::Decline;
+use crate::engine::successor::Successor;
 use crate::engine::walk::{Keep, Query, TooLong};
 use crate::program::{Inst, Pc, Program};
 

@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum FenError {
     /// A field is wrong; the message says which and why.
     #[error("bad FEN: {field} field: {reason}")]
-    #[diagnostic(code(chessalg::game::fen))]
+    #[diagnostic(code = "chessalg::game::fen")]
     Field {
         /// Which field (`board`, `turn`, `rights (third)`, `target square (fourth)`, `halfmove clock`, `move number`).
         field: &'static str,
@@ -17,7 +17,7 @@ pub enum FenError {
     },
     /// The position reads, but could not arise in the game.
     #[error("implausible FEN: {reason}")]
-    #[diagnostic(code(chessalg::game::implausible_fen), help("`--lenient` loads it anyway"))]
+    #[diagnostic(code = "chessalg::game::implausible_fen", help("`--lenient` loads it anyway"))]
     Implausible {
         /// Why not, for the first thing found.
         reason: String,
@@ -37,14 +37,14 @@ pub(super) fn bad(field: &'static str, reason: impl Into<String>) -> FenError {
 pub enum MoveInputError {
     /// No legal move reads that way.
     #[error("`{text}` is not a legal move")]
-    #[diagnostic(code(chessalg::game::illegal_move))]
+    #[diagnostic(code = "chessalg::game::illegal_move")]
     NoMatch {
         /// What was typed.
         text: String,
     },
     /// Several legal moves read that way.
     #[error("`{text}` could be any of {}", candidates.join(", "))]
-    #[diagnostic(code(chessalg::game::ambiguous_move))]
+    #[diagnostic(code = "chessalg::game::ambiguous_move")]
     Ambiguous {
         /// What was typed.
         text: String,

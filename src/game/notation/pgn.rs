@@ -141,16 +141,16 @@ impl Game {
 pub enum PgnReadError {
     /// The tag pairs or the movetext do not read as PGN.
     #[error("bad PGN: {0}")]
-    #[diagnostic(code(chessalg::game::pgn))]
+    #[diagnostic(code = "chessalg::game::pgn")]
     Syntax(String),
     /// The `FEN` tag is not a position of this game.
     #[error("the PGN's FEN tag: {0}")]
-    #[diagnostic(code(chessalg::game::pgn_fen))]
+    #[diagnostic(code = "chessalg::game::pgn_fen")]
     Fen(FenError),
     /// A move of the movetext is not legal where it stands.
     #[error("the PGN's move {ply} (`{text}`): {reason}")]
     #[diagnostic(
-        code(chessalg::game::pgn_move),
+        code = "chessalg::game::pgn_move",
         help("moves are read as `chessalg moves` names them, or in SAN")
     )]
     Move {
