@@ -11,6 +11,7 @@
 
 use std::time::{Duration, Instant};
 
+use chessalg::core::Rng;
 use chessalg::engine::Cache;
 use chessalg::game::Game;
 use chessalg::learn::{ActionSpace, observe_into};
@@ -47,7 +48,7 @@ fn main() {
         let mut obs = vec![0.0f32; (files * ranks) as usize * ActionSpace::planes(&game)];
         let mut cache = Cache::new();
         let mut state = game.initial();
-        let mut seed = 1u64;
+        let mut rng = Rng::new(1);
         let mut t = [Duration::ZERO; 5];
         let mut steps = 0u64;
         let start = Instant::now();
@@ -69,10 +70,7 @@ fn main() {
                 if ended {
                     state = game.initial();
                 } else {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let i = (seed >> 33) as usize % legal.len();
+                    let i = rng.below(legal.len());
                     std::hint::black_box(&steps_of);
                     game.make(&mut state, &legal[i]);
                 }
@@ -118,7 +116,7 @@ fn main() {
 fn shakmaty_step(seconds: f64) -> f64 {
     use shakmaty::{Chess, Position};
     let mut pos = Chess::default();
-    let mut seed = 1u64;
+    let mut rng = Rng::new(1);
     let (mut steps, start) = (0u64, Instant::now());
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..256 {
@@ -126,10 +124,7 @@ fn shakmaty_step(seconds: f64) -> f64 {
             if moves.is_empty() || pos.is_insufficient_material() || pos.halfmoves() >= 100 {
                 pos = Chess::default();
             } else {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let m = &moves[(seed >> 33) as usize % moves.len()];
+                let m = &moves[rng.below(moves.len())];
                 pos.play_unchecked(*m);
             }
             steps += 1;

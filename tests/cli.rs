@@ -55,15 +55,8 @@ fn check_refuses_text_that_is_not_utf8() {
 #[test]
 fn random_bytes_never_crash() {
     let path = std::env::temp_dir().join("chessalg-random.alg");
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let bytes: Vec<u8> = (0..4096)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect();
+    let mut rng = chessalg::core::Rng::new(0x2545_f491_4f6c_dd1d);
+    let bytes: Vec<u8> = (0..4096).map(|_| rng.next_u64() as u8).collect();
     std::fs::write(&path, &bytes).unwrap();
     let out = chessalg(&["check", path.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));

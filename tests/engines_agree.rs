@@ -3,6 +3,7 @@
 //! on the backtracker alone, give the same legal moves (names and resulting
 //! positions), the same counts and the same outcomes at every position.
 
+use chessalg::core::Rng;
 use chessalg::decl::Spec;
 use chessalg::engine::{Cache, EngineChoice};
 use chessalg::game::{Game, State};
@@ -15,18 +16,6 @@ fn games(path: &str) -> Option<(Game, Game)> {
     let fast = Game::with_engine(&spec, EngineChoice::all()).ok()?;
     let reference = Game::with_engine(&spec, EngineChoice::backtrack()).unwrap();
     Some((fast, reference))
-}
-
-/// A small deterministic random source (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
 }
 
 /// Every legal move at `state`: its name and the key of the position it leads to, sorted.
@@ -50,7 +39,7 @@ fn agree(path: &str, games_played: u64, plies: usize) -> usize {
     let (mut c1, mut c2) = (Cache::new(), Cache::new());
     let mut positions = 0;
     for g in 0..games_played {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (g + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+        let mut rng = Rng::new(g);
         let mut state = fast.initial();
         for ply in 0..plies {
             positions += 1;

@@ -4,6 +4,7 @@
 //! game's start and its moves, its outcomes); the layout is idempotent; `--check` shows a
 //! diff and exits 1.
 
+use chessalg::core::Rng;
 use chessalg::decl::Spec;
 use chessalg::engine::Cache;
 use chessalg::game::Game;
@@ -60,18 +61,6 @@ fn meaning(path: &str, text: &str) -> String {
     out
 }
 
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// `text` with the spaces around its binary operators (in definitions,
 /// `moves` and `outcome` lines, outside comments) taken away or doubled at
 /// random, spaces after `(` and `,` added, and blanks at line ends.
@@ -116,7 +105,7 @@ fn mangle(text: &str, rng: &mut Rng) -> String {
         }
         out += &code;
         out += comment;
-        out += &" ".repeat(rng.below(3) as usize);
+        out += &" ".repeat(rng.below(3));
         out.push('\n');
     }
     out
@@ -141,7 +130,7 @@ fn every_rule_file_is_in_the_canonical_layout() {
 
 #[test]
 fn mangled_rule_files_come_back_meaning_the_same() {
-    let mut rng = Rng(0xF0F0_1234_5678_9ABC);
+    let mut rng = Rng::new(0xF0F0_1234_5678_9ABC);
     let mut changed = 0;
     for path in rule_files() {
         let text = std::fs::read_to_string(&path).unwrap();

@@ -13,6 +13,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use chessalg::core::Rng;
 use chessalg::decl::Spec;
 use chessalg::engine::{Cache, EngineChoice, Limits};
 use chessalg::game::{Game, perft};
@@ -22,23 +23,6 @@ const LIMITS: Limits = Limits {
     max_states: 200_000,
     max_cells: 1024,
 };
-
-/// SplitMix64: a small, seeded random source (the cases must replay).
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const MOVEMENTS: [&str; 10] = ["u", "d", "l", "r", "ur", "ul", "dr", "dl", "uu", "dd"];
 
@@ -76,7 +60,7 @@ fn is_rule(line: &str) -> bool {
 }
 
 /// One mutation of `text` at a place `random` picks, if it finds one.
-fn mutate(text: &str, random: &mut Random) -> Option<String> {
+fn mutate(text: &str, random: &mut Rng) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let rules: Vec<usize> = (0..lines.len()).filter(|&i| is_rule(lines[i])).collect();
     if rules.is_empty() {
@@ -112,7 +96,7 @@ fn mutate(text: &str, random: &mut Random) -> Option<String> {
 }
 
 /// `code` with one occurrence of `from` (picked by `random`) made `to`.
-fn swap_once(code: &str, from: &str, to: &str, random: &mut Random) -> Option<String> {
+fn swap_once(code: &str, from: &str, to: &str, random: &mut Rng) -> Option<String> {
     let places: Vec<usize> = code.match_indices(from).map(|(i, _)| i).collect();
     if places.is_empty() {
         return None;
@@ -148,7 +132,7 @@ fn compare_mutants(seed: u64, mut enough: impl FnMut(&Tally) -> bool) -> Tally {
         .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
         .collect();
     files.sort();
-    let mut random = Random(seed);
+    let mut random = Rng::new(seed);
     let mut tally = Tally::default();
     while !enough(&tally) {
         let (name, original) = &files[random.below(files.len())];

@@ -11,20 +11,9 @@ use std::time::Duration;
 
 mod common;
 
+use chessalg::core::Rng;
 use chessalg::engine::Cache;
 use chessalg::game::Game;
-
-/// A small deterministic generator for the moments of the kills.
-struct Moments(u64);
-
-impl Moments {
-    fn next_below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 /// A fresh directory for one run's files.
 fn fresh_dir(name: &str) -> PathBuf {
@@ -90,7 +79,7 @@ fn start_play(args: &[&str], data: &Path) -> (Child, mpsc::Receiver<String>, mps
 
 /// Kills `play` at `moments` after it starts, `runs` times, and checks that
 /// the game kept holds every move printed, or all but the last.
-fn kill_and_compare(name: &str, with_pgn: bool, runs: u64, moments: &mut Moments) {
+fn kill_and_compare(name: &str, with_pgn: bool, runs: u64, moments: &mut Rng) {
     let game = common::chess();
     let mut killed_mid_game = 0;
     for run in 0..runs {
@@ -114,7 +103,7 @@ fn kill_and_compare(name: &str, with_pgn: bool, runs: u64, moments: &mut Moments
             args.extend(["--pgn", &pgn_text]);
         }
         let (mut child, moves, errs) = start_play(&args, &dir.join("data"));
-        std::thread::sleep(Duration::from_millis(5 + moments.next_below(400)));
+        std::thread::sleep(Duration::from_millis(5 + moments.below(400) as u64));
         child.kill().expect("SIGKILL");
         child.wait().unwrap();
         // What it printed before it died.
@@ -171,7 +160,7 @@ fn kill_and_compare(name: &str, with_pgn: bool, runs: u64, moments: &mut Moments
 
 #[test]
 fn a_game_killed_at_any_moment_is_kept_to_its_last_move() {
-    let mut moments = Moments(0x9E37_79B9_7F4A_7C15);
+    let mut moments = Rng::new(0x9E37_79B9_7F4A_7C15);
     kill_and_compare("pgn", true, 25, &mut moments);
     kill_and_compare("kept", false, 25, &mut moments);
 }
@@ -179,7 +168,7 @@ fn a_game_killed_at_any_moment_is_kept_to_its_last_move() {
 #[test]
 fn ctrl_c_in_line_mode_ends_with_the_game_kept() {
     let game = common::chess();
-    let mut moments = Moments(0xC7A1_C0DE);
+    let mut moments = Rng::new(0xC7A1_C0DE);
     for run in 0..10 {
         let dir = fresh_dir(&format!("interrupt-{run}"));
         let pgn = dir.join("game.pgn");
@@ -203,7 +192,7 @@ fn ctrl_c_in_line_mode_ends_with_the_game_kept() {
         // Ctrl-C is handled once the game has begun (the line saying where it is kept).
         let first = errs.recv_timeout(Duration::from_secs(30)).unwrap();
         assert!(first.contains("game.pgn"), "{first}");
-        std::thread::sleep(Duration::from_millis(moments.next_below(300)));
+        std::thread::sleep(Duration::from_millis(moments.below(300) as u64));
         let sent = std::process::Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
@@ -295,7 +284,7 @@ fn training_killed_leaves_the_earlier_weights_whole() {
     let out = common::run(&["train", "rules/connect4.alg", "--games", "50", "--out", w], b"");
     assert!(out.status.success(), "{}", common::text(&out.stderr));
     let before = std::fs::read(&weights).unwrap();
-    let mut moments = Moments(7);
+    let mut moments = Rng::new(7);
     for _ in 0..6 {
         let mut child = common::command()
             .args(["train", "rules/connect4.alg", "--games", "100000", "--out", w])
@@ -304,7 +293,7 @@ fn training_killed_leaves_the_earlier_weights_whole() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(20 + moments.next_below(500)));
+        std::thread::sleep(Duration::from_millis(20 + moments.below(500) as u64));
         child.kill().unwrap();
         child.wait().unwrap();
         assert_eq!(

@@ -573,7 +573,7 @@ fn every_legal_move_has_a_name_that_reads_back() {
     for (path, game) in rule_games() {
         let mut cache = Cache::new();
         for seed in 1..=3u64 {
-            let mut rng = chessalg::ai::Rng::new(seed);
+            let mut rng = chessalg::core::Rng::new(seed);
             let mut state = game.initial();
             for _ in 0..40 {
                 let legal = game.legal_actions(&state, &mut cache).unwrap();

@@ -8,20 +8,9 @@ use std::collections::HashSet;
 
 mod common;
 
+use chessalg::core::Rng;
 use chessalg::engine::Cache;
 use chessalg::game::Game;
-
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Plays `games` random games of at most `plies` plies of `game`, calling
 /// `visit` on every position reached and its legal moves.
@@ -33,7 +22,7 @@ fn random_games(
     visit: &mut dyn FnMut(&chessalg::game::State, &[chessalg::game::Action], &mut Cache),
 ) {
     let mut cache = Cache::new();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     for _ in 0..games {
         let mut state = game.initial();
         for _ in 0..plies {

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 
 mod common;
 
+use chessalg::core::Rng;
 use common::served::Served;
 
 #[test]
@@ -875,34 +876,25 @@ fn the_playground_survives_runaway_and_mutated_texts() {
     );
 
     let text = std::fs::read_to_string("rules/chess.alg").unwrap();
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut errors = 0;
     for _ in 0..100 {
         let mut chars: Vec<char> = text.chars().collect();
-        for _ in 0..1 + next() % 4 {
-            let at = (next() % chars.len() as u64) as usize;
-            match next() % 3 {
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(chars.len());
+            match rng.below(3) {
                 0 => {
                     chars.remove(at);
                 }
-                1 => chars.insert(
-                    at,
-                    ['(', ')', '|', '*', '{', '%', 'u', '9', '\n'][(next() % 9) as usize],
-                ),
+                1 => chars.insert(at, ['(', ')', '|', '*', '{', '%', 'u', '9', '\n'][rng.below(9)]),
                 _ => {
-                    let other = (next() % chars.len() as u64) as usize;
+                    let other = rng.below(chars.len());
                     chars.swap(at, other);
                 }
             }
         }
         let mutated: String = chars.into_iter().collect();
-        let play = next() % 2 == 0;
+        let play = rng.below(2) == 0;
         let body = serde_json::json!({ "text": mutated, "play": play }).to_string();
         let (status, answer) = s.json("POST", "/api/rules", &body);
         assert!(matches!(status, 200 | 400), "{status}: {answer}");

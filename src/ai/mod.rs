@@ -14,13 +14,11 @@
 
 mod eval;
 mod learned;
-mod rng;
 
 pub use eval::material;
 pub use learned::{Feature, Weights, WeightsError};
-pub use rng::Rng;
 
-use crate::core::Coord;
+use crate::core::{Coord, Rng};
 use eval::{has_more_than_least, material_gain, mobility, owned_changes, value_gain, value_of};
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,7 @@
 //! The vocabulary every layer shares, with no dependency on any of them:
 //! pieces and marks, geometry (offsets, movements, coordinates), what a
-//! square holds and how it is encoded, and the one change a move makes.
+//! square holds and how it is encoded, the one change a move makes, and the
+//! one deterministic random source (the AI's tie-breaks, generated tests).
 //!
 //! Nothing here knows about rule files, programs or games; the layers above
 //! import these types instead of each other's.
@@ -11,6 +12,7 @@ mod geometry;
 pub mod memory;
 mod piece;
 mod player;
+mod rng;
 
 pub use content::{Change, Content, MAX_PIECES};
 pub(crate) use content::{
@@ -21,3 +23,4 @@ pub(crate) use geometry::write_steps;
 pub use geometry::{Coord, MAX_TRANSLATION, Movement, MovementOverflow, Offset, superscript};
 pub use piece::{BoxId, MAX_MARKS, Marks, PieceId, PieceTable};
 pub use player::PlayerId;
+pub use rng::Rng;

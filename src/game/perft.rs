@@ -552,6 +552,7 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, PlayError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Rng;
     use crate::decl::Spec;
     use crate::engine::{Cache, EngineChoice};
     use crate::source::Source;
@@ -582,7 +583,7 @@ mod tests {
                 let mut cache = Cache::new();
                 for g in 0..3u64 {
                     let mut state = game.initial();
-                    let mut seed = 0x9E37_79B9_7F4A_7C15 ^ (g + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    let mut rng = Rng::new(g);
                     for _ in 0..40 {
                         let position = state.position();
                         let side = state.turn().index();
@@ -605,10 +606,7 @@ mod tests {
                         if legal.is_empty() || game.ending(&state, &legal, &mut cache).unwrap().is_some() {
                             break;
                         }
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        state = game.play(&state, &legal[(seed % legal.len() as u64) as usize]);
+                        state = game.play(&state, &legal[rng.below(legal.len())]);
                     }
                 }
             }

@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::engine_client::{EngineClient, EngineClientError};
-use crate::ai::Rng;
+use crate::core::Rng;
 use crate::engine::Cache;
 use crate::game::{Action, Game, PlayError, State};
 

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::ai::{Budget, Rng, Weights};
+use crate::ai::{Budget, Weights};
+use crate::core::Rng;
 use crate::core::{Content, PlayerId};
 use crate::engine::Cache;
 use crate::game::{Ending, Game, PlayError, State};

@@ -396,6 +396,7 @@ pub fn observe_into(game: &Game, space: &ActionSpace, state: &State, pending: &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Rng;
     use std::collections::HashSet;
 
     use crate::game::test_game as load;
@@ -524,7 +525,7 @@ mod tests {
             .filter(|p| p.ends_with(".alg") && !p.ends_with("prelude.alg"))
             .collect();
         files.sort();
-        let mut seed = 7u64;
+        let mut rng = Rng::new(7);
         for path in files {
             let game = load(&path);
             let space = ActionSpace::new(&game);
@@ -556,10 +557,7 @@ mod tests {
                 let obs = observe(&game, &space, &state, &[]);
                 let (f, r) = game.dimensions();
                 assert_eq!(obs.len(), (f * r) as usize * ActionSpace::planes(&game));
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let i = (seed >> 33) as usize % c.legal.len();
+                let i = rng.below(c.legal.len());
                 state = game.play(&state, &c.legal[i]);
             }
         }

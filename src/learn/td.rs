@@ -13,7 +13,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::ai::{Ai, Budget, Feature, Rng, Weights};
+use crate::ai::{Ai, Budget, Feature, Weights};
+use crate::core::Rng;
 use crate::engine::Cache;
 use crate::game::{Ending, Game, PlayError, State};
 

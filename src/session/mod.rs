@@ -12,8 +12,9 @@ pub use clock::{Clock, TimeControl, TimeControlError, clock_text, now_ms};
 
 use std::sync::Arc;
 
-use crate::ai::{Ai, Budget, Choice, Rng, Weights};
+use crate::ai::{Ai, Budget, Choice, Weights};
 use crate::core::PlayerId;
+use crate::core::Rng;
 use crate::engine::Cache;
 use crate::game::{Action, Ended, Ending, Game, PgnTags, PlayError, Reason, State, pgn};
 
@@ -308,7 +309,7 @@ impl Session {
     /// state (fewer if the game ends), drawn with `seed`: an opening that
     /// varies many games between the same deterministic players.
     pub fn random_opening(&mut self, plies: usize, seed: u64) -> Result<(), PlayError> {
-        let mut rng = crate::ai::Rng::new(seed);
+        let mut rng = Rng::new(seed);
         for _ in 0..plies {
             let state = self.state().clone();
             let legal = self.game.legal_actions(&state, &mut self.cache)?;

@@ -23,7 +23,8 @@ use super::{
     ApiError, CHECKS_AT_ONCE, LISTED_GAMES, Server, bad, blocking, conflict, forbidden, not_stored,
     playground, svg, unavailable,
 };
-use crate::ai::{Ai, Budget, Rng};
+use crate::ai::{Ai, Budget};
+use crate::core::Rng;
 use crate::engine::Cache;
 use crate::game::{Action, Game, PgnTags};
 use crate::inspect::Verdict;

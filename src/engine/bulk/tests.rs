@@ -1,7 +1,7 @@
 //! Tests of the choice among pieces: its groups' counts and changes, with
 //! the rest walked, against the walker's of the whole program.
 use super::{Bulk, Moves};
-use crate::core::{self as code, Code, CodeSet, Content, Coord, Marks};
+use crate::core::{self as code, Code, CodeSet, Content, Coord, Marks, Rng};
 use crate::engine::position::Position;
 use crate::engine::squares::Squares;
 use crate::engine::walk::{ChangeQuery, Keep, Query, WalkScratch, Walker};
@@ -75,20 +75,9 @@ fn chess_pieces_are_counted_by_square_sets_and_castling_is_walked() {
     assert!(bulk_of(&program(&rules, twice)).is_none());
 }
 
-/// A small deterministic random source (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-
-    fn squares(&mut self, density: u64) -> Squares {
-        (0..64).fold(0, |s, i| if self.below(100) < density { s | 1 << i } else { s })
-    }
+/// A random set of the 64 squares, each in it with `density` percent.
+fn squares(rng: &mut Rng, density: usize) -> Squares {
+    (0..64).fold(0, |s, i| if rng.below(100) < density { s | 1 << i } else { s })
 }
 
 /// A random board: pieces of both sides with random marks, pawns off
@@ -99,7 +88,7 @@ fn board(rules: &Rules, rng: &mut Rng) -> Position {
     let squares = (0..64).map(|i| {
         let at = Coord::new(i % 8, i / 8);
         let content = if rng.below(100) < 40 {
-            let symbol = symbols[rng.below(12) as usize];
+            let symbol = symbols[rng.below(12)];
             let marks = Marks(rng.below(4) as u8);
             Content::Piece(pieces.lookup(symbol).unwrap(), marks)
         } else {
@@ -150,7 +139,7 @@ fn sweep(rules: &Rules, moves: &Program) {
     let hot = CodeSet::of(codes(rules, "♔"));
     let wary_codes = codes(rules, "♟♞♝♜♛♚");
     let wary = CodeSet::of(wary_codes.iter().copied());
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut scratch = WalkScratch::default();
     let (mut tested, mut kept, mut changes) = (0, 0, 0);
     for i in 0..400 {
@@ -179,7 +168,7 @@ fn sweep(rules: &Rules, moves: &Program) {
         assert_eq!(count(true, None), count(false, None), "counts on\n{diagram}");
         // A filter: untested where its definition says so, else kept
         // by a fixed rule of the changes.
-        let (cold, calm) = (!rng.squares(i % 50), !rng.squares(30));
+        let (cold, calm) = (!squares(&mut rng, i % 50), !squares(&mut rng, 30));
         let cells = position.cells.clone();
         let mut calls = 0;
         let mut rule = |diff: &[(u32, Code)]| {
@@ -210,7 +199,7 @@ fn sweep(rules: &Rules, moves: &Program) {
         // Which squares a move can change, with and without a change made first.
         for at in 0..64 {
             let write = rng.below(64) as u32;
-            let overlay = [(write, position.cells[rng.below(64) as usize])];
+            let overlay = [(write, position.cells[rng.below(64)])];
             for overlay in [&[][..], &overlay[..]] {
                 let hit = |w: &Walker| {
                     let mut query = ChangeQuery {

@@ -2,16 +2,20 @@
 //! shortcuts each takes.
 
 use super::*;
+use crate::core::Rng;
 
-/// A small deterministic generator of boards (xorshift).
-struct Boards(u64);
+/// A generator of boards over the crate's random source.
+struct Boards(Rng);
 
 impl Boards {
+    /// A generator whose boards are fixed by `seed`.
+    fn new(seed: u64) -> Boards {
+        Boards(Rng::new(seed))
+    }
+
+    /// A number in `0..n`.
     fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
+        self.0.below(n as usize) as u64
     }
 
     /// A `width` by `height` board with one king of each colour and up to
@@ -72,7 +76,7 @@ fn safe_moves_and_can_change_agree_with_their_definitions_on_many_boards() {
     let f = Fixture::new();
     let programs = [f.program("white_moves"), f.program("black_moves")];
     let engines = [(3, 3), (5, 5), (8, 8)].map(|(w, h)| ((w, h), f.engine(w, h)));
-    let mut boards = Boards(0x9e37_79b9_7f4a_7c15);
+    let mut boards = Boards::new(0x9e37_79b9_7f4a_7c15);
     // How many boards had an unsafe move, and how many squares could change:
     // the sweep must not pass by testing nothing.
     let (mut restricted, mut changeable) = (0, 0);
@@ -285,7 +289,7 @@ fn ordered_choices_and_guards_of_rewrites_at_the_piece_agree_on_both_engines() {
         // promoting where it lands (checkers' shape).
         "(%♖: % + u♜ + u². -> . + u. + u²%) /          ((%♙: ((% + u. -> . + u%) | (% + r(. | ♜) -> . + r%)) ((% + u# -> ♖ + u#) / nil)) | (%♖: % + d. -> . + d%))",
     ];
-    let mut boards = Boards(0x9E37_79B9_7F4A_7C15);
+    let mut boards = Boards::new(0x9E37_79B9_7F4A_7C15);
     for white in programs {
         let fast = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::all());
         let reference = f.engine_on(white, "black_moves", 5, 5, engine::EngineChoice::backtrack());
@@ -324,7 +328,7 @@ fn tests_of_pieces_and_patterns_answer_alike_on_both_engines() {
         f.patterns_on(&patterns, engine::EngineChoice::all()),
         f.patterns_on(&patterns, engine::EngineChoice::backtrack()),
     );
-    let mut boards = Boards(0x2545_F491_4F6C_DD1D);
+    let mut boards = Boards::new(0x2545_F491_4F6C_DD1D);
     let mut held = [0; 5];
     for _ in 0..300 {
         let position = f.board(&boards.board(4, 4));
@@ -365,7 +369,7 @@ fn a_pattern_remembered_not_to_hold_is_tested_again_where_a_change_may_complete_
         crate::core::Content::Piece(f.piece('♖'), Default::default()),
         crate::core::Content::Piece(f.piece('♜'), Default::default()),
     ];
-    let mut boards = Boards(0x1234_5678_9ABC_DEF1);
+    let mut boards = Boards::new(0x1234_5678_9ABC_DEF1);
     // One cache across a chain of changes and take-backs, as a search
     // makes them: its memory of where a pattern failed must not hide a
     // change that completes it.
@@ -454,7 +458,7 @@ fn a_fan_counted_on_square_sets_agrees_with_the_walk_on_crowded_boards_with_hole
     let white = format!("%♖: ((% + u. -> . + u%)+ | (% + l. -> . + l%)+ | (% + dr. -> . + dr%)+) ({arrows})");
     let fast = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::all());
     let reference = f.engine_on(&white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
-    let mut boards = Boards(0x1B87_3593_C0FF_EE11);
+    let mut boards = Boards::new(0x1B87_3593_C0FF_EE11);
     let mut counted = 0;
     for _ in 0..300 {
         let board = crowded(&mut boards, 6, 6, &['♖', '♖', '♜']);
@@ -564,7 +568,7 @@ fn chains_of_jumps_agree_on_both_engines() {
         // The tail has no `nil`: a chain that cannot end so gives nothing.
         format!("%♖: ({ahead})+ !{{{ahead}}} (% + u# -> ♙ + u#)"),
     ];
-    let mut boards = Boards(0x6A09_E667_F3BC_C909);
+    let mut boards = Boards::new(0x6A09_E667_F3BC_C909);
     for white in &programs {
         let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::all());
         let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
@@ -618,7 +622,7 @@ fn a_tail_that_looks_for_no_square_sees_the_holes_of_the_board() {
                  ((% + u# -> ♖ + u#) / nil)";
     let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::all());
     let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
-    let mut boards = Boards(0x3C6E_F372_FE94_F82B);
+    let mut boards = Boards::new(0x3C6E_F372_FE94_F82B);
     let (mut below_holes, mut moves) = (0, 0);
     for _ in 0..300 {
         let board = crowded(&mut boards, 6, 6, &['♙', '♙', '♜']);

@@ -1,4 +1,5 @@
-//! The AI's source of random tie-breaks.
+//! The crate's one deterministic random source: the AI's tie-breaks, random
+//! games and openings, and the boards and rule files tests generate.
 
 /// A small deterministic random number generator (SplitMix64).
 #[derive(Clone, Debug)]
