@@ -1,5 +1,5 @@
 //! The engines agree: random games of every rule file in `rules/`, played on
-//! the default engines (the bit-parallel one where it takes a program) and
+//! the default engines (the strategies where they take a program) and
 //! on the backtracker alone, give the same legal moves (names and resulting
 //! positions), the same counts and the same outcomes at every position.
 

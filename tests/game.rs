@@ -1030,7 +1030,7 @@ fn places_on_a_board_with_walls_are_the_squares_they_name() {
     );
 }
 
-/// `chessalg moves FILE` lists exactly `expected` on the fast engine and on
+/// `chessalg moves FILE` lists exactly `expected` on the strategies and on
 /// the backtracker.
 fn assert_start_moves_on_both_engines(file: &str, expected: &[&str]) {
     for engine in ["fast", "backtrack"] {

@@ -1,6 +1,6 @@
 //! One meaning of a limit: rule files whose moves repeat without bound stop
 //! with the same error on every engine, within the stated limit on states;
-//! no walk deepens the program's own stack (once the fast engine died of a
+//! no walk deepens the program's own stack (once the walk strategy died of a
 //! stack overflow on a long one-row repetition).
 
 use std::time::Instant;

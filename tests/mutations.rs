@@ -113,7 +113,7 @@ fn game(name: &str, text: &str, engine: EngineChoice) -> Option<Game> {
 /// What the runs compared.
 #[derive(Default, Debug)]
 struct Tally {
-    /// Sides per shape the fast engine ran.
+    /// Sides per shape the strategies ran.
     shapes: std::collections::BTreeMap<&'static str, u32>,
     mutants: u32,
     compared: u32,

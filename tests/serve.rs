@@ -516,7 +516,7 @@ fn the_readme_pictures_are_what_show_svg_draws() {
 
 #[test]
 fn a_rule_file_whose_moves_explode_leaves_the_server_running() {
-    // Once, the fast engine overflowed its stack on this file's first
+    // Once, the walk strategy overflowed its stack on this file's first
     // position, and the server died with every game in it.
     let s = Served::start("tests/data/runaway/row64.alg");
     let (status, body) = s.json("POST", "/api/games", "{}");

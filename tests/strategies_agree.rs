@@ -1,11 +1,11 @@
 //! Every engine strategy against the reference, on games nobody wrote by
-//! hand: rule files generated from the shapes the fast engine's strategies
+//! hand: rule files generated from the shapes the engine's strategies
 //! take (steps, slides, repeated binds, ordered tails, guards that test
 //! `attacked`, tests of where a piece stands on the board's shape, here or
 //! where it came from, choices of pieces, drops from a hand and captures
 //! into it, chains of jumps made for as long as one can be) on
 //! random boards with a royal piece each,
-//! run on the fast engine and on the backtracker. The legal moves (names
+//! run on the strategies and on the backtracker. The legal moves (names
 //! and resulting positions), the moves the rules give before the legality
 //! filter, and perft 2 must be the same.
 //!
@@ -363,7 +363,7 @@ fn generated_games(cases: u32, engine: EngineChoice) -> BTreeMap<String, u32> {
     eprintln!("sides per shape: {:?}", shapes.borrow());
     eprintln!("sides per strategy: {:?}", strategies.borrow());
     // The comparison must not become vacuous: most games build and most
-    // sides run on the fast engine.
+    // sides run on the strategies.
     assert!(
         compared.get() > cases * 3 / 4,
         "{} of {cases} compared",

@@ -2,7 +2,7 @@
 //! positions of a bench file (`benches/positions.txt`), as a table a person
 //! can compare between versions. Perft runs on the engines `--engine` chose
 //! and again on the backtracker alone, so the table shows what the
-//! bit-parallel engine gains per game (`fast`: how many of the game's
+//! strategies gain per game (`fast`: how many of the game's
 //! programs it runs).
 
 use std::time::Instant;
@@ -156,8 +156,6 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
     println!("node cost: how many perft leaves take the time of one search node");
     println!("backtrack/s: perft on the backtracker alone; gain: leaves/s over that");
-    println!(
-        "fast: of the game's programs (moves per side, outcome patterns), how many the bit-parallel engine runs"
-    );
+    println!("fast: of the game's programs (moves per side, outcome patterns), how many the strategies run");
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! From a matcher program to a [`Plan`]: the rewrites a program chooses
 //! among, as square-set operations on a board of one size, or the reason
-//! the bit-parallel engine declines the program.
+//! the choice strategy declines the program.
 
 use super::{Plan, Rule, SetCheck, SetWrite, Tail, TailCheck, TailGate, TailRewrite, TracedMove};
 use crate::core::{self as code, Code, CodeSet, OFF};

@@ -113,7 +113,7 @@ macro_rules! word {
 }
 word!(u64);
 word!(u128);
-/// A program compiled for the bit-parallel engine on boards of one size.
+/// A program compiled for the choice strategy on boards of one size.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub(crate) width: u32,
@@ -250,7 +250,7 @@ pub(crate) struct SetWrite {
 }
 
 /// Compiles `program` for boards of exactly `width` by `height`, or says
-/// why the bit-parallel engine leaves it to another.
+/// why the choice strategy leaves it to another.
 pub fn plan(program: &Program, width: u32, height: u32) -> Result<Plan, Decline> {
     compile::plan(program, width, height)
 }

@@ -14,7 +14,7 @@ use crate::core::{Change, Code};
 /// A set of squares, one bit each.
 pub(crate) type Squares = u128;
 
-/// The most squares a board may have for the bit-parallel engine (one bit each).
+/// The most squares a board may have for the square-set strategies (one bit each).
 pub const MAX_SQUARES: u32 = Squares::BITS;
 
 /// Where a walk keeps tally slot `s` (how many of one piece one box holds):

@@ -14,7 +14,7 @@
 //! interest, answers every question; a list without it may leave one
 //! unanswered, and the backtracker ([`super::backtrack`]) answers then.
 //!
-//! A new fast path is one file here and one line in [`strategies_of`].
+//! A new strategy is one file here and one line in [`strategies_of`].
 
 mod absent;
 mod chains;

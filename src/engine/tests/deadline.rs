@@ -83,7 +83,7 @@ fn every_question_past_its_deadline_stops_on_every_strategy() {
     let f = Fixture::new();
     let position = f.board("♜..♚\n....\n.♙..\n♔..♖\n");
     let engines = engines(&f);
-    // The fast engine takes each of its programs: the walker and the
+    // The strategies take each of its programs: the walker and the
     // choice of rewrites are asked, not only the backtracker.
     assert_eq!(engines[0].0.report().fast_share(), (2, 2));
     assert_eq!(engines[1].0.report().fast_share(), (4, 4));
