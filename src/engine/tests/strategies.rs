@@ -573,7 +573,7 @@ fn chains_of_jumps_agree_on_both_engines() {
         let fast = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::all());
         let reference = f.engine_on(white, "black_moves", 6, 6, engine::EngineChoice::backtrack());
         let (mut moved, mut long) = (0, 0);
-        for _ in 0..300 {
+        for _ in 0..600 {
             let position = f.board(&crowded(&mut boards, 6, 6, &['♜', '♜', '♖', '♙']));
             for safe in [false, true] {
                 let found = |engine: &Engine| {
