@@ -134,7 +134,7 @@ fn every_strategy_that_declines_says_why() {
     assert_eq!(
         report.strategies[0],
         [
-            "parts [1: chains, absent-pieces, first-rewrite, walk; 2: traced-plan, absent-pieces, first-rewrite, walk]",
+            "parts [1: chains, first-rewrite, walk; 2: traced-plan, first-rewrite, walk]",
             "walk"
         ]
     );

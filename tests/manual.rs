@@ -235,6 +235,34 @@ fn every_rule_snippet_passes_check() {
     assert!(checked >= 10, "only {checked} rule snippets in the manual");
 }
 
+/// The language reference's chess (its declarations over chess.alg's
+/// definitions) is chess: the same perft as `rules/chess.alg` where both
+/// sides may castle either way, and from Kiwipete.
+#[test]
+fn the_language_references_chess_is_chess() {
+    let chapter = Path::new("docs/language.md");
+    let block = blocks(chapter)
+        .into_iter()
+        .find(|b| b.info == "alg" && b.lines.iter().any(|l| l.starts_with("game Chess")))
+        .expect("docs/language.md shows chess's declarations");
+    let text = block.lines.join("\n") + "\n";
+    let source = chessalg::source::Source::new("docs/language.md", text);
+    let (spec, _) = chessalg::decl::Spec::load(&source).unwrap();
+    let shown = chessalg::game::Game::new(&spec).unwrap();
+    let chess = common::chess();
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let count = |game: &chessalg::game::Game| {
+            let state = game.from_fen(fen).unwrap();
+            chessalg::game::perft(game, &state, 2, &mut chessalg::engine::Cache::new()).unwrap()
+        };
+        assert_eq!(count(&shown), count(&chess), "perft 2 of {fen}");
+    }
+}
+
 /// The subcommand and flags of a usage line (`chessalg perft FILE --depth 4
 /// [--divide]   # ...`), if it is one.
 fn usage(line: &str) -> Option<(String, Vec<String>)> {

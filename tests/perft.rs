@@ -271,6 +271,21 @@ fn import_cycles_are_refused() {
     assert!(text.contains("imports itself"), "{text}");
 }
 
+/// A file reached through two imports counts once, where it was first
+/// reached: `both.alg` imports a chess whose knights step one square forward, then a
+/// plain chess; the second import's chess.alg does not bring the knight's jumps back.
+#[test]
+fn a_file_reached_twice_counts_once() {
+    let moves = |path: &str| {
+        let g = game(path);
+        game::perft(&g, &g.initial(), 1, &mut Cache::new()).unwrap()
+    };
+    assert_eq!(moves("rules/chess.alg"), 20);
+    assert_eq!(moves("tests/data/imports/twice/plain.alg"), 20);
+    assert_eq!(moves("tests/data/imports/twice/wazir_knights.alg"), 16);
+    assert_eq!(moves("tests/data/imports/twice/both.alg"), 16);
+}
+
 /// Ataxx: libataxx's published counts (from the start, with x or o to move,
 /// and its test positions where x must pass), and positions for a pass, a
 /// game over (no stones, full board, the halfmove clock at 100), a game won

@@ -238,9 +238,15 @@ impl Engine {
     ) -> Result<(), EngineError> {
         cache.metered(limits, |cache, limits| {
             if let Some((list, guard)) = self.moves_for(side, position, safe) {
-                let answer = self.with_walkers(limits, |all| {
-                    all.each(side, list, position, guard, &mut cache.fast, found)
-                });
+                let answer = if guard || list.attacks() {
+                    self.with_walkers(limits, |all| {
+                        all.each(side, list, position, guard, &mut cache.fast, found)
+                    })
+                } else {
+                    ask_alone(list, position, &mut cache.fast, limits, |list, query| {
+                        list.each(query, found)
+                    })
+                };
                 if let Some(done) = answer {
                     return done.map_err(|_| limits.exceeded());
                 }
@@ -262,9 +268,15 @@ impl Engine {
     ) -> Result<u64, EngineError> {
         cache.metered(limits, |cache, limits| {
             if let Some((list, guard)) = self.moves_for(side, position, safe) {
-                let answer = self.with_walkers(limits, |all| {
-                    all.count(side, list, position, guard, &mut cache.fast)
-                });
+                let answer = if guard || list.attacks() {
+                    self.with_walkers(limits, |all| {
+                        all.count(side, list, position, guard, &mut cache.fast)
+                    })
+                } else {
+                    ask_alone(list, position, &mut cache.fast, limits, |list, query| {
+                        list.count(query, None)
+                    })
+                };
                 if let Some(n) = answer {
                     return n.map_err(|_| limits.exceeded());
                 }
@@ -295,18 +307,8 @@ impl Engine {
                 return Ok(tests_hold(tests, pattern, position, &mut cache.fast));
             }
             let answer = cache.metered(limits, |cache, limits| {
-                let fast = &mut cache.fast;
-                fast.sets.load(position, list.codes());
-                let mut query = Query {
-                    position,
-                    occupied: &fast.sets.occupied,
-                    scratch: &mut fast.walk,
-                    meter: limits,
-                    attacks: None,
-                };
-                Ok(list
-                    .holds(&mut query)
-                    .map(|r| r.map_err(|TooLong| limits.exceeded())))
+                let held = ask_alone(list, position, &mut cache.fast, limits, Strategies::holds);
+                Ok(held.map(|r| r.map_err(|TooLong| limits.exceeded())))
             })?;
             if let Some(held) = answer {
                 return held;
@@ -421,6 +423,28 @@ fn changes_square(
         }
     }
     Some(Ok(false))
+}
+
+/// Asks `list` on `position` alone: a program that runs no `attacked` and
+/// keeps no piece safe needs no other side's moves, only the square sets of
+/// its own codes. `None` when no strategy of the list answers.
+#[inline]
+fn ask_alone<T>(
+    list: &Strategies,
+    position: &Position,
+    fast: &mut FastScratch,
+    meter: &Meter,
+    ask: impl FnOnce(&Strategies, &mut Query<'_>) -> Option<Result<T, TooLong>>,
+) -> Option<Result<T, TooLong>> {
+    fast.sets.load(position, list.codes());
+    let mut query = Query {
+        position,
+        occupied: &fast.sets.occupied,
+        scratch: &mut fast.walk,
+        meter,
+        attacks: None,
+    };
+    ask(list, &mut query)
 }
 
 /// Whether `tests` (the square sets that say whether the game's pattern

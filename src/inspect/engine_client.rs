@@ -96,31 +96,47 @@ impl EngineClient {
             timeout: Duration::from_secs(30),
         };
         engine.say("uci")?;
-        let said = engine.until(|l| l == "uciok", "uci")?;
-        for (name, value) in options {
-            // A combo option refuses values it does not list (an engine
-            // would ignore them silently and play its default).
-            let declared = said.iter().find_map(|l| {
-                let rest = l.trim().strip_prefix("option name ")?;
-                let (n, rest) = rest.split_once(" type ")?;
-                (n == name && rest.starts_with("combo")).then_some(rest)
-            });
-            if let Some(rest) = declared {
-                let values: Vec<&str> = rest.split(" var ").skip(1).map(str::trim).collect();
-                if !values.contains(&value.as_str()) {
-                    return Err(EngineClientError::Refused {
-                        command: command.to_string(),
-                        option: name.clone(),
-                        value: value.clone(),
-                        values: values.join(" "),
-                    });
-                }
+        let mut said = engine.until(|l| l == "uciok", "uci")?;
+        // `UCI_Variant` last: an option before it may add variants to its
+        // list (Fairy-Stockfish's `VariantPath` loads a variants.ini), so
+        // the list is asked for again before the variant is checked.
+        let (variant, others): (Vec<_>, Vec<_>) = options.iter().partition(|(n, _)| n == "UCI_Variant");
+        for (name, value) in &others {
+            engine.set_option(&said, name, value)?;
+        }
+        for (name, value) in &variant {
+            if !others.is_empty() {
+                engine.say("uci")?;
+                said = engine.until(|l| l == "uciok", "uci")?;
             }
-            engine.say(&format!("setoption name {name} value {value}"))?;
+            engine.set_option(&said, name, value)?;
         }
         engine.say("isready")?;
         engine.until(|l| l == "readyok", "isready")?;
         Ok(engine)
+    }
+
+    /// Sets option `name` to `value`, refusing a value that `said` (the
+    /// engine's answer to `uci`) does not list for a combo option (an engine
+    /// would ignore it silently and play its default).
+    fn set_option(&mut self, said: &[String], name: &str, value: &str) -> Result<(), EngineClientError> {
+        let declared = said.iter().rev().find_map(|l| {
+            let rest = l.trim().strip_prefix("option name ")?;
+            let (n, rest) = rest.split_once(" type ")?;
+            (n == name && rest.starts_with("combo")).then_some(rest)
+        });
+        if let Some(rest) = declared {
+            let values: Vec<&str> = rest.split(" var ").skip(1).map(str::trim).collect();
+            if !values.contains(&value) {
+                return Err(EngineClientError::Refused {
+                    command: self.command.clone(),
+                    option: name.to_string(),
+                    value: value.to_string(),
+                    values: values.join(" "),
+                });
+            }
+        }
+        self.say(&format!("setoption name {name} value {value}"))
     }
 
     /// The legal moves (UCI names) after `moves` from `fen`.

@@ -3,8 +3,11 @@
 //! and `moves PLAYER` replace imported items of the same name, its `piece`
 //! lines the imported ones that declare one of their symbols, and its
 //! `outcome`, `quiet`, `fen rights` and `fen target` lines, if it has any of
-//! a kind, replace every imported line of that kind.
+//! a kind, replace every imported line of that kind. A file reached twice
+//! (two imports that both import chess.alg) counts once, where it was first
+//! reached: what stood over it since stays.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::error::ExpandError;
@@ -21,6 +24,27 @@ fn key(item: &ast::Item) -> Replaces<'_> {
     }
 }
 
+/// The files an import merge is inside of and the files it has reached.
+#[derive(Debug, Default)]
+pub(super) struct Trail {
+    /// The canonical names of the files being merged, outermost first (an
+    /// import of one of them is a circle).
+    pub(super) stack: Vec<String>,
+    /// The canonical names of every file merged so far (an import of one of
+    /// them adds nothing: its items are in already).
+    pub(super) reached: HashSet<String>,
+}
+
+impl Trail {
+    /// The trail of a merge that starts at the file named `key`.
+    pub(super) fn starting_at(key: String) -> Trail {
+        Trail {
+            stack: vec![key.clone()],
+            reached: HashSet::from([key]),
+        }
+    }
+}
+
 /// The items of `file` (source `id`) with its imports merged in, and the
 /// source of each. Imported files are read relative to the importing one and
 /// appended to `sources`; their problems go to `problems`.
@@ -29,7 +53,7 @@ pub(super) fn merge(
     id: usize,
     read: &dyn Fn(&str) -> std::io::Result<Source>,
     sources: &mut Vec<Source>,
-    stack: &mut Vec<String>,
+    trail: &mut Trail,
     problems: &mut Problems,
 ) -> (Vec<ast::Item>, Vec<usize>) {
     let mut items: Vec<ast::Item> = Vec::new();
@@ -50,7 +74,7 @@ pub(super) fn merge(
                 .into(),
             ));
         };
-        if stack.len() > MAX_IMPORT_DEPTH {
+        if trail.stack.len() > MAX_IMPORT_DEPTH {
             fail(
                 problems,
                 format!("imports nest more than {MAX_IMPORT_DEPTH} deep"),
@@ -62,14 +86,6 @@ pub(super) fn merge(
             .unwrap_or(Path::new(""))
             .join(&path.text);
         let name = full.to_string_lossy().into_owned();
-        let key = canonical(&name);
-        if stack.contains(&key) {
-            fail(
-                problems,
-                "the file imports itself (through this import)".to_string(),
-            );
-            continue;
-        }
         // (A bundled file's imports are bundled too.)
         // A bare name (`import "chess.alg"`) with no such file beside the
         // importing one is the bundled file of that name.
@@ -86,6 +102,19 @@ pub(super) fn merge(
                 continue;
             }
         };
+        // The file is known by where it was read from (a bundled file by its
+        // bundled name, whichever folder imports it).
+        let key = canonical(&source.name);
+        if trail.stack.contains(&key) {
+            fail(
+                problems,
+                "the file imports itself (through this import)".to_string(),
+            );
+            continue;
+        }
+        if trail.reached.contains(&key) {
+            continue;
+        }
         let parsed = match syntax::parse_file(&source.text) {
             Ok(f) => f,
             Err(errs) => {
@@ -96,9 +125,10 @@ pub(super) fn merge(
         };
         sources.push(source);
         let child = sources.len() - 1;
-        stack.push(key);
-        let (child_items, child_origins) = merge(parsed, child, read, sources, stack, problems);
-        stack.pop();
+        trail.reached.insert(key.clone());
+        trail.stack.push(key);
+        let (child_items, child_origins) = merge(parsed, child, read, sources, trail, problems);
+        trail.stack.pop();
         override_with(&mut items, &mut origins, child_items, child_origins);
     }
     let own: Vec<ast::Item> = file.items;

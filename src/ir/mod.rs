@@ -161,8 +161,8 @@ impl Rules {
             }
         };
         let mut sources = vec![source.clone()];
-        let mut stack = vec![canonical(&source.name)];
-        let (items, origins) = imports::merge(main, FILE, read, &mut sources, &mut stack, &mut problems);
+        let mut trail = imports::Trail::starting_at(canonical(&source.name));
+        let (items, origins) = imports::merge(main, FILE, read, &mut sources, &mut trail, &mut problems);
         if problems.has_errors() {
             return Err(problems);
         }

@@ -252,6 +252,10 @@ pub(crate) struct Strategies {
     /// Per question ([`Question::index`]): the strategies that take it, by
     /// their place in `list`, in order.
     takers: [SmallVec<[u8; 6]>; 5],
+    /// Per question: whether the first strategy that takes it is a plan on
+    /// square sets ([`Strategy::plan`]), so that asking for it costs
+    /// nothing where it is not.
+    planned: [bool; 5],
     /// The strategies that declined the program, named, with the reason.
     declined: Vec<(&'static str, Decline)>,
     /// The walk's place in `list`, if the program is walked.
@@ -289,6 +293,11 @@ struct Building {
 }
 
 impl Building {
+    /// Whether the strategy `name` is in the list.
+    fn has(&self, name: &str) -> bool {
+        self.list.iter().any(|s| s.name() == name)
+    }
+
     /// Adds what constructor `name` built, if `choice` allows it, or notes
     /// why it declined.
     fn add<S: Strategy + 'static>(
@@ -370,15 +379,19 @@ fn prepare_walked(p: &Preparing<'_>) -> Result<Strategies, Decline> {
                 };
                 Ok(pieces::Pieces::new(bulk, rest))
             });
-            if !b.list.iter().any(|s| s.name() == "pieces") {
+            if !b.has("pieces") {
                 b.add("chains", p.choice, || {
                     chains::ChainsOfPieces::new(&walker, p.width, p.height)
                 });
             }
         }
     }
-    b.add("absent-pieces", p.choice, || absent::AbsentPieces::new(p.program));
     b.add("first-rewrite", p.choice, || entry::FirstRewrite::new(&walker));
+    // Where no piece the first binds name stands, no first rewrite is
+    // possible either: the first rewrite answers whatever this would.
+    if !b.has("first-rewrite") {
+        b.add("absent-pieces", p.choice, || absent::AbsentPieces::new(p.program));
+    }
     b.add("placement-count", p.choice, || placed::Placed::new(&walker));
     b.add("square-set-guard", p.choice, || {
         guard::SquareSetGuard::new(&walker)
@@ -405,7 +418,7 @@ impl Strategies {
         declined: Vec<(&'static str, Decline)>,
         p: &Preparing<'_>,
     ) -> Strategies {
-        let takers = Question::ALL.map(|q| {
+        let takers: [SmallVec<[u8; 6]>; 5] = Question::ALL.map(|q| {
             (list.iter().enumerate())
                 .filter(|(_, s)| s.takes(q))
                 .map(|(i, _)| i as u8)
@@ -414,7 +427,11 @@ impl Strategies {
         let attacks =
             (p.program.insts.iter()).any(|i| matches!(i, Inst::Attacked { .. } | Inst::NoReply { .. }));
         let codes = list.iter().map(|s| s.codes()).max().unwrap_or(1);
+        let planned = takers
+            .each_ref()
+            .map(|t| t.first().is_some_and(|&i| list[i as usize].plan().is_some()));
         Strategies {
+            planned,
             walk: list.iter().position(|s| s.walker().is_some()),
             list,
             takers,
@@ -482,6 +499,9 @@ impl Strategies {
     /// The square sets that answer `question` alone on every position, if
     /// the first strategy that takes it is a choice of rewrites.
     pub(crate) fn plan_for(&self, question: Question) -> Option<&Plan> {
+        if !self.planned[question.index()] {
+            return None;
+        }
         self.takers(question).next()?.plan()
     }
 
