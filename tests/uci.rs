@@ -339,6 +339,35 @@ fn fairy_stockfish_and_chessalg_list_the_same_moves_in_its_variants() {
     }
 }
 
+/// `chessalg diff --uci` with an option that adds variants to the engine's
+/// list (Fairy-Stockfish's `VariantPath`): the variant is checked against
+/// the list as it stands once the option is set, and the comparison runs.
+/// Without Fairy-Stockfish the test says so and checks nothing else.
+#[test]
+fn diff_takes_a_variant_that_variant_path_loads() {
+    let Some(fsf) = fairy_stockfish() else {
+        eprintln!("Fairy-Stockfish is not installed: `diff --option VariantPath=...` is not run");
+        return;
+    };
+    let ini = std::fs::canonicalize("tests/data/fsf/renamed.ini").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chessalg"))
+        .args([
+            "diff",
+            "rules/chess.alg",
+            "--uci",
+            &fsf,
+            "--variant",
+            "renamedchess",
+        ])
+        .arg(format!("--option=VariantPath={}", ini.display()))
+        .args(["--depth", "2", "--games", "2"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("no difference"), "{said}");
+}
+
 #[test]
 fn isready_and_stop_are_answered_during_go_perft() {
     let mut e = Engine::start("rules/chess.alg");
