@@ -606,7 +606,7 @@ impl<'a> Expander<'a> {
         if r.any_offsets().iter().any(|o| !l.fixes(*o)) {
             return Err(Some((src, ExpandError::AnyWritten { span: rhs.span })));
         }
-        self.check_rewrite(&l, &r, span, rhs.span, src)?;
+        self.check_rewrite(&l, &r, span, rhs, src)?;
         Ok(Value::Move(Move::rewrite(l, r)))
     }
 
@@ -1078,15 +1078,16 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// The checks of a rewrite `l -> r` written at `span` (right side at
+    /// The checks of a rewrite `l -> r` written at `span` (right side
     /// `rhs`): errors the compiler would find without saying where, and a
-    /// warning for a square of the left side the right side leaves out.
+    /// warning for a square of the left side the right side leaves out,
+    /// unless the right side writes `0` (a removal said on purpose).
     fn check_rewrite(
         &mut self,
         l: &Pattern,
         r: &Pattern,
         span: Span,
-        rhs: Span,
+        rhs: &Expr,
         src: SourceId,
     ) -> Result<(), Tagged> {
         const MOST: usize = 64;
@@ -1111,11 +1112,18 @@ impl<'a> Expander<'a> {
                 .filter(|t| matches!(t, Term::Square { contents, .. } if contents.cells().iter().any(|c| matches!(c, Cell::Poi(_)))))
                 .count();
             if count > 1 {
-                return Err(Some((src, ExpandError::SeveralPoiWrites { span: rhs, count })));
+                return Err(Some((
+                    src,
+                    ExpandError::SeveralPoiWrites {
+                        span: rhs.span,
+                        count,
+                    },
+                )));
             }
         }
-        // A rewrite into `0` removes squares on purpose.
-        if r.is_empty() {
+        // A rewrite into `0`, or one that writes `0` (`% + u♟ -> 0 + u%`),
+        // removes squares on purpose.
+        if r.is_empty() || writes_empty(rhs) {
             return Ok(());
         }
         for alt in &lefts {
@@ -1398,6 +1406,11 @@ fn collect_patterns(v: &Value, out: &mut Vec<Pattern>) {
 }
 
 /// Whether every term of `part` is a term of `whole` (as many times).
+/// Whether `e` writes `0` (the empty fragment) anywhere.
+fn writes_empty(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Empty) || e.children().into_iter().any(writes_empty)
+}
+
 fn contains_terms(whole: &Pattern, part: &Pattern) -> bool {
     if part.terms().is_empty() || part.terms().len() > whole.terms().len() {
         return false;
